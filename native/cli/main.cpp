@@ -1,0 +1,50 @@
+// gotrace: read, check, convert and analyse Go execution traces.
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "command.h"
+
+using namespace gotrace::cli;
+
+namespace {
+
+void print_overview() {
+  std::printf(
+      "gotrace: read, check, convert and analyse Go execution traces (Go 1.5 to 1.26).\n\n"
+      "Usage: gotrace COMMAND [OPTIONS] FILE\n\nCommands:\n");
+  for (const Command& c : registry()) std::printf("  %-11s %s\n", c.name.c_str(), c.summary.c_str());
+  std::printf("\nRun 'gotrace COMMAND --help' for a command's options.\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" || std::string(argv[1]) == "help") {
+    print_overview();
+    return argc < 2 ? 2 : 0;
+  }
+  std::string name = argv[1];
+  for (const Command& c : registry()) {
+    if (c.name != name) continue;
+    std::vector<std::string> rest(argv + 2, argv + argc);
+    Args args(rest, c.value_flags);
+    if (args.flag("help") || args.flag("h")) {
+      std::printf("%s", c.usage.c_str());
+      return 0;
+    }
+    auto unknown = args.unknown(c.flags);
+    if (!unknown.empty()) return usage_error(c, "unknown option --" + unknown.front());
+    try {
+      return c.run(args);
+    } catch (const std::exception& e) {
+      std::fflush(stdout);
+      std::fprintf(stderr, "gotrace %s: %s\n", name.c_str(), e.what());
+      return 1;
+    }
+  }
+  std::fprintf(stderr, "gotrace: unknown command %s\n\n", name.c_str());
+  print_overview();
+  return 2;
+}

@@ -1,0 +1,125 @@
+// The ordered events of a trace, in compact columns (struct of arrays). Everything
+// downstream of the reader — dump, stats, analyses, the wasm bindings — reads this.
+//
+// Per event: time (8 bytes), type (1), context id (4), stack id (4) and three 32-bit
+// payload words a, b, c (12) = 29 bytes. What the payload means depends on the type;
+// EventView (event_view.h) decodes it into Go's public event model.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "gotrace/column.h"
+#include "gotrace/flat_map.h"
+#include "gotrace/tables.h"
+#include "gotrace/types.h"
+
+namespace gotrace {
+
+// The scheduling context an event happened in: the thread (M), proc (P) and goroutine (G)
+// bound to it just before the event.
+struct Context {
+  ThreadID m = kNoThread;
+  ProcID p = kNoProc;
+  GoID g = kNoGoroutine;
+  bool operator==(const Context&) const = default;
+};
+
+using ContextID = uint32_t;
+
+struct ClockSnapshot {
+  Time trace = 0;     // trace time, ns
+  uint64_t mono = 0;  // runtime monotonic clock, ns
+  uint64_t sec = 0;   // wall clock (Unix)
+  uint64_t nsec = 0;
+};
+
+struct ExperimentalBatch {
+  uint8_t experiment = 0;
+  ThreadID thread = kNoThread;
+  std::vector<uint8_t> data;
+};
+
+// One generation of a v2 trace (a whole v1 trace is one generation).
+struct GenerationInfo {
+  uint64_t number = 0;
+  uint64_t first_event = 0;  // index of its first event in the store
+  uint64_t event_count = 0;  // its events, including its Sync
+  uint64_t frequency = 0;    // trace clock ticks per second
+  uint64_t file_offset = 0;  // where its first batch begins
+  uint64_t file_bytes = 0;   // the bytes of all its batches
+  uint32_t batches = 0;
+  std::optional<ClockSnapshot> clock;
+  std::vector<ExperimentalBatch> experimental;
+};
+
+// Which trace format the events came from.
+struct FormatInfo {
+  int go_minor = 0;        // header version: 5..21 (v1), 22, 23, 25, 26 (v2)
+  bool legacy = false;     // v1 (Go 1.5–1.21), converted to the v2 event model
+  uint64_t file_bytes = 0;
+};
+
+class EventStore {
+ public:
+  EventStore();
+
+  size_t size() const { return time_.size(); }
+
+  // Raw columns (see EventView for their meaning).
+  Time time(size_t i) const { return time_[i]; }
+  uint8_t type(size_t i) const { return type_[i]; }
+  ContextID context_id(size_t i) const { return ctx_[i]; }
+  const Context& context(size_t i) const { return contexts_[ctx_[i]]; }
+  StackID stack(size_t i) const { return stack_[i]; }
+  uint32_t a(size_t i) const { return a_[i]; }
+  uint32_t b(size_t i) const { return b_[i]; }
+  uint32_t c(size_t i) const { return c_[i]; }
+  uint64_t ab(size_t i) const { return uint64_t(a_[i]) | uint64_t(b_[i]) << 32; }
+  uint64_t extra(size_t k) const { return extra_[k]; }
+
+  const Context& context_by_id(ContextID id) const { return contexts_[id]; }
+  size_t context_count() const { return contexts_.size(); }
+
+  StringTable strings;
+  StackTable stacks;
+  std::vector<GenerationInfo> generations;
+  FormatInfo format;
+
+  // Appending (used by the readers).
+  ContextID intern_context(const Context& c);
+  void push(Time t, uint8_t type, ContextID ctx, StackID stack, uint32_t a, uint32_t b, uint32_t c) {
+    time_.push_back(t);
+    type_.push_back(type);
+    ctx_.push_back(ctx);
+    stack_.push_back(stack);
+    a_.push_back(a);
+    b_.push_back(b);
+    c_.push_back(c);
+  }
+  void push64(Time t, uint8_t type, ContextID ctx, StackID stack, uint64_t ab, uint32_t c) {
+    push(t, type, ctx, stack, static_cast<uint32_t>(ab), static_cast<uint32_t>(ab >> 32), c);
+  }
+  // Stores values in the side table; returns the index of the first.
+  uint32_t push_extra(std::initializer_list<uint64_t> values);
+  uint32_t push_extra(std::span<const uint64_t> values);
+
+  // Bytes held by the columns and tables (what "resident bytes per event" measures).
+  size_t bytes_reserved() const;
+  size_t column_bytes() const;
+
+ private:
+  Column<Time> time_;
+  Column<uint8_t> type_;
+  Column<ContextID> ctx_;
+  Column<StackID> stack_;
+  Column<uint32_t> a_, b_, c_;
+  Column<uint64_t> extra_;
+  std::vector<Context> contexts_;
+  IdIndex context_index_;
+};
+
+}  // namespace gotrace

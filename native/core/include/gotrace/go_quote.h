@@ -1,0 +1,15 @@
+// Go's strconv.Quote (the %q verb), byte for byte.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace gotrace {
+
+void append_go_quoted(std::string& out, std::string_view s);
+std::string go_quote(std::string_view s);
+
+// Go's strconv.IsPrint for one rune.
+bool go_is_print(char32_t r);
+
+}  // namespace gotrace

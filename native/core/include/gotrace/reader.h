@@ -1,0 +1,45 @@
+// Reading a whole trace into an EventStore: the entry point of the core.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+
+#include "gotrace/error.h"
+#include "gotrace/event_store.h"
+
+namespace gotrace {
+
+struct ReadProgress {
+  uint64_t bytes_done = 0;
+  uint64_t bytes_total = 0;
+  uint64_t events = 0;
+};
+
+struct ReadOptions {
+  // Called after each generation (v2) or phase (v1). Returning false cancels the read,
+  // which then ends with a "canceled" error.
+  std::function<bool(const ReadProgress&)> on_progress;
+};
+
+struct ReadResult {
+  EventStore store;                 // every event read before the error, if any
+  std::optional<TraceError> error;  // why reading stopped early
+  bool ok() const { return !error.has_value(); }
+};
+
+// The 16-byte header: "go 1.N trace" padded with NULs.
+struct TraceHeader {
+  int go_minor = 0;
+};
+
+// Parses the header; throws TraceError ("bad file format: not a Go execution trace?" or
+// "unknown or unsupported trace version go 1.N").
+TraceHeader parse_header(std::span<const uint8_t> bytes);
+
+// Reads, orders and validates a trace. Never throws for bad input: the events read up
+// to a problem are kept and the problem is in `error`.
+ReadResult read_trace(std::span<const uint8_t> bytes, const ReadOptions& options = {});
+
+}  // namespace gotrace

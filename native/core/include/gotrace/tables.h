@@ -1,0 +1,73 @@
+// Interned strings, stack frames and stacks shared by every generation of a trace.
+// Ids are dense and stable; 0 means "" / no frame / no stack.
+#pragma once
+
+#include <cstdint>
+#include <algorithm>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gotrace/column.h"
+#include "gotrace/flat_map.h"
+
+namespace gotrace {
+
+using StringID = uint32_t;
+using FrameID = uint32_t;
+using StackID = uint32_t;
+
+class StringTable {
+ public:
+  StringTable();
+  StringID intern(std::string_view s);
+  std::string_view get(StringID id) const { return {views_[id].data, views_[id].len}; }
+  size_t size() const { return views_.size(); }  // including the empty string at 0
+  size_t bytes_reserved() const;
+
+ private:
+  struct View {
+    const char* data;
+    uint32_t len;
+  };
+  const char* store(std::string_view s);
+
+  std::vector<View> views_;
+  std::vector<std::unique_ptr<char[]>> blocks_;  // 64 KiB bump blocks
+  std::vector<std::unique_ptr<char[]>> large_;   // one per string over 16 KiB
+  size_t block_used_ = 0, large_bytes_ = 0;
+  IdIndex index_;
+};
+
+struct Frame {
+  uint64_t pc = 0;
+  StringID func = 0;
+  StringID file = 0;
+  uint64_t line = 0;
+  bool operator==(const Frame&) const = default;
+};
+
+class StackTable {
+ public:
+  StackTable();
+  FrameID intern_frame(const Frame& f);
+  StackID intern(std::span<const FrameID> frames);  // an empty stack still gets an id
+  const Frame& frame(FrameID id) const { return frames_[id]; }
+  std::span<const FrameID> frames(StackID id) const {
+    return {frame_ids_.data() + offsets_[id], offsets_[id + 1] - offsets_[id]};
+  }
+  size_t size() const { return offsets_.size() - 1; }  // including "no stack" at 0
+  size_t frame_count() const { return frames_.size(); }
+  size_t bytes_reserved() const;
+
+ private:
+  std::vector<Frame> frames_;
+  IdIndex frame_index_;
+  std::vector<FrameID> frame_ids_;
+  std::vector<uint32_t> offsets_;
+  IdIndex stack_index_;
+};
+
+}  // namespace gotrace

@@ -1,0 +1,65 @@
+#include "gotrace/reader.h"
+
+#include <cstring>
+#include <new>
+
+#include "strings_util.h"
+#include "v2_reader.h"
+
+namespace gotrace {
+namespace {
+
+bool is_v2(int minor) { return minor == 22 || minor == 23 || minor == 25 || minor == 26; }
+bool is_v1(int minor) {
+  switch (minor) {
+    case 5: case 7: case 8: case 9: case 10: case 11: case 19: case 21: return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+TraceHeader parse_header(std::span<const uint8_t> bytes) {
+  // "go 1." digits " trace", then NULs up to 16 bytes.
+  const char* bad = "bad file format: not a Go execution trace?";
+  if (bytes.size() < 16) throw TraceError(bad, ErrorLocation{0, {}, {}, {}, {}});
+  const char* p = reinterpret_cast<const char*>(bytes.data());
+  if (std::memcmp(p, "go 1.", 5) != 0) throw TraceError(bad, ErrorLocation{0, {}, {}, {}, {}});
+  size_t i = 5;
+  long minor = 0;
+  size_t digits = 0;
+  while (i < 16 && p[i] >= '0' && p[i] <= '9' && digits < 4) {
+    minor = minor * 10 + (p[i] - '0');
+    i++;
+    digits++;
+  }
+  if (digits == 0 || i + 6 > 16 || std::memcmp(p + i, " trace", 6) != 0) throw TraceError(bad, ErrorLocation{0, {}, {}, {}, {}});
+  for (i += 6; i < 16; i++) {
+    if (p[i] != 0) throw TraceError(bad, ErrorLocation{i, {}, {}, {}, {}});
+  }
+  if (!is_v2(static_cast<int>(minor)) && !is_v1(static_cast<int>(minor))) {
+    throw TraceError(fmt("unknown or unsupported trace version go 1.%ld", minor), ErrorLocation{0, {}, {}, {}, {}});
+  }
+  return TraceHeader{static_cast<int>(minor)};
+}
+
+ReadResult read_trace(std::span<const uint8_t> bytes, const ReadOptions& options) {
+  ReadResult result;
+  result.store.format.file_bytes = bytes.size();
+  try {
+    TraceHeader h = parse_header(bytes);
+    result.store.format.go_minor = h.go_minor;
+    if (is_v1(h.go_minor)) {
+      result.store.format.legacy = true;
+      throw TraceError(fmt("Go 1.%d traces (the old v1 format) are not supported yet", h.go_minor));
+    }
+    v2::read(bytes, h.go_minor, result.store, options);
+  } catch (TraceError& e) {
+    result.error = std::move(e);
+  } catch (std::bad_alloc&) {
+    result.error = TraceError("out of memory while reading the trace");
+  }
+  return result;
+}
+
+}  // namespace gotrace

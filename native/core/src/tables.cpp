@@ -1,0 +1,82 @@
+#include "gotrace/tables.h"
+
+#include <cstring>
+
+namespace gotrace {
+
+// ---- strings -------------------------------------------------------------------
+
+StringTable::StringTable() { views_.push_back({"", 0}); }
+
+const char* StringTable::store(std::string_view s) {
+  constexpr size_t kBlock = 64 << 10;
+  if (s.size() > kBlock / 4) {  // large strings get a block of their own
+    large_.push_back(std::make_unique<char[]>(s.size()));
+    std::memcpy(large_.back().get(), s.data(), s.size());
+    large_bytes_ += s.size();
+    return large_.back().get();
+  }
+  if (blocks_.empty() || block_used_ + s.size() > kBlock) {
+    blocks_.push_back(std::make_unique<char[]>(kBlock));
+    block_used_ = 0;
+  }
+  char* dst = blocks_.back().get() + block_used_;
+  std::memcpy(dst, s.data(), s.size());
+  block_used_ += s.size();
+  return dst;
+}
+
+StringID StringTable::intern(std::string_view s) {
+  if (s.empty()) return 0;
+  uint64_t h = hash_bytes(s.data(), s.size());
+  StringID id = index_.find(h, [&](uint32_t cand) { return get(cand) == s; });
+  if (id) return id;
+  id = static_cast<StringID>(views_.size());
+  views_.push_back({store(s), static_cast<uint32_t>(s.size())});
+  index_.insert(h, id);
+  return id;
+}
+
+size_t StringTable::bytes_reserved() const {
+  return views_.capacity() * sizeof(View) + index_.bytes_reserved() + blocks_.size() * (64 << 10) + large_bytes_;
+}
+
+// ---- stacks --------------------------------------------------------------------
+
+StackTable::StackTable() {
+  frames_.push_back(Frame{});
+  offsets_.push_back(0);
+  offsets_.push_back(0);  // stack 0: no frames
+}
+
+FrameID StackTable::intern_frame(const Frame& f) {
+  uint64_t h = mix64(f.pc ^ mix64(f.line + (uint64_t(f.func) << 32 | f.file)));
+  FrameID id = frame_index_.find(h, [&](uint32_t cand) { return frames_[cand] == f; });
+  if (id) return id;
+  id = static_cast<FrameID>(frames_.size());
+  frames_.push_back(f);
+  frame_index_.insert(h, id);
+  return id;
+}
+
+StackID StackTable::intern(std::span<const FrameID> frames) {
+  uint64_t h = hash_bytes(frames.data(), frames.size() * sizeof(FrameID), 0x5bd1e995);
+  auto same = [&](uint32_t cand) {
+    auto have = this->frames(cand);
+    return have.size() == frames.size() && std::equal(have.begin(), have.end(), frames.begin());
+  };
+  StackID id = stack_index_.find(h, same);
+  if (id) return id;
+  id = static_cast<StackID>(offsets_.size() - 1);
+  frame_ids_.insert(frame_ids_.end(), frames.begin(), frames.end());
+  offsets_.push_back(static_cast<uint32_t>(frame_ids_.size()));
+  stack_index_.insert(h, id);
+  return id;
+}
+
+size_t StackTable::bytes_reserved() const {
+  return frames_.capacity() * sizeof(Frame) + frame_index_.bytes_reserved() + frame_ids_.capacity() * sizeof(FrameID) +
+         offsets_.capacity() * sizeof(uint32_t) + stack_index_.bytes_reserved();
+}
+
+}  // namespace gotrace

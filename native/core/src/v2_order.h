@@ -1,0 +1,160 @@
+// The ordering engine: Go's state machines for goroutines, procs and threads
+// (FORMAT.md §2.11, Go's order.go). Given one event at the head of a thread's
+// stream, it either says "not yet" or accepts it, updates the state and queues the
+// events to emit (an event can expand into several, e.g. GoSwitch).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "gotrace/event_store.h"
+#include "gotrace/flat_map.h"
+#include "v2_generation.h"
+
+namespace gotrace::v2 {
+
+// A decoded wire event (Go's baseEvent) plus where it came from.
+struct WireEvent {
+  uint8_t type = 0;
+  Time time = 0;
+  std::array<uint64_t, 5> args{};  // arguments after dt
+  uint64_t offset = 0;             // file offset of its type byte
+};
+
+// An event ready to be stored: Go's Event{ctx, base} with the values its String()
+// needs that ordering smuggles in ("extra" in Go).
+struct OutEvent {
+  Context ctx;
+  WireEvent ev;
+  uint64_t extra0 = 0;         // old state / old status / task parent
+  StringID resolved_name = 0;  // STWEnd kind, UserTaskEnd name (global ids)
+};
+
+class Ordering {
+ public:
+  explicit Ordering(const StringTable& strings) : strings_(strings) {}
+
+  // Tries to advance ev, read from thread m's batches in generation gen. Returns
+  // false if a precondition on another thread's events is not met yet. Throws
+  // TraceError if the event can never be valid. Accepted events go to queue().
+  bool advance(WireEvent& ev, const Generation& gen, ThreadID m);
+
+  const std::vector<OutEvent>& queue() const { return queue_; }
+  void clear_queue() { queue_.clear(); }
+
+  // Go's dumpOrdering, with ids sorted so the text is deterministic.
+  std::string dump() const;
+
+ private:
+  struct Seq {
+    uint64_t gen = 0, n = 0;
+    bool succeeds(const Seq& prev) const { return gen == prev.gen && n == prev.n + 1; }
+  };
+  struct RangeType {
+    uint8_t type = 0;
+    uint64_t desc = 0;          // the wire string id that names it (STW kind), as Go compares it
+    StringID desc_global = 0;   // the same string in the store, for the End event
+    bool operator==(const RangeType& o) const { return type == o.type && desc == o.desc; }
+  };
+  struct RangeState {
+    std::vector<RangeType> in_flight;
+    void begin(RangeType r);
+    void active(RangeType r, bool initial_gen);
+    RangeType end(uint8_t end_type);
+    bool has(const RangeType& r) const;
+  };
+  struct UserRegion {
+    TaskID task;
+    StringID name;
+    bool operator==(const UserRegion&) const = default;
+  };
+  struct GState {
+    GoID id = 0;
+    WireGoStatus status = WireGoStatus::Bad;
+    Seq seq;
+    std::vector<UserRegion> regions;
+    RangeState ranges;
+  };
+  struct PState {
+    ProcID id = 0;
+    WireProcStatus status = WireProcStatus::Bad;
+    Seq seq;
+    RangeState ranges;
+  };
+  struct MState {
+    GoID g = kNoGoroutine;
+    ProcID p = kNoProc;
+  };
+  struct TaskState {
+    StringID name = 0;
+    TaskID parent = 0;
+  };
+  enum class GCState : uint8_t { Undetermined, NotRunning, Running };
+
+  using Handler = bool (Ordering::*)(WireEvent&, const Generation&, Context&, Context&);
+
+  GState* g_state(GoID id);
+  GState* new_g_state(GoID id);
+  void delete_g_state(GoID id);
+  PState* p_state(ProcID id);
+  PState* new_p_state(ProcID id);
+  MState* m_state(ThreadID id);
+  MState* new_m_state(ThreadID id);
+
+  void push(const Context& ctx, const WireEvent& ev, uint64_t extra0 = 0, StringID name = 0) {
+    queue_.push_back(OutEvent{ctx, ev, extra0, name});
+  }
+  StringID lookup_string(const Generation& gen, uint64_t id, const WireEvent& ev);
+
+  bool proc_status(WireEvent&, const Generation&, Context&, Context&);
+  bool proc_start(WireEvent&, const Generation&, Context&, Context&);
+  bool proc_stop(WireEvent&, const Generation&, Context&, Context&);
+  bool proc_steal(WireEvent&, const Generation&, Context&, Context&);
+  bool go_status(WireEvent&, const Generation&, Context&, Context&);
+  bool go_create(WireEvent&, const Generation&, Context&, Context&);
+  bool go_stop_exec(WireEvent&, const Generation&, Context&, Context&);
+  bool go_start(WireEvent&, const Generation&, Context&, Context&);
+  bool go_unblock(WireEvent&, const Generation&, Context&, Context&);
+  bool go_switch(WireEvent&, const Generation&, Context&, Context&);
+  bool go_syscall_begin(WireEvent&, const Generation&, Context&, Context&);
+  bool go_syscall_end(WireEvent&, const Generation&, Context&, Context&);
+  bool go_syscall_end_blocked(WireEvent&, const Generation&, Context&, Context&);
+  bool go_create_syscall(WireEvent&, const Generation&, Context&, Context&);
+  bool go_destroy_syscall(WireEvent&, const Generation&, Context&, Context&);
+  bool user_task_begin(WireEvent&, const Generation&, Context&, Context&);
+  bool user_task_end(WireEvent&, const Generation&, Context&, Context&);
+  bool user_region_begin(WireEvent&, const Generation&, Context&, Context&);
+  bool user_region_end(WireEvent&, const Generation&, Context&, Context&);
+  bool gc_active(WireEvent&, const Generation&, Context&, Context&);
+  bool gc_begin(WireEvent&, const Generation&, Context&, Context&);
+  bool gc_end(WireEvent&, const Generation&, Context&, Context&);
+  bool annotation(WireEvent&, const Generation&, Context&, Context&);
+  bool heap_metric(WireEvent&, const Generation&, Context&, Context&);
+  bool gc_sweep_begin(WireEvent&, const Generation&, Context&, Context&);
+  bool gc_sweep_active(WireEvent&, const Generation&, Context&, Context&);
+  bool gc_sweep_end(WireEvent&, const Generation&, Context&, Context&);
+  bool go_range_begin(WireEvent&, const Generation&, Context&, Context&);
+  bool go_range_active(WireEvent&, const Generation&, Context&, Context&);
+  bool go_range_end(WireEvent&, const Generation&, Context&, Context&);
+  bool alloc_free(WireEvent&, const Generation&, Context&, Context&);
+
+  static const std::array<Handler, 256>& dispatch();
+
+  FlatMap<uint32_t> g_index_, p_index_, m_index_;
+  std::deque<GState> g_pool_;
+  std::vector<uint32_t> g_free_;
+  std::deque<PState> p_pool_;
+  std::deque<MState> m_pool_;
+  FlatMap<TaskState> active_tasks_;
+  uint64_t gc_seq_ = 0;
+  GCState gc_state_ = GCState::Undetermined;
+  uint64_t initial_gen_ = 0;
+  uint64_t gen_ = 0;
+  std::vector<OutEvent> queue_;
+  const StringTable& strings_;  // for region names in error messages
+};
+
+}  // namespace gotrace::v2
