@@ -1,0 +1,54 @@
+// A small streaming JSON writer: the one place the core turns results into JSON, so
+// the CLI's --json output and the wasm bindings print the same objects.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gotrace {
+
+class JsonWriter {
+ public:
+  explicit JsonWriter(std::string& out, bool pretty = false) : out_(out), pretty_(pretty) {}
+
+  JsonWriter& begin_object();
+  JsonWriter& end_object();
+  JsonWriter& begin_array();
+  JsonWriter& end_array();
+  JsonWriter& key(std::string_view k);
+
+  JsonWriter& value(std::string_view s);
+  JsonWriter& value(const char* s) { return value(std::string_view(s)); }
+  JsonWriter& value(int64_t v);
+  JsonWriter& value(uint64_t v);
+  JsonWriter& value(int v) { return value(static_cast<int64_t>(v)); }
+  JsonWriter& value(unsigned v) { return value(static_cast<uint64_t>(v)); }
+  JsonWriter& value(double v);
+  JsonWriter& value(bool v);
+  JsonWriter& null();
+
+  template <class T>
+  JsonWriter& field(std::string_view k, const T& v) {
+    key(k);
+    return value(v);
+  }
+
+ private:
+  void before_value();
+  void newline();
+  std::string& out_;
+  bool pretty_;
+  struct Level {
+    bool object;
+    bool first;
+  };
+  std::vector<Level> stack_;
+  bool after_key_ = false;
+};
+
+// Appends s as a JSON string literal (UTF-8 kept; invalid bytes become U+FFFD).
+void append_json_string(std::string& out, std::string_view s);
+
+}  // namespace gotrace

@@ -1,0 +1,190 @@
+#include "corpus.h"
+
+#include <zstd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fnmatch.h>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <sys/wait.h>
+
+#include "gotrace/event_format.h"
+
+namespace fs = std::filesystem;
+
+namespace gotrace::test {
+
+std::string shared_dir() { return GOTRACE_SHARED_DIR; }
+std::string corpus_path(const std::string& name) { return shared_dir() + "/corpus/go/" + name; }
+std::string cli_path() { return GOTRACE_CLI_PATH; }
+
+bool file_exists(const std::string& path) { return fs::exists(path); }
+
+std::vector<uint8_t> read_bytes(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw std::runtime_error("cannot open " + path);
+  return std::vector<uint8_t>(std::istreambuf_iterator<char>(f), {});
+}
+
+std::string read_text(const std::string& path) {
+  auto b = read_bytes(path);
+  return std::string(b.begin(), b.end());
+}
+
+std::string read_zstd(const std::string& path) {
+  auto in = read_bytes(path);
+  ZSTD_DStream* ds = ZSTD_createDStream();
+  ZSTD_initDStream(ds);
+  std::string out;
+  std::vector<char> buf(ZSTD_DStreamOutSize());
+  ZSTD_inBuffer ib{in.data(), in.size(), 0};
+  while (ib.pos < ib.size) {
+    ZSTD_outBuffer ob{buf.data(), buf.size(), 0};
+    size_t r = ZSTD_decompressStream(ds, &ob, &ib);
+    if (ZSTD_isError(r)) {
+      ZSTD_freeDStream(ds);
+      throw std::runtime_error("zstd: " + path + ": " + ZSTD_getErrorName(r));
+    }
+    out.append(buf.data(), ob.pos);
+  }
+  ZSTD_freeDStream(ds);
+  return out;
+}
+
+std::vector<std::string> corpus_traces(const std::vector<std::string>& globs) {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(shared_dir() + "/corpus/go")) {
+    std::string n = e.path().filename().string();
+    if (n.size() < 7 || n.substr(n.size() - 6) != ".trace") continue;
+    std::string base = n.substr(0, n.size() - 6);
+    for (const auto& g : globs) {
+      if (fnmatch(g.c_str(), base.c_str(), 0) == 0) {
+        names.push_back(base);
+        break;
+      }
+    }
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::string dump_text(const ReadResult& r) {
+  std::string out;
+  for (size_t i = 0; i < r.store.size(); i++) {
+    append_go_event_string(out, r.store, i);
+    out += '\n';
+  }
+  if (r.error) out += std::string(r.error->what()) + "\n";
+  return out;
+}
+
+std::string strip_exit_line(std::string text) {
+  if (text.empty()) return text;
+  size_t end = text.back() == '\n' ? text.size() - 1 : text.size();
+  size_t start = text.rfind('\n', end - 1);
+  start = start == std::string::npos ? 0 : start + 1;
+  if (text.compare(start, 5, "exit=") == 0) text.erase(start);
+  return text;
+}
+
+// A port of ../shared/tools/canon-dump.
+std::string canon_dump(const std::string& dump) {
+  struct Record {
+    bool timed = false;
+    long long time = 0;
+    std::string text;
+  };
+  std::vector<Record> records;
+  long current = -1;  // index of the record continuation lines attach to
+  // Parses "-?\d+" at s[i]; returns the end index or npos.
+  auto number_at = [](const std::string& s, size_t i, long long& v) -> size_t {
+    size_t j = i;
+    if (j < s.size() && s[j] == '-') j++;
+    size_t digits = j;
+    while (j < s.size() && s[j] >= '0' && s[j] <= '9') j++;
+    if (j == digits) return std::string::npos;
+    v = std::stoll(s.substr(i, j - i));
+    return j;
+  };
+  size_t pos = 0;
+  std::string line;
+  while (pos < dump.size()) {
+    size_t nl = dump.find('\n', pos);
+    size_t end = nl == std::string::npos ? dump.size() : nl;
+    line.assign(dump, pos, end - pos);
+    line += '\n';
+    pos = end + 1;
+    long long v = 0;
+    size_t after;
+    if (line.rfind("M=", 0) == 0) {
+      Record r;
+      for (size_t t = line.find(" Time="); t != std::string::npos; t = line.find(" Time=", t + 1)) {
+        if ((after = number_at(line, t + 6, v)) != std::string::npos) {
+          r.timed = true;
+          r.time = v;
+          line = line.substr(0, t) + " Time=_" + line.substr(after);
+          break;
+        }
+      }
+      r.text = line;
+      records.push_back(r);
+      current = static_cast<long>(records.size()) - 1;
+    } else if ((after = number_at(line, 0, v)) != std::string::npos && line[after] == ' ') {
+      current = -1;
+      records.push_back({true, v, "_ " + line.substr(after + 1)});
+    } else if (current >= 0 && (line[0] == '\t' || line.rfind("Stack=", 0) == 0 ||
+                                line.rfind("TransitionStack=", 0) == 0 || line == "\n")) {
+      records[current].text += line;
+    } else {
+      current = -1;
+      records.push_back({false, 0, line});
+    }
+  }
+  std::string out;
+  std::vector<std::string> cluster;
+  long long first = 0, last = 0;
+  bool have_last = false;
+  auto flush = [&] {
+    if (cluster.empty()) return;
+    out += "@" + std::to_string(first) + "\n";
+    std::sort(cluster.begin(), cluster.end());
+    for (auto& t : cluster) out += t;
+    cluster.clear();
+  };
+  for (auto& r : records) {
+    if (!r.timed) {
+      flush();
+      have_last = false;
+      out += r.text;
+      continue;
+    }
+    if (have_last && r.time - last >= 0 && r.time - last < 8) {
+      cluster.push_back(r.text);
+    } else {
+      flush();
+      first = r.time;
+      cluster.push_back(r.text);
+    }
+    last = r.time;
+    have_last = true;
+  }
+  flush();
+  return out;
+}
+
+int run_command(const std::string& cmd, std::string* out) {
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return -1;
+  char buf[1 << 14];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0)
+    if (out) out->append(buf, n);
+  int status = pclose(p);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace gotrace::test
