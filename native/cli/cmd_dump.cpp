@@ -1,5 +1,6 @@
 // gotrace dump: the ordered event stream in the exact text of `go tool trace -d=1`.
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 
 #include "command.h"

@@ -1,0 +1,39 @@
+// Summary figures of a trace: what `gotrace stats` prints and the web app's overview shows.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "gotrace/reader.h"
+
+namespace gotrace {
+
+struct TraceStats {
+  int go_minor = 0;          // header version: 1.N
+  bool legacy = false;       // v1 format (converted)
+  uint64_t bytes = 0;        // file size
+  uint64_t bytes_used = 0;   // bytes of the generations that were read completely
+  uint64_t generations = 0;
+  uint64_t events = 0;
+  std::array<uint64_t, 15> events_by_kind{};  // indexed by EventKind
+  std::array<uint64_t, 256> events_by_type{};  // indexed by v2 event type
+  uint64_t goroutines = 0;   // distinct goroutine ids
+  uint64_t procs = 0;        // distinct proc ids (v1's pseudo-procs excluded)
+  uint64_t threads = 0;      // distinct thread ids
+  uint64_t gcs = 0;          // GC cycles begun in the trace
+  uint64_t stacks = 0, strings = 0;
+  int64_t start = 0, end = 0;  // time of the first and last event, ns
+  std::optional<std::string> error;  // why reading stopped early
+};
+
+TraceStats compute_stats(const ReadResult& r);
+
+// The JSON object of `gotrace stats --json` (and of the npm package's trace.stats()).
+std::string stats_json(const TraceStats& s, bool pretty = true);
+
+// The human-readable text of `gotrace stats`.
+std::string stats_text(const TraceStats& s);
+
+}  // namespace gotrace
