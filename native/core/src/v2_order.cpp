@@ -197,14 +197,16 @@ const std::array<Ordering::Handler, 256>& Ordering::dispatch() {
   return table;
 }
 
-bool Ordering::advance(WireEvent& ev, const Generation& gen, ThreadID m) {
+bool Ordering::advance(WireEvent& ev, const Generation& gen, ThreadID m, void*& m_cache) {
   if (initial_gen_ == 0) initial_gen_ = gen.number;
   gen_ = gen.number;
   Context cur{m, kNoProc, kNoGoroutine};
   MState* ms = nullptr;
   if (m != kNoThread) {
-    ms = m_state(m);
+    ms = static_cast<MState*>(m_cache);
+    if (!ms) ms = m_state(m);
     if (!ms) ms = new_m_state(m);
+    m_cache = ms;  // m_pool_ is a deque: the pointer stays valid
     cur.p = ms->p;
     cur.g = ms->g;
   }

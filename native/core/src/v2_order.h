@@ -40,7 +40,8 @@ class Ordering {
   // Tries to advance ev, read from thread m's batches in generation gen. Returns
   // false if a precondition on another thread's events is not met yet. Throws
   // TraceError if the event can never be valid. Accepted events go to queue().
-  bool advance(WireEvent& ev, const Generation& gen, ThreadID m);
+  // `m_cache` is the caller's slot for thread m's state (nullptr at first).
+  bool advance(WireEvent& ev, const Generation& gen, ThreadID m, void*& m_cache);
 
   const std::vector<OutEvent>& queue() const { return queue_; }
   void clear_queue() { queue_.clear(); }

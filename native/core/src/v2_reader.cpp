@@ -15,8 +15,15 @@ namespace gotrace::v2 {
 namespace {
 
 // One thread's events in a generation, decoded one at a time (Go's batchCursor).
+struct CtxSlot {
+  Context ctx;
+  ContextID id = ~0u;
+};
+
 struct Cursor {
   ThreadID m = kNoThread;
+  CtxSlot ctx;     // the context of this thread's last event: usually the next one's too
+  void* m_state = nullptr;  // the ordering engine's state for this thread
   const std::vector<Batch>* batches = nullptr;
   size_t idx = 0;
   const uint8_t* p = nullptr;  // next byte in batches[idx]
@@ -37,7 +44,7 @@ class Reader {
   bool next_event(Cursor& c);
   void decode(Cursor& c);
   bool try_advance(size_t i);
-  void emit(const OutEvent& o);
+  void emit(const OutEvent& o, CtxSlot& slot);
   void emit_sync();
   void emit_cpu_sample(const CpuSample& s);
   Time fix_time(Time t) {
@@ -45,12 +52,23 @@ class Reader {
     last_ts_ = t;
     return t;
   }
+  // Contexts repeat constantly: first the thread's last context, then a small
+  // direct-mapped cache, and only then the interning hash table.
+  ContextID ctx_id(const Context& c, CtxSlot& last) {
+    if (last.id != ~0u && last.ctx == c) return last.id;
+    last.ctx = c;
+    last.id = ctx_id(c);
+    return last.id;
+  }
   ContextID ctx_id(const Context& c) {
-    if (!(c == last_ctx_) || last_ctx_id_ == ~0u) {
-      last_ctx_ = c;
-      last_ctx_id_ = store_.intern_context(c);
+    size_t slot = (static_cast<uint64_t>(c.m) * 0x9E3779B1u + static_cast<uint64_t>(c.p) * 0x85EBCA77u +
+                   static_cast<uint64_t>(c.g) * 0xC2B2AE3Du) >> 7 & (kCtxCache - 1);
+    CtxSlot& e = ctx_cache_[slot];
+    if (e.id == ~0u || !(e.ctx == c)) {
+      e.ctx = c;
+      e.id = store_.intern_context(c);
     }
-    return last_ctx_id_;
+    return e.id;
   }
   StackID resolve_stack(uint64_t id, const OutEvent& o);
   StringID resolve_string(uint64_t id, const OutEvent& o);
@@ -75,8 +93,8 @@ class Reader {
   std::vector<Cursor*> frontier_;
   size_t next_sample_ = 0;
   Time last_ts_ = 0;
-  Context last_ctx_;
-  ContextID last_ctx_id_ = ~0u;
+  static constexpr size_t kCtxCache = 1024;
+  std::vector<CtxSlot> ctx_cache_ = std::vector<CtxSlot>(kCtxCache);
 };
 
 void Reader::fail_at(std::string msg, const Cursor* c, const WireEvent* ev) {
@@ -195,7 +213,7 @@ StringID Reader::resolve_string(uint64_t id, const OutEvent& o) {
 
 // Stores one ordered event (Go's validateTableIDs and time fix-up, then the payload
 // layout documented in event_view.h).
-void Reader::emit(const OutEvent& o) {
+void Reader::emit(const OutEvent& o, CtxSlot& slot) {
   const WireEvent& ev = o.ev;
   const EventSpec& sp = spec(ev.type);
   StackID stacks[2] = {0, 0};
@@ -205,7 +223,7 @@ void Reader::emit(const OutEvent& o) {
     if (sp.string_ids[k]) strs[k] = resolve_string(ev.args[sp.string_ids[k] - 1], o);
   }
   Time t = fix_time(ev.time);
-  ContextID ctx = ctx_id(o.ctx);
+  ContextID ctx = ctx_id(o.ctx, slot);
   StackID own = stacks[0];
   const uint64_t* a = ev.args.data();
   switch (ev.type) {
@@ -304,12 +322,12 @@ bool Reader::try_advance(size_t i) {
   Cursor* c = frontier_[i];
   bool ok;
   try {
-    ok = order_.advance(c->ev, *gen_, c->m);
+    ok = order_.advance(c->ev, *gen_, c->m, c->m_state);
   } catch (TraceError& e) {
     fail_at(e.message(), c, &c->ev);
   }
   if (!ok) return false;
-  for (const OutEvent& o : order_.queue()) emit(o);
+  for (const OutEvent& o : order_.queue()) emit(o, c->ctx);
   order_.clear_queue();
   if (next_event(*c)) {
     heap_update(i);

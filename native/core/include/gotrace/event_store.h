@@ -66,19 +66,42 @@ struct FormatInfo {
 class EventStore {
  public:
   EventStore();
+  EventStore(EventStore&&) noexcept;
+  EventStore& operator=(EventStore&&) noexcept;
+  ~EventStore();
 
-  size_t size() const { return time_.size(); }
+  size_t size() const { return size_; }
 
   // Raw columns (see EventView for their meaning).
-  Time time(size_t i) const { return time_[i]; }
-  uint8_t type(size_t i) const { return type_[i]; }
-  ContextID context_id(size_t i) const { return ctx_[i]; }
-  const Context& context(size_t i) const { return contexts_[ctx_[i]]; }
-  StackID stack(size_t i) const { return stack_[i]; }
-  uint32_t a(size_t i) const { return a_[i]; }
-  uint32_t b(size_t i) const { return b_[i]; }
-  uint32_t c(size_t i) const { return c_[i]; }
-  uint64_t ab(size_t i) const { return uint64_t(a_[i]) | uint64_t(b_[i]) << 32; }
+  Time time(size_t i) const {
+    const Chunk& c = chunk(i);
+    size_t j = i & kMask;
+    return c.wide ? c.wide[j] : c.base + static_cast<Time>(c.delta[j]);
+  }
+  uint8_t type(size_t i) const { return kGoType[chunk(i).type[i & kMask] & kTypeMask]; }
+  ContextID context_id(size_t i) const { return chunk(i).ctx[i & kMask]; }
+  const Context& context(size_t i) const { return contexts_[context_id(i)]; }
+  StackID stack(size_t i) const { return chunk(i).stack[i & kMask]; }
+  uint32_t a(size_t i) const {
+    const Chunk& c = chunk(i);
+    size_t j = i & kMask;
+    return c.type[j] & kWideFlag ? static_cast<uint32_t>(extra_[c.a[j]]) : c.a[j];
+  }
+  uint32_t b(size_t i) const {
+    const Chunk& c = chunk(i);
+    size_t j = i & kMask;
+    return c.type[j] & kWideFlag ? static_cast<uint32_t>(extra_[c.a[j]] >> 32) : 0;
+  }
+  uint32_t c(size_t i) const {
+    const Chunk& ch = chunk(i);
+    size_t j = i & kMask;
+    return ch.type[j] & kWideFlag ? static_cast<uint32_t>(extra_[ch.a[j] + 1]) : 0;
+  }
+  uint64_t ab(size_t i) const {
+    const Chunk& c = chunk(i);
+    size_t j = i & kMask;
+    return c.type[j] & kWideFlag ? extra_[c.a[j]] : c.a[j];
+  }
   uint64_t extra(size_t k) const { return extra_[k]; }
 
   const Context& context_by_id(ContextID id) const { return contexts_[id]; }
@@ -89,16 +112,17 @@ class EventStore {
   std::vector<GenerationInfo> generations;
   FormatInfo format;
 
-  // Appending (used by the readers).
+  // Appending (used by the readers). Times must not decrease.
   ContextID intern_context(const Context& c);
   void push(Time t, uint8_t type, ContextID ctx, StackID stack, uint32_t a, uint32_t b, uint32_t c) {
-    time_.push_back(t);
-    type_.push_back(type);
-    ctx_.push_back(ctx);
-    stack_.push_back(stack);
-    a_.push_back(a);
-    b_.push_back(b);
-    c_.push_back(c);
+    if (b == 0 && c == 0) {
+      push_word(t, type, ctx, stack, a, false);
+    } else {
+      auto k = static_cast<uint32_t>(extra_.size());
+      extra_.push_back(uint64_t(a) | uint64_t(b) << 32);
+      extra_.push_back(c);
+      push_word(t, type, ctx, stack, k, true);
+    }
   }
   void push64(Time t, uint8_t type, ContextID ctx, StackID stack, uint64_t ab, uint32_t c) {
     push(t, type, ctx, stack, static_cast<uint32_t>(ab), static_cast<uint32_t>(ab >> 32), c);
@@ -112,11 +136,35 @@ class EventStore {
   size_t column_bytes() const;
 
  private:
-  Column<Time> time_;
-  Column<uint8_t> type_;
-  Column<ContextID> ctx_;
-  Column<StackID> stack_;
-  Column<uint32_t> a_, b_, c_;
+  // Events live in chunks of 64 Ki, one allocation per chunk for all columns. A
+  // chunk stores times as 32-bit offsets from its first event's time; a chunk whose
+  // events span more than ~4.3 s keeps full times instead. An event whose payload
+  // does not fit one 32-bit word keeps its words in the side table (the type byte's
+  // high bit says so, and the word is their index).
+  static constexpr unsigned kShift = 16;
+  static constexpr size_t kChunk = size_t{1} << kShift;
+  static constexpr size_t kMask = kChunk - 1;
+  static constexpr uint8_t kWideFlag = 0x80;
+  static constexpr uint8_t kTypeMask = 0x7f;
+  static const uint8_t kGoType[128];  // stored type code -> Go's event type
+
+  struct Chunk {
+    Time base;
+    std::unique_ptr<Time[]> wide;
+    uint32_t delta[kChunk];
+    uint8_t type[kChunk];
+    ContextID ctx[kChunk];
+    StackID stack[kChunk];
+    uint32_t a[kChunk];
+  };
+
+  const Chunk& chunk(size_t i) const { return *chunks_[i >> kShift]; }
+  static uint8_t stored_type(uint8_t go_type);
+  void push_word(Time t, uint8_t type, ContextID ctx, StackID stack, uint32_t word, bool wide);
+  void widen(Chunk& c, size_t used);
+
+  std::vector<std::unique_ptr<Chunk>> chunks_;
+  size_t size_ = 0;
   Column<uint64_t> extra_;
   std::vector<Context> contexts_;
   IdIndex context_index_;
