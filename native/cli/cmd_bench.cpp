@@ -26,7 +26,7 @@ int run_bench(const Args& args) {
   if (reps < 1) throw std::runtime_error("-n must be at least 1");
   std::vector<uint8_t> bytes = read_file(args.positional()[0]);
   double best = 1e300, total = 0;
-  size_t events = 0, store_bytes = 0, column_bytes = 0;
+  size_t events = 0, store_bytes = 0, column_bytes = 0, contexts = 0;
   std::string error;
   for (int i = 0; i < reps; i++) {
     auto t0 = std::chrono::steady_clock::now();
@@ -37,6 +37,7 @@ int run_bench(const Args& args) {
     events = r.store.size();
     store_bytes = r.store.bytes_reserved();
     column_bytes = r.store.column_bytes();
+    contexts = r.store.thread_procs().size();
     if (r.error) error = r.error->what();
   }
   double mb = static_cast<double>(bytes.size()) / 1e6;
@@ -51,6 +52,7 @@ int run_bench(const Args& args) {
               events ? static_cast<double>(store_bytes) / static_cast<double>(events) : 0.0,
               events ? static_cast<double>(column_bytes) / static_cast<double>(events) : 0.0);
   if (!error.empty()) std::printf("error           %s\n", error.c_str());
+  std::printf("thread/procs    %zu\n", contexts);
   return 0;
 }
 

@@ -55,7 +55,7 @@ void append_go_frames(std::string& out, const EventStore& store, StackID stack) 
 
 void append_go_event_string(std::string& out, const EventStore& store, size_t i) {
   EventView ev(store, i);
-  const Context& ctx = store.context(i);
+  const Context ctx = store.context(i);
   out += "M=";
   add_i64(out, ctx.m);
   out += " P=";

@@ -1,5 +1,7 @@
 #include "gotrace/event_store.h"
 
+#include <array>
+
 namespace gotrace {
 
 EventStore::EventStore() {}
@@ -15,47 +17,59 @@ const uint8_t EventStore::kGoType[128] = {
     44,  45,  46,  47,  48,  49,  50,  51,  52,  128, 129, 130, 131, 132, 133, 134, 135, 136, 255, 0,
 };
 
-uint8_t EventStore::stored_type(uint8_t t) {
-  if (t <= 52) return t;
-  if (t >= 128 && t <= 136) return static_cast<uint8_t>(t - 128 + 53);
-  if (t == 255) return 62;
-  return 0;
+static constexpr std::array<uint8_t, 256> build_stored_types() {
+  std::array<uint8_t, 256> t{};
+  for (int i = 0; i <= 52; i++) t[i] = static_cast<uint8_t>(i);
+  for (int i = 128; i <= 136; i++) t[i] = static_cast<uint8_t>(i - 128 + 53);
+  t[255] = 62;
+  return t;
+}
+static constexpr std::array<uint8_t, 256> kStoredTypes = build_stored_types();
+const uint8_t EventStore::kStoredType[256] = {
+#define ROW(i) kStoredTypes[i], kStoredTypes[i + 1], kStoredTypes[i + 2], kStoredTypes[i + 3]
+#define ROW16(i) ROW(i), ROW(i + 4), ROW(i + 8), ROW(i + 12)
+    ROW16(0),   ROW16(16),  ROW16(32),  ROW16(48),  ROW16(64),  ROW16(80),  ROW16(96),  ROW16(112),
+    ROW16(128), ROW16(144), ROW16(160), ROW16(176), ROW16(192), ROW16(208), ROW16(224), ROW16(240),
+#undef ROW16
+#undef ROW
+};
+
+void EventStore::add_chunk(Time first) {
+  chunks_.push_back(std::make_unique_for_overwrite<Chunk>());
+  chunks_.back()->base = first;  // the arrays stay uninitialized until written
 }
 
-void EventStore::widen(Chunk& c, size_t used) {
-  c.wide = std::make_unique_for_overwrite<Time[]>(kChunk);
-  for (size_t j = 0; j < used; j++) c.wide[j] = c.base + static_cast<Time>(c.delta[j]);
-}
-
-void EventStore::push_word(Time t, uint8_t type, ContextID ctx, StackID stack, uint32_t word, bool wide) {
-  size_t j = size_ & kMask;
-  if (j == 0) {
-    chunks_.push_back(std::make_unique_for_overwrite<Chunk>());
-    chunks_.back()->base = t;  // the arrays stay uninitialized until written
+// A time that does not fit the chunk's 32-bit offsets: keep full times for this chunk.
+void EventStore::set_wide_time(Chunk& c, size_t j, Time t) {
+  if (!c.wide) {
+    c.wide = std::make_unique_for_overwrite<Time[]>(kChunk);
+    for (size_t k = 0; k < j; k++) c.wide[k] = c.base + static_cast<Time>(c.delta[k]);
   }
-  Chunk& c = *chunks_.back();
-  uint64_t d = static_cast<uint64_t>(t) - static_cast<uint64_t>(c.base);
-  if (!c.wide && (t < c.base || d > 0xffffffffu)) widen(c, j);
-  if (c.wide) {
-    c.wide[j] = t;
-  } else {
-    c.delta[j] = static_cast<uint32_t>(d);
-  }
-  c.type[j] = static_cast<uint8_t>(stored_type(type) | (wide ? kWideFlag : 0));
-  c.ctx[j] = ctx;
-  c.stack[j] = stack;
-  c.a[j] = word;
-  size_++;
+  c.wide[j] = t;
 }
 
 ContextID EventStore::intern_context(const Context& c) {
-  uint64_t h = mix64(static_cast<uint64_t>(c.m) ^ mix64(static_cast<uint64_t>(c.p) ^ mix64(static_cast<uint64_t>(c.g))));
-  // Ids in the index are 1-based; contexts_ is 0-based.
-  uint32_t id = context_index_.find(h, [&](uint32_t cand) { return contexts_[cand - 1] == c; });
-  if (id) return id - 1;
-  contexts_.push_back(c);
-  context_index_.insert(h, static_cast<uint32_t>(contexts_.size()));
-  return static_cast<ContextID>(contexts_.size() - 1);
+  uint32_t g;
+  if (c.g == kNoGoroutine) {
+    g = kNoGoroutineWord;
+  } else if (c.g >= 0 && c.g < static_cast<GoID>(kNoGoroutineWord)) {
+    g = static_cast<uint32_t>(c.g);
+  } else {
+    wide_contexts_.push_back(c);
+    return uint64_t(kWideContext) << 32 | (wide_contexts_.size() - 1);
+  }
+  // (thread, proc) pairs are few: an exact-key map over a combined hash, probing on.
+  uint64_t key = mix64(static_cast<uint64_t>(c.m)) ^ static_cast<uint64_t>(c.p) * 0x9E3779B97F4A7C15ULL;
+  for (;; key++) {
+    auto [slot, inserted] = thread_proc_index_.try_emplace(key);
+    if (inserted) {
+      *slot = static_cast<uint32_t>(thread_procs_.size());
+      thread_procs_.push_back({c.m, c.p});
+      break;
+    }
+    if (thread_procs_[*slot] == std::pair{c.m, c.p}) return uint64_t(*slot) << 32 | g;
+  }
+  return uint64_t(thread_procs_.size() - 1) << 32 | g;
 }
 
 uint32_t EventStore::push_extra(std::initializer_list<uint64_t> values) {
@@ -77,7 +91,8 @@ size_t EventStore::column_bytes() const {
 
 size_t EventStore::bytes_reserved() const {
   size_t bytes = column_bytes() + strings.bytes_reserved() + stacks.bytes_reserved() +
-                 contexts_.capacity() * sizeof(Context) + context_index_.bytes_reserved();
+                 thread_procs_.capacity() * sizeof(thread_procs_[0]) + thread_proc_index_.bytes_reserved() +
+                 wide_contexts_.capacity() * sizeof(Context);
   for (const auto& g : generations) {
     bytes += sizeof(GenerationInfo);
     for (const auto& e : g.experimental) bytes += e.data.capacity();

@@ -38,13 +38,14 @@ TraceStats compute_stats(const ReadResult& r) {
   if (r.ok()) st.bytes_used = st.bytes;
 
   FlatMap<uint8_t> goroutines, procs, threads;
-  for (size_t c = 0; c < s.context_count(); c++) {
-    const Context& ctx = s.context_by_id(static_cast<ContextID>(c));
-    if (ctx.g != kNoGoroutine) goroutines[static_cast<uint64_t>(ctx.g)] = 1;
-    if (ctx.p != kNoProc && ctx.p < kFirstPseudoProc) procs[static_cast<uint64_t>(ctx.p)] = 1;
-    if (ctx.m != kNoThread) threads[static_cast<uint64_t>(ctx.m)] = 1;
-  }
+  auto add_thread_proc = [&](ThreadID m, ProcID p) {
+    if (p != kNoProc && p < kFirstPseudoProc) procs[static_cast<uint64_t>(p)] = 1;
+    if (m != kNoThread) threads[static_cast<uint64_t>(m)] = 1;
+  };
+  for (const auto& [m, p] : s.thread_procs()) add_thread_proc(m, p);
+  for (const Context& c : s.wide_contexts()) add_thread_proc(c.m, c.p);
   for (size_t i = 0; i < s.size(); i++) {
+    if (GoID g = s.goroutine(i); g != kNoGoroutine) goroutines[static_cast<uint64_t>(g)] = 1;
     uint8_t t = s.type(i);
     st.events_by_type[t]++;
     switch (t) {

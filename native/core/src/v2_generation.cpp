@@ -24,10 +24,6 @@ namespace {
 
 }  // namespace
 
-Time Generation::ns(uint64_t ticks) const {
-  return go_float_to_int64(static_cast<double>(ticks) * ns_per_tick);
-}
-
 GenerationReader::GenerationReader(std::span<const uint8_t> file, size_t start, int go_minor, EventStore& store)
     : file_(file), pos_(start), go_minor_(go_minor), store_(store) {}
 

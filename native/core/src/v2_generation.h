@@ -11,6 +11,8 @@
 
 #include "gotrace/error.h"
 #include "gotrace/event_store.h"
+#include "go_numbers.h"
+#include "go_numbers.h"
 #include "local_ids.h"
 
 namespace gotrace::v2 {
@@ -53,7 +55,7 @@ struct Generation {
   uint32_t batch_count = 0;
 
   // Go's frequency.mul: float64(t) * nsPerTick, truncated.
-  Time ns(uint64_t ticks) const;
+  Time ns(uint64_t ticks) const { return go_float_to_int64(static_cast<double>(ticks) * ns_per_tick); }
 };
 
 // Reads generations one after another from the bytes after the header.

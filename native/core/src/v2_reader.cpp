@@ -17,7 +17,8 @@ namespace {
 // One thread's events in a generation, decoded one at a time (Go's batchCursor).
 struct CtxSlot {
   Context ctx;
-  ContextID id = ~0u;
+  ContextID id = 0;
+  bool valid = false;
 };
 
 struct Cursor {
@@ -55,20 +56,11 @@ class Reader {
   // Contexts repeat constantly: first the thread's last context, then a small
   // direct-mapped cache, and only then the interning hash table.
   ContextID ctx_id(const Context& c, CtxSlot& last) {
-    if (last.id != ~0u && last.ctx == c) return last.id;
+    if (last.valid && last.ctx == c) return last.id;
     last.ctx = c;
-    last.id = ctx_id(c);
+    last.id = store_.intern_context(c);
+    last.valid = true;
     return last.id;
-  }
-  ContextID ctx_id(const Context& c) {
-    size_t slot = (static_cast<uint64_t>(c.m) * 0x9E3779B1u + static_cast<uint64_t>(c.p) * 0x85EBCA77u +
-                   static_cast<uint64_t>(c.g) * 0xC2B2AE3Du) >> 7 & (kCtxCache - 1);
-    CtxSlot& e = ctx_cache_[slot];
-    if (e.id == ~0u || !(e.ctx == c)) {
-      e.ctx = c;
-      e.id = store_.intern_context(c);
-    }
-    return e.id;
   }
   StackID resolve_stack(uint64_t id, const OutEvent& o);
   StringID resolve_string(uint64_t id, const OutEvent& o);
@@ -93,8 +85,7 @@ class Reader {
   std::vector<Cursor*> frontier_;
   size_t next_sample_ = 0;
   Time last_ts_ = 0;
-  static constexpr size_t kCtxCache = 1024;
-  std::vector<CtxSlot> ctx_cache_ = std::vector<CtxSlot>(kCtxCache);
+  CtxSlot other_ctx_;  // for events outside any thread's stream (Sync, CPU samples)
 };
 
 void Reader::fail_at(std::string msg, const Cursor* c, const WireEvent* ev) {
@@ -293,7 +284,7 @@ void Reader::emit(const OutEvent& o, CtxSlot& slot) {
 
 void Reader::emit_sync() {
   Time t = fix_time(last_ts_);
-  store_.push(t, EvSyncOut, ctx_id(Context{}), 0, static_cast<uint32_t>(store_.generations.size() - 1), 0, 0);
+  store_.push(t, EvSyncOut, ctx_id(Context{}, other_ctx_), 0, static_cast<uint32_t>(store_.generations.size() - 1), 0, 0);
 }
 
 void Reader::emit_cpu_sample(const CpuSample& s) {
@@ -302,7 +293,7 @@ void Reader::emit_cpu_sample(const CpuSample& s) {
   o.ev.offset = s.offset;
   StackID stack = resolve_stack(s.stack, o);
   Time t = fix_time(s.time);
-  store_.push(t, EvCPUSample, ctx_id(s.ctx), stack, 0, 0, 0);
+  store_.push(t, EvCPUSample, ctx_id(s.ctx, other_ctx_), stack, 0, 0, 0);
 }
 
 std::string Reader::dump_frontier() const {

@@ -108,11 +108,10 @@ constexpr std::array<EventSpec, 256> build_table() {
   return t;
 }
 
-constexpr std::array<EventSpec, 256> kTable = build_table();
-
 }  // namespace
 
-const EventSpec& spec(uint8_t type) { return kTable[type]; }
+const std::array<EventSpec, 256> kSpecTable = build_table();
+static const std::array<EventSpec, 256>& kTable = kSpecTable;
 
 std::string event_name(uint8_t type) {
   if (type < kGo123TableSize && kTable[type].valid()) return std::string(kTable[type].name);

@@ -28,7 +28,9 @@ struct Context {
   bool operator==(const Context&) const = default;
 };
 
-using ContextID = uint32_t;
+// A context as the store keeps it: the id of its (thread, proc) pair in the high 32 bits
+// and the goroutine in the low 32 (see EventStore::intern_context).
+using ContextID = uint64_t;
 
 struct ClockSnapshot {
   Time trace = 0;     // trace time, ns
@@ -79,8 +81,19 @@ class EventStore {
     return c.wide ? c.wide[j] : c.base + static_cast<Time>(c.delta[j]);
   }
   uint8_t type(size_t i) const { return kGoType[chunk(i).type[i & kMask] & kTypeMask]; }
-  ContextID context_id(size_t i) const { return chunk(i).ctx[i & kMask]; }
-  const Context& context(size_t i) const { return contexts_[context_id(i)]; }
+  ContextID context_id(size_t i) const {
+    const Chunk& c = chunk(i);
+    size_t j = i & kMask;
+    return uint64_t(c.mp[j]) << 32 | c.g[j];
+  }
+  Context context(size_t i) const { return context_of(context_id(i)); }
+  GoID goroutine(size_t i) const {
+    const Chunk& c = chunk(i);
+    size_t j = i & kMask;
+    uint32_t g = c.g[j];
+    if (c.mp[j] == kWideContext) return wide_contexts_[g].g;
+    return g == kNoGoroutineWord ? kNoGoroutine : static_cast<GoID>(g);
+  }
   StackID stack(size_t i) const { return chunk(i).stack[i & kMask]; }
   uint32_t a(size_t i) const {
     const Chunk& c = chunk(i);
@@ -104,8 +117,16 @@ class EventStore {
   }
   uint64_t extra(size_t k) const { return extra_[k]; }
 
-  const Context& context_by_id(ContextID id) const { return contexts_[id]; }
-  size_t context_count() const { return contexts_.size(); }
+  Context context_of(ContextID id) const {
+    auto mp = static_cast<uint32_t>(id >> 32), g = static_cast<uint32_t>(id);
+    if (mp == kWideContext) return wide_contexts_[g];
+    const auto& pair = thread_procs_[mp];
+    return Context{pair.first, pair.second, g == kNoGoroutineWord ? kNoGoroutine : static_cast<GoID>(g)};
+  }
+  // Every (thread, proc) pair events happened on, and the rare contexts whose
+  // goroutine id does not fit 32 bits.
+  const std::vector<std::pair<ThreadID, ProcID>>& thread_procs() const { return thread_procs_; }
+  const std::vector<Context>& wide_contexts() const { return wide_contexts_; }
 
   StringTable strings;
   StackTable stacks;
@@ -146,28 +167,49 @@ class EventStore {
   static constexpr size_t kMask = kChunk - 1;
   static constexpr uint8_t kWideFlag = 0x80;
   static constexpr uint8_t kTypeMask = 0x7f;
-  static const uint8_t kGoType[128];  // stored type code -> Go's event type
+  static const uint8_t kGoType[128];      // stored type code -> Go's event type
+  static const uint8_t kStoredType[256];  // Go's event type -> stored type code
+  static constexpr uint32_t kNoGoroutineWord = 0xffffffff;
+  static constexpr uint32_t kWideContext = 0xffffffff;  // mp word: g word indexes wide_contexts_
 
   struct Chunk {
     Time base;
     std::unique_ptr<Time[]> wide;
     uint32_t delta[kChunk];
     uint8_t type[kChunk];
-    ContextID ctx[kChunk];
+    uint32_t mp[kChunk];
+    uint32_t g[kChunk];
     StackID stack[kChunk];
     uint32_t a[kChunk];
   };
 
   const Chunk& chunk(size_t i) const { return *chunks_[i >> kShift]; }
-  static uint8_t stored_type(uint8_t go_type);
-  void push_word(Time t, uint8_t type, ContextID ctx, StackID stack, uint32_t word, bool wide);
-  void widen(Chunk& c, size_t used);
+  void push_word(Time t, uint8_t type, ContextID ctx, StackID stack, uint32_t word, bool wide) {
+    size_t j = size_ & kMask;
+    if (j == 0) add_chunk(t);
+    Chunk& c = *chunks_.back();
+    uint64_t d = static_cast<uint64_t>(t) - static_cast<uint64_t>(c.base);
+    if (!c.wide && d <= 0xffffffffu && t >= c.base) [[likely]] {
+      c.delta[j] = static_cast<uint32_t>(d);
+    } else {
+      set_wide_time(c, j, t);
+    }
+    c.type[j] = static_cast<uint8_t>(kStoredType[type] | (wide ? kWideFlag : 0));
+    c.mp[j] = static_cast<uint32_t>(ctx >> 32);
+    c.g[j] = static_cast<uint32_t>(ctx);
+    c.stack[j] = stack;
+    c.a[j] = word;
+    size_++;
+  }
+  void add_chunk(Time first);
+  void set_wide_time(Chunk& c, size_t j, Time t);
 
   std::vector<std::unique_ptr<Chunk>> chunks_;
   size_t size_ = 0;
   Column<uint64_t> extra_;
-  std::vector<Context> contexts_;
-  IdIndex context_index_;
+  std::vector<std::pair<ThreadID, ProcID>> thread_procs_;
+  FlatMap<uint32_t> thread_proc_index_;  // hash of the pair -> candidates checked in thread_procs_
+  std::vector<Context> wide_contexts_;
 };
 
 }  // namespace gotrace

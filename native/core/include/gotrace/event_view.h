@@ -108,7 +108,7 @@ class EventView {
   Time time() const { return s_->time(i_); }
   ThreadID thread() const { return s_->context(i_).m; }
   ProcID proc() const { return s_->context(i_).p; }
-  GoID goroutine() const { return s_->context(i_).g; }
+  GoID goroutine() const { return s_->goroutine(i_); }
   StackID stack() const { return s_->stack(i_); }  // Event.Stack(); 0 = none
 
   Metric metric() const;

@@ -101,7 +101,8 @@ struct EventSpec {
 };
 
 // The table has 256 rows; rows that are not events have an empty name.
-const EventSpec& spec(uint8_t type);
+extern const std::array<EventSpec, 256> kSpecTable;
+inline const EventSpec& spec(uint8_t type) { return kSpecTable[type]; }
 
 // Number of rows Go 1.23 has (types >= this are "invalid event type").
 inline constexpr int kGo123TableSize = 137;
