@@ -186,8 +186,7 @@ void GenerationReader::parse_frequency(Generation& g, const Batch& b) {
   uint64_t f;
   if (const char* err = r.read_uvarint(f)) fail(err, &g, &b, r.offset());
   if (g.ns_per_tick != 0) fail("found multiple frequency events", &g, &b, b.data_offset);
-  g.frequency = f;
-  g.ns_per_tick = 1.0 / (static_cast<double>(f) / 1e9);
+  g.set_frequency(f);
 }
 
 void GenerationReader::parse_sync(Generation& g, const Batch& b) {
@@ -201,8 +200,7 @@ void GenerationReader::parse_sync(Generation& g, const Batch& b) {
       uint64_t f;
       if (const char* err = r.read_uvarint(f)) fail(err, &g, &b, r.offset());
       if (g.ns_per_tick != 0) fail("found multiple frequency events", &g, &b, at);
-      g.frequency = f;
-      g.ns_per_tick = 1.0 / (static_cast<double>(f) / 1e9);
+      g.set_frequency(f);
     } else if (ev == EvClockSnapshot) {
       uint64_t dt, mono, sec, nsec;
       for (uint64_t* x : {&dt, &mono, &sec, &nsec}) {

@@ -55,7 +55,24 @@ struct Generation {
   uint32_t batch_count = 0;
 
   // Go's frequency.mul: float64(t) * nsPerTick, truncated.
-  Time ns(uint64_t ticks) const { return go_float_to_int64(static_cast<double>(ticks) * ns_per_tick); }
+  Time ns(uint64_t ticks) const {
+    // With a whole number of ns per tick (64 for Go's usual 15.625 MHz clock) the
+    // double product is exact below exact_ticks, so integer arithmetic gives Go's result.
+    if (ticks < exact_ticks) return static_cast<Time>(ticks * whole_ns_per_tick);
+    return go_float_to_int64(static_cast<double>(ticks) * ns_per_tick);
+  }
+  void set_frequency(uint64_t f) {
+    frequency = f;
+    ns_per_tick = 1.0 / (static_cast<double>(f) / 1e9);
+    whole_ns_per_tick = 0;
+    exact_ticks = 0;
+    if (ns_per_tick >= 1 && ns_per_tick < 1e9 && ns_per_tick == static_cast<double>(static_cast<uint64_t>(ns_per_tick))) {
+      whole_ns_per_tick = static_cast<uint64_t>(ns_per_tick);
+      exact_ticks = (uint64_t{1} << 53) / whole_ns_per_tick;
+    }
+  }
+  uint64_t whole_ns_per_tick = 0;
+  uint64_t exact_ticks = 0;
 };
 
 // Reads generations one after another from the bytes after the header.

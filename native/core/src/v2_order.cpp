@@ -15,9 +15,9 @@ struct SchedReqs {
 };
 constexpr SchedReqs kUserGo{Req::MustHave, Req::MustHave, Req::MustHave};
 
-[[noreturn]] void fail(std::string msg) { throw TraceError(std::move(msg)); }
+[[noreturn, gnu::noinline, gnu::cold]] void fail(std::string msg) { throw TraceError(std::move(msg)); }
 
-void validate_ctx(const Context& ctx, SchedReqs r) {
+[[gnu::always_inline]] inline void validate_ctx(const Context& ctx, SchedReqs r) {
   if (r.thread == Req::MustHave && ctx.m == kNoThread) fail("expected a thread but didn't have one");
   if (r.thread == Req::MustNotHave && ctx.m != kNoThread) fail("expected no thread but had one");
   if (r.proc == Req::MustHave && ctx.p == kNoProc) fail("expected a proc but didn't have one");
@@ -51,8 +51,8 @@ uint8_t range_start_type(uint8_t type) {
 // ---- resource state -------------------------------------------------------------
 
 Ordering::GState* Ordering::g_state(GoID id) {
-  uint32_t* i = g_index_.find(static_cast<uint64_t>(id));
-  return i ? &g_pool_[*i] : nullptr;
+  uint32_t i = g_index_.find(id);
+  return i != ResourceIndex::kNone ? &g_pool_[i] : nullptr;
 }
 
 Ordering::GState* Ordering::new_g_state(GoID id) {
@@ -63,31 +63,30 @@ Ordering::GState* Ordering::new_g_state(GoID id) {
     g_pool_[slot] = GState{};
   } else {
     slot = static_cast<uint32_t>(g_pool_.size());
-    g_pool_.emplace_back();
+    g_pool_.push_back(GState{});
   }
-  g_index_[static_cast<uint64_t>(id)] = slot;
+  g_index_.insert(id, slot);
   GState* s = &g_pool_[slot];
   s->id = id;
   return s;
 }
 
 void Ordering::delete_g_state(GoID id) {
-  uint32_t* i = g_index_.find(static_cast<uint64_t>(id));
-  if (!i) return;
-  uint32_t slot = *i;
+  uint32_t slot = g_index_.find(id);
+  if (slot == ResourceIndex::kNone) return;
   g_pool_[slot] = GState{};
   g_free_.push_back(slot);
-  g_index_.erase(static_cast<uint64_t>(id));
+  g_index_.erase(id);
 }
 
 Ordering::PState* Ordering::p_state(ProcID id) {
-  uint32_t* i = p_index_.find(static_cast<uint64_t>(id));
-  return i ? &p_pool_[*i] : nullptr;
+  uint32_t i = p_index_.find(id);
+  return i != ResourceIndex::kNone ? &p_pool_[i] : nullptr;
 }
 
 Ordering::PState* Ordering::new_p_state(ProcID id) {
-  p_index_[static_cast<uint64_t>(id)] = static_cast<uint32_t>(p_pool_.size());
-  p_pool_.emplace_back();
+  p_index_.insert(id, static_cast<uint32_t>(p_pool_.size()));
+  p_pool_.push_back(PState{});
   p_pool_.back().id = id;
   return &p_pool_.back();
 }
@@ -148,83 +147,78 @@ StringID Ordering::lookup_string(const Generation& gen, uint64_t id, const WireE
 
 // ---- dispatch ----------------------------------------------------------------
 
-const std::array<Ordering::Handler, 256>& Ordering::dispatch() {
-  static const std::array<Handler, 256> table = [] {
-    std::array<Handler, 256> t{};
-    t[EvProcsChange] = &Ordering::annotation;
-    t[EvProcStart] = &Ordering::proc_start;
-    t[EvProcStop] = &Ordering::proc_stop;
-    t[EvProcSteal] = &Ordering::proc_steal;
-    t[EvProcStatus] = &Ordering::proc_status;
-    t[EvGoCreate] = &Ordering::go_create;
-    t[EvGoCreateSyscall] = &Ordering::go_create_syscall;
-    t[EvGoStart] = &Ordering::go_start;
-    t[EvGoDestroy] = &Ordering::go_stop_exec;
-    t[EvGoDestroySyscall] = &Ordering::go_destroy_syscall;
-    t[EvGoStop] = &Ordering::go_stop_exec;
-    t[EvGoBlock] = &Ordering::go_stop_exec;
-    t[EvGoUnblock] = &Ordering::go_unblock;
-    t[EvGoSyscallBegin] = &Ordering::go_syscall_begin;
-    t[EvGoSyscallEnd] = &Ordering::go_syscall_end;
-    t[EvGoSyscallEndBlocked] = &Ordering::go_syscall_end_blocked;
-    t[EvGoStatus] = &Ordering::go_status;
-    t[EvSTWBegin] = &Ordering::go_range_begin;
-    t[EvSTWEnd] = &Ordering::go_range_end;
-    t[EvGCActive] = &Ordering::gc_active;
-    t[EvGCBegin] = &Ordering::gc_begin;
-    t[EvGCEnd] = &Ordering::gc_end;
-    t[EvGCSweepActive] = &Ordering::gc_sweep_active;
-    t[EvGCSweepBegin] = &Ordering::gc_sweep_begin;
-    t[EvGCSweepEnd] = &Ordering::gc_sweep_end;
-    t[EvGCMarkAssistActive] = &Ordering::go_range_active;
-    t[EvGCMarkAssistBegin] = &Ordering::go_range_begin;
-    t[EvGCMarkAssistEnd] = &Ordering::go_range_end;
-    t[EvHeapAlloc] = &Ordering::heap_metric;
-    t[EvHeapGoal] = &Ordering::heap_metric;
-    t[EvGoLabel] = &Ordering::annotation;
-    t[EvUserTaskBegin] = &Ordering::user_task_begin;
-    t[EvUserTaskEnd] = &Ordering::user_task_end;
-    t[EvUserRegionBegin] = &Ordering::user_region_begin;
-    t[EvUserRegionEnd] = &Ordering::user_region_end;
-    t[EvUserLog] = &Ordering::annotation;
-    t[EvGoSwitch] = &Ordering::go_switch;
-    t[EvGoSwitchDestroy] = &Ordering::go_switch;
-    t[EvGoCreateBlocked] = &Ordering::go_create;
-    t[EvGoStatusStack] = &Ordering::go_status;
-    for (int ty = EvSpan; ty <= EvGoroutineStackFree; ty++) t[ty] = &Ordering::alloc_free;
-    return t;
-  }();
-  return table;
-}
-
 bool Ordering::advance(WireEvent& ev, const Generation& gen, ThreadID m, void*& m_cache) {
   if (initial_gen_ == 0) initial_gen_ = gen.number;
   gen_ = gen.number;
-  Context cur{m, kNoProc, kNoGoroutine};
-  MState* ms = nullptr;
+  // Events of batches without a thread have no context and change none.
+  MState scratch;
+  MState* ms = &scratch;
   if (m != kNoThread) {
     ms = static_cast<MState*>(m_cache);
     if (!ms) ms = m_state(m);
     if (!ms) ms = new_m_state(m);
     m_cache = ms;  // m_pool_ is a deque: the pointer stays valid
-    cur.p = ms->p;
-    cur.g = ms->g;
   }
-  Handler h = dispatch()[ev.type];
-  if (!h) fail(fmt("bad event type found while ordering: %d", ev.type));
-  Context next = cur;
-  // m_pool_ is a deque: ms stays valid even if the handler adds threads.
-  if (!(this->*h)(ev, gen, cur, next)) return false;
-  if (ms) {
-    ms->p = next.p;
-    ms->g = next.g;
+  const Context cur{m, ms->p, ms->g};
+  // Handlers write the thread's new binding straight into its state, and only once
+  // they accept the event.
+  MState& next = *ms;
+  bool ok;
+  // One switch over the event type: the handlers inline into it.
+  switch (ev.type) {
+    case EvProcsChange:
+    case EvGoLabel:
+    case EvUserLog: ok = annotation(ev, gen, cur, next); break;
+    case EvProcStart: ok = proc_start(ev, gen, cur, next); break;
+    case EvProcStop: ok = proc_stop(ev, gen, cur, next); break;
+    case EvProcSteal: ok = proc_steal(ev, gen, cur, next); break;
+    case EvProcStatus: ok = proc_status(ev, gen, cur, next); break;
+    case EvGoCreate:
+    case EvGoCreateBlocked: ok = go_create(ev, gen, cur, next); break;
+    case EvGoCreateSyscall: ok = go_create_syscall(ev, gen, cur, next); break;
+    case EvGoStart: ok = go_start(ev, gen, cur, next); break;
+    case EvGoDestroy:
+    case EvGoStop:
+    case EvGoBlock: ok = go_stop_exec(ev, gen, cur, next); break;
+    case EvGoDestroySyscall: ok = go_destroy_syscall(ev, gen, cur, next); break;
+    case EvGoUnblock: ok = go_unblock(ev, gen, cur, next); break;
+    case EvGoSyscallBegin: ok = go_syscall_begin(ev, gen, cur, next); break;
+    case EvGoSyscallEnd: ok = go_syscall_end(ev, gen, cur, next); break;
+    case EvGoSyscallEndBlocked: ok = go_syscall_end_blocked(ev, gen, cur, next); break;
+    case EvGoStatus:
+    case EvGoStatusStack: ok = go_status(ev, gen, cur, next); break;
+    case EvSTWBegin:
+    case EvGCMarkAssistBegin: ok = go_range_begin(ev, gen, cur, next); break;
+    case EvSTWEnd:
+    case EvGCMarkAssistEnd: ok = go_range_end(ev, gen, cur, next); break;
+    case EvGCMarkAssistActive: ok = go_range_active(ev, gen, cur, next); break;
+    case EvGCActive: ok = gc_active(ev, gen, cur, next); break;
+    case EvGCBegin: ok = gc_begin(ev, gen, cur, next); break;
+    case EvGCEnd: ok = gc_end(ev, gen, cur, next); break;
+    case EvGCSweepActive: ok = gc_sweep_active(ev, gen, cur, next); break;
+    case EvGCSweepBegin: ok = gc_sweep_begin(ev, gen, cur, next); break;
+    case EvGCSweepEnd: ok = gc_sweep_end(ev, gen, cur, next); break;
+    case EvHeapAlloc:
+    case EvHeapGoal: ok = heap_metric(ev, gen, cur, next); break;
+    case EvUserTaskBegin: ok = user_task_begin(ev, gen, cur, next); break;
+    case EvUserTaskEnd: ok = user_task_end(ev, gen, cur, next); break;
+    case EvUserRegionBegin: ok = user_region_begin(ev, gen, cur, next); break;
+    case EvUserRegionEnd: ok = user_region_end(ev, gen, cur, next); break;
+    case EvGoSwitch:
+    case EvGoSwitchDestroy: ok = go_switch(ev, gen, cur, next); break;
+    default:
+      if (ev.type >= EvSpan && ev.type <= EvGoroutineStackFree) {
+        ok = alloc_free(ev, gen, cur, next);
+        break;
+      }
+      fail(fmt("bad event type found while ordering: %d", ev.type));
   }
-  return true;
+  return ok;
 }
 
 // ---- procs ---------------------------------------------------------------------
 
-bool Ordering::proc_status(WireEvent& ev, const Generation&, Context& cur, Context& next) {
+bool Ordering::proc_status(WireEvent& ev, const Generation&, const Context& cur, MState& next) {
   ProcID pid = static_cast<ProcID>(ev.args[0]);
   uint64_t status = ev.args[1];
   if (status >= kWireProcStatusCount) fail(fmt("invalid status for proc %lld: %llu", (long long)pid, (unsigned long long)status));
@@ -270,7 +264,7 @@ bool Ordering::proc_status(WireEvent& ev, const Generation&, Context& cur, Conte
   return true;
 }
 
-bool Ordering::proc_start(WireEvent& ev, const Generation&, Context& cur, Context& next) {
+bool Ordering::proc_start(WireEvent& ev, const Generation&, const Context& cur, MState& next) {
   ProcID pid = static_cast<ProcID>(ev.args[0]);
   Seq seq{gen_, ev.args[1]};
   PState* s = p_state(pid);
@@ -283,7 +277,7 @@ bool Ordering::proc_start(WireEvent& ev, const Generation&, Context& cur, Contex
   return true;
 }
 
-bool Ordering::proc_stop(WireEvent& ev, const Generation&, Context& cur, Context& next) {
+bool Ordering::proc_stop(WireEvent& ev, const Generation&, const Context& cur, MState& next) {
   PState* s = p_state(cur.p);
   if (!s) fail(fmt("event %s for proc (%lld) that doesn't exist", evname(ev.type), (long long)cur.p));
   if (s->status != WireProcStatus::Running && s->status != WireProcStatus::Syscall) {
@@ -296,7 +290,7 @@ bool Ordering::proc_stop(WireEvent& ev, const Generation&, Context& cur, Context
   return true;
 }
 
-bool Ordering::proc_steal(WireEvent& ev, const Generation&, Context& cur, Context& next) {
+bool Ordering::proc_steal(WireEvent& ev, const Generation&, const Context& cur, MState& next) {
   ProcID pid = static_cast<ProcID>(ev.args[0]);
   Seq seq{gen_, ev.args[1]};
   PState* s = p_state(pid);
@@ -335,7 +329,7 @@ bool Ordering::proc_steal(WireEvent& ev, const Generation&, Context& cur, Contex
 
 // ---- goroutines ----------------------------------------------------------------
 
-bool Ordering::go_status(WireEvent& ev, const Generation&, Context& cur, Context& next) {
+bool Ordering::go_status(WireEvent& ev, const Generation&, const Context& cur, MState& next) {
   GoID gid = static_cast<GoID>(ev.args[0]);
   ThreadID mid = static_cast<ThreadID>(ev.args[1]);
   uint64_t status = ev.args[2];
@@ -393,7 +387,7 @@ bool Ordering::go_status(WireEvent& ev, const Generation&, Context& cur, Context
   return true;
 }
 
-bool Ordering::go_create(WireEvent& ev, const Generation&, Context& cur, Context&) {
+bool Ordering::go_create(WireEvent& ev, const Generation&, const Context& cur, MState&) {
   validate_ctx(cur, {Req::MustHave, Req::MustHave, Req::MayHave});
   if (GState* s = g_state(cur.g); s && s->status != WireGoStatus::Running) {
     fail(fmt("%s event for goroutine that's not Running", evname(ev.type)));
@@ -407,7 +401,7 @@ bool Ordering::go_create(WireEvent& ev, const Generation&, Context& cur, Context
   return true;
 }
 
-bool Ordering::go_stop_exec(WireEvent& ev, const Generation&, Context& cur, Context& next) {
+bool Ordering::go_stop_exec(WireEvent& ev, const Generation&, const Context& cur, MState& next) {
   validate_ctx(cur, kUserGo);
   GState* s = g_state(cur.g);
   if (!s) fail(fmt("event %s for goroutine (%lld) that doesn't exist", evname(ev.type), (long long)cur.g));
@@ -428,7 +422,7 @@ bool Ordering::go_stop_exec(WireEvent& ev, const Generation&, Context& cur, Cont
   return true;
 }
 
-bool Ordering::go_start(WireEvent& ev, const Generation&, Context& cur, Context& next) {
+bool Ordering::go_start(WireEvent& ev, const Generation&, const Context& cur, MState& next) {
   GoID gid = static_cast<GoID>(ev.args[0]);
   Seq seq{gen_, ev.args[1]};
   GState* s = g_state(gid);
@@ -441,7 +435,7 @@ bool Ordering::go_start(WireEvent& ev, const Generation&, Context& cur, Context&
   return true;
 }
 
-bool Ordering::go_unblock(WireEvent& ev, const Generation&, Context& cur, Context&) {
+bool Ordering::go_unblock(WireEvent& ev, const Generation&, const Context& cur, MState&) {
   GoID gid = static_cast<GoID>(ev.args[0]);
   Seq seq{gen_, ev.args[1]};
   GState* s = g_state(gid);
@@ -452,7 +446,7 @@ bool Ordering::go_unblock(WireEvent& ev, const Generation&, Context& cur, Contex
   return true;
 }
 
-bool Ordering::go_switch(WireEvent& ev, const Generation&, Context& cur, Context& next) {
+bool Ordering::go_switch(WireEvent& ev, const Generation&, const Context& cur, MState& next) {
   validate_ctx(cur, kUserGo);
   GState* curg = g_state(cur.g);
   if (!curg) fail(fmt("event %s for goroutine (%lld) that doesn't exist", evname(ev.type), (long long)cur.g));
@@ -489,7 +483,7 @@ bool Ordering::go_switch(WireEvent& ev, const Generation&, Context& cur, Context
   return true;
 }
 
-bool Ordering::go_syscall_begin(WireEvent& ev, const Generation&, Context& cur, Context&) {
+bool Ordering::go_syscall_begin(WireEvent& ev, const Generation&, const Context& cur, MState&) {
   validate_ctx(cur, kUserGo);
   GState* s = g_state(cur.g);
   if (!s) fail(fmt("event %s for goroutine (%lld) that doesn't exist", evname(ev.type), (long long)cur.g));
@@ -508,7 +502,7 @@ bool Ordering::go_syscall_begin(WireEvent& ev, const Generation&, Context& cur, 
   return true;
 }
 
-bool Ordering::go_syscall_end(WireEvent& ev, const Generation&, Context& cur, Context&) {
+bool Ordering::go_syscall_end(WireEvent& ev, const Generation&, const Context& cur, MState&) {
   validate_ctx(cur, kUserGo);
   GState* s = g_state(cur.g);
   if (!s) fail(fmt("event %s for goroutine (%lld) that doesn't exist", evname(ev.type), (long long)cur.g));
@@ -525,7 +519,7 @@ bool Ordering::go_syscall_end(WireEvent& ev, const Generation&, Context& cur, Co
   return true;
 }
 
-bool Ordering::go_syscall_end_blocked(WireEvent& ev, const Generation&, Context& cur, Context& next) {
+bool Ordering::go_syscall_end_blocked(WireEvent& ev, const Generation&, const Context& cur, MState& next) {
   if (cur.p != kNoProc) {
     PState* p = p_state(cur.p);
     if (!p) fail(fmt("uninitialized proc %lld found during %s", (long long)cur.p, evname(ev.type)));
@@ -541,7 +535,7 @@ bool Ordering::go_syscall_end_blocked(WireEvent& ev, const Generation&, Context&
   return true;
 }
 
-bool Ordering::go_create_syscall(WireEvent& ev, const Generation&, Context& cur, Context& next) {
+bool Ordering::go_create_syscall(WireEvent& ev, const Generation&, const Context& cur, MState& next) {
   validate_ctx(cur, {Req::MustHave, Req::MayHave, Req::MustNotHave});
   GoID newg = static_cast<GoID>(ev.args[0]);
   if (g_state(newg)) fail(fmt("tried to create goroutine (%lld) in syscall that already exists", (long long)newg));
@@ -553,7 +547,7 @@ bool Ordering::go_create_syscall(WireEvent& ev, const Generation&, Context& cur,
   return true;
 }
 
-bool Ordering::go_destroy_syscall(WireEvent& ev, const Generation&, Context& cur, Context& next) {
+bool Ordering::go_destroy_syscall(WireEvent& ev, const Generation&, const Context& cur, MState& next) {
   validate_ctx(cur, {Req::MustHave, Req::MayHave, Req::MustHave});
   GState* s = g_state(cur.g);
   if (!s) fail(fmt("event %s for goroutine (%lld) that doesn't exist", evname(ev.type), (long long)cur.g));
@@ -582,7 +576,7 @@ bool Ordering::go_destroy_syscall(WireEvent& ev, const Generation&, Context& cur
 
 // ---- user annotations ------------------------------------------------------------
 
-bool Ordering::user_task_begin(WireEvent& ev, const Generation& gen, Context& cur, Context&) {
+bool Ordering::user_task_begin(WireEvent& ev, const Generation& gen, const Context& cur, MState&) {
   TaskID id = ev.args[0];
   if (active_tasks_.contains(id)) fail(fmt("task ID conflict: %llu", (unsigned long long)id));
   TaskID parent = ev.args[1];
@@ -597,7 +591,7 @@ bool Ordering::user_task_begin(WireEvent& ev, const Generation& gen, Context& cu
   return true;
 }
 
-bool Ordering::user_task_end(WireEvent& ev, const Generation&, Context& cur, Context&) {
+bool Ordering::user_task_end(WireEvent& ev, const Generation&, const Context& cur, MState&) {
   TaskID id = ev.args[0];
   uint64_t parent = kNoTask;
   StringID name = 0;
@@ -611,7 +605,7 @@ bool Ordering::user_task_end(WireEvent& ev, const Generation&, Context& cur, Con
   return true;
 }
 
-bool Ordering::user_region_begin(WireEvent& ev, const Generation& gen, Context& cur, Context&) {
+bool Ordering::user_region_begin(WireEvent& ev, const Generation& gen, const Context& cur, MState&) {
   validate_ctx(cur, kUserGo);
   StringID name = lookup_string(gen, ev.args[1], ev);
   GState* s = g_state(cur.g);
@@ -621,7 +615,7 @@ bool Ordering::user_region_begin(WireEvent& ev, const Generation& gen, Context& 
   return true;
 }
 
-bool Ordering::user_region_end(WireEvent& ev, const Generation& gen, Context& cur, Context&) {
+bool Ordering::user_region_end(WireEvent& ev, const Generation& gen, const Context& cur, MState&) {
   validate_ctx(cur, kUserGo);
   StringID name = lookup_string(gen, ev.args[1], ev);
   GState* s = g_state(cur.g);
@@ -641,19 +635,19 @@ bool Ordering::user_region_end(WireEvent& ev, const Generation& gen, Context& cu
   return true;
 }
 
-bool Ordering::annotation(WireEvent& ev, const Generation&, Context& cur, Context&) {
+bool Ordering::annotation(WireEvent& ev, const Generation&, const Context& cur, MState&) {
   validate_ctx(cur, kUserGo);
   push(cur, ev);
   return true;
 }
 
-bool Ordering::heap_metric(WireEvent& ev, const Generation&, Context& cur, Context&) {
+bool Ordering::heap_metric(WireEvent& ev, const Generation&, const Context& cur, MState&) {
   validate_ctx(cur, {Req::MustHave, Req::MustHave, Req::MayHave});
   push(cur, ev);
   return true;
 }
 
-bool Ordering::alloc_free(WireEvent& ev, const Generation&, Context& cur, Context&) {
+bool Ordering::alloc_free(WireEvent& ev, const Generation&, const Context& cur, MState&) {
   validate_ctx(cur, {Req::MustHave, Req::MayHave, Req::MayHave});
   push(cur, ev);
   return true;
@@ -661,7 +655,7 @@ bool Ordering::alloc_free(WireEvent& ev, const Generation&, Context& cur, Contex
 
 // ---- GC ------------------------------------------------------------------------
 
-bool Ordering::gc_active(WireEvent& ev, const Generation&, Context& cur, Context&) {
+bool Ordering::gc_active(WireEvent& ev, const Generation&, const Context& cur, MState&) {
   uint64_t seq = ev.args[0];
   if (gen_ == initial_gen_) {
     if (gc_state_ != GCState::Undetermined) fail("GCActive in the first generation isn't first GC event");
@@ -678,7 +672,7 @@ bool Ordering::gc_active(WireEvent& ev, const Generation&, Context& cur, Context
   return true;
 }
 
-bool Ordering::gc_begin(WireEvent& ev, const Generation&, Context& cur, Context&) {
+bool Ordering::gc_begin(WireEvent& ev, const Generation&, const Context& cur, MState&) {
   uint64_t seq = ev.args[0];
   if (gc_state_ == GCState::Undetermined) {
     gc_seq_ = seq;
@@ -695,7 +689,7 @@ bool Ordering::gc_begin(WireEvent& ev, const Generation&, Context& cur, Context&
   return true;
 }
 
-bool Ordering::gc_end(WireEvent& ev, const Generation&, Context& cur, Context&) {
+bool Ordering::gc_end(WireEvent& ev, const Generation&, const Context& cur, MState&) {
   uint64_t seq = ev.args[0];
   if (seq != gc_seq_ + 1) return false;
   if (gc_state_ == GCState::NotRunning) fail("encountered GCEnd when GC was not in progress");
@@ -707,7 +701,7 @@ bool Ordering::gc_end(WireEvent& ev, const Generation&, Context& cur, Context&) 
   return true;
 }
 
-bool Ordering::gc_sweep_begin(WireEvent& ev, const Generation&, Context& cur, Context&) {
+bool Ordering::gc_sweep_begin(WireEvent& ev, const Generation&, const Context& cur, MState&) {
   validate_ctx(cur, {Req::MustHave, Req::MustHave, Req::MayHave});
   PState* p = p_state(cur.p);
   // Go dereferences a missing proc here and panics; we report it.
@@ -717,7 +711,7 @@ bool Ordering::gc_sweep_begin(WireEvent& ev, const Generation&, Context& cur, Co
   return true;
 }
 
-bool Ordering::gc_sweep_active(WireEvent& ev, const Generation&, Context& cur, Context&) {
+bool Ordering::gc_sweep_active(WireEvent& ev, const Generation&, const Context& cur, MState&) {
   ProcID pid = static_cast<ProcID>(ev.args[0]);
   PState* p = p_state(pid);
   if (!p) fail(fmt("encountered GCSweepActive for unknown proc %lld", (long long)pid));
@@ -726,7 +720,7 @@ bool Ordering::gc_sweep_active(WireEvent& ev, const Generation&, Context& cur, C
   return true;
 }
 
-bool Ordering::gc_sweep_end(WireEvent& ev, const Generation&, Context& cur, Context&) {
+bool Ordering::gc_sweep_end(WireEvent& ev, const Generation&, const Context& cur, MState&) {
   validate_ctx(cur, {Req::MustHave, Req::MustHave, Req::MayHave});
   PState* p = p_state(cur.p);
   if (!p) fail(fmt("uninitialized proc %lld found during %s", (long long)cur.p, evname(ev.type)));
@@ -735,7 +729,7 @@ bool Ordering::gc_sweep_end(WireEvent& ev, const Generation&, Context& cur, Cont
   return true;
 }
 
-bool Ordering::go_range_begin(WireEvent& ev, const Generation& gen, Context& cur, Context&) {
+bool Ordering::go_range_begin(WireEvent& ev, const Generation& gen, const Context& cur, MState&) {
   validate_ctx(cur, kUserGo);
   uint64_t desc = 0;
   StringID desc_global = 0;
@@ -753,7 +747,7 @@ bool Ordering::go_range_begin(WireEvent& ev, const Generation& gen, Context& cur
   return true;
 }
 
-bool Ordering::go_range_active(WireEvent& ev, const Generation&, Context& cur, Context&) {
+bool Ordering::go_range_active(WireEvent& ev, const Generation&, const Context& cur, MState&) {
   GoID gid = static_cast<GoID>(ev.args[0]);
   GState* s = g_state(gid);
   if (!s) fail(fmt("uninitialized goroutine %lld found during %s", (long long)gid, evname(ev.type)));
@@ -762,7 +756,7 @@ bool Ordering::go_range_active(WireEvent& ev, const Generation&, Context& cur, C
   return true;
 }
 
-bool Ordering::go_range_end(WireEvent& ev, const Generation&, Context& cur, Context&) {
+bool Ordering::go_range_end(WireEvent& ev, const Generation&, const Context& cur, MState&) {
   validate_ctx(cur, kUserGo);
   GState* s = g_state(cur.g);
   if (!s) {
@@ -779,7 +773,7 @@ bool Ordering::go_range_end(WireEvent& ev, const Generation&, Context& cur, Cont
 std::string Ordering::dump() const {
   std::string out;
   std::vector<std::pair<int64_t, uint32_t>> ids;
-  g_index_.for_each([&](uint64_t id, uint32_t slot) { ids.push_back({static_cast<int64_t>(id), slot}); });
+  g_index_.for_each([&](int64_t id, uint32_t slot) { ids.push_back({id, slot}); });
   std::sort(ids.begin(), ids.end());
   for (auto [id, slot] : ids) {
     const GState& s = g_pool_[slot];
@@ -788,7 +782,7 @@ std::string Ordering::dump() const {
   }
   out += "\n";
   ids.clear();
-  p_index_.for_each([&](uint64_t id, uint32_t slot) { ids.push_back({static_cast<int64_t>(id), slot}); });
+  p_index_.for_each([&](int64_t id, uint32_t slot) { ids.push_back({id, slot}); });
   std::sort(ids.begin(), ids.end());
   for (auto [id, slot] : ids) {
     const PState& s = p_pool_[slot];

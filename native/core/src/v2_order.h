@@ -11,7 +11,9 @@
 #include <vector>
 
 #include "gotrace/event_store.h"
+#include "gotrace/column.h"
 #include "gotrace/flat_map.h"
+#include "resource_index.h"
 #include "v2_generation.h"
 
 namespace gotrace::v2 {
@@ -43,8 +45,10 @@ class Ordering {
   // `m_cache` is the caller's slot for thread m's state (nullptr at first).
   bool advance(WireEvent& ev, const Generation& gen, ThreadID m, void*& m_cache);
 
-  const std::vector<OutEvent>& queue() const { return queue_; }
-  void clear_queue() { queue_.clear(); }
+  // The events the last successful advance produced (one, or up to three).
+  const OutEvent* queue() const { return queue_; }
+  int queue_size() const { return nqueue_; }
+  void clear_queue() { nqueue_ = 0; }
 
   // Go's dumpOrdering, with ids sorted so the text is deterministic.
   std::string dump() const;
@@ -95,8 +99,6 @@ class Ordering {
   };
   enum class GCState : uint8_t { Undetermined, NotRunning, Running };
 
-  using Handler = bool (Ordering::*)(WireEvent&, const Generation&, Context&, Context&);
-
   GState* g_state(GoID id);
   GState* new_g_state(GoID id);
   void delete_g_state(GoID id);
@@ -106,55 +108,62 @@ class Ordering {
   MState* new_m_state(ThreadID id);
 
   void push(const Context& ctx, const WireEvent& ev, uint64_t extra0 = 0, StringID name = 0) {
-    queue_.push_back(OutEvent{ctx, ev, extra0, name});
+    OutEvent& o = queue_[nqueue_++];
+    o.ctx.m = ctx.m;
+    o.ctx.p = ctx.p;
+    o.ctx.g = ctx.g;
+    o.ev = ev;
+    o.extra0 = extra0;
+    o.resolved_name = name;
   }
   StringID lookup_string(const Generation& gen, uint64_t id, const WireEvent& ev);
 
-  bool proc_status(WireEvent&, const Generation&, Context&, Context&);
-  bool proc_start(WireEvent&, const Generation&, Context&, Context&);
-  bool proc_stop(WireEvent&, const Generation&, Context&, Context&);
-  bool proc_steal(WireEvent&, const Generation&, Context&, Context&);
-  bool go_status(WireEvent&, const Generation&, Context&, Context&);
-  bool go_create(WireEvent&, const Generation&, Context&, Context&);
-  bool go_stop_exec(WireEvent&, const Generation&, Context&, Context&);
-  bool go_start(WireEvent&, const Generation&, Context&, Context&);
-  bool go_unblock(WireEvent&, const Generation&, Context&, Context&);
-  bool go_switch(WireEvent&, const Generation&, Context&, Context&);
-  bool go_syscall_begin(WireEvent&, const Generation&, Context&, Context&);
-  bool go_syscall_end(WireEvent&, const Generation&, Context&, Context&);
-  bool go_syscall_end_blocked(WireEvent&, const Generation&, Context&, Context&);
-  bool go_create_syscall(WireEvent&, const Generation&, Context&, Context&);
-  bool go_destroy_syscall(WireEvent&, const Generation&, Context&, Context&);
-  bool user_task_begin(WireEvent&, const Generation&, Context&, Context&);
-  bool user_task_end(WireEvent&, const Generation&, Context&, Context&);
-  bool user_region_begin(WireEvent&, const Generation&, Context&, Context&);
-  bool user_region_end(WireEvent&, const Generation&, Context&, Context&);
-  bool gc_active(WireEvent&, const Generation&, Context&, Context&);
-  bool gc_begin(WireEvent&, const Generation&, Context&, Context&);
-  bool gc_end(WireEvent&, const Generation&, Context&, Context&);
-  bool annotation(WireEvent&, const Generation&, Context&, Context&);
-  bool heap_metric(WireEvent&, const Generation&, Context&, Context&);
-  bool gc_sweep_begin(WireEvent&, const Generation&, Context&, Context&);
-  bool gc_sweep_active(WireEvent&, const Generation&, Context&, Context&);
-  bool gc_sweep_end(WireEvent&, const Generation&, Context&, Context&);
-  bool go_range_begin(WireEvent&, const Generation&, Context&, Context&);
-  bool go_range_active(WireEvent&, const Generation&, Context&, Context&);
-  bool go_range_end(WireEvent&, const Generation&, Context&, Context&);
-  bool alloc_free(WireEvent&, const Generation&, Context&, Context&);
+  bool proc_status(WireEvent&, const Generation&, const Context&, MState&);
+  bool proc_start(WireEvent&, const Generation&, const Context&, MState&);
+  bool proc_stop(WireEvent&, const Generation&, const Context&, MState&);
+  bool proc_steal(WireEvent&, const Generation&, const Context&, MState&);
+  bool go_status(WireEvent&, const Generation&, const Context&, MState&);
+  bool go_create(WireEvent&, const Generation&, const Context&, MState&);
+  bool go_stop_exec(WireEvent&, const Generation&, const Context&, MState&);
+  bool go_start(WireEvent&, const Generation&, const Context&, MState&);
+  bool go_unblock(WireEvent&, const Generation&, const Context&, MState&);
+  bool go_switch(WireEvent&, const Generation&, const Context&, MState&);
+  bool go_syscall_begin(WireEvent&, const Generation&, const Context&, MState&);
+  bool go_syscall_end(WireEvent&, const Generation&, const Context&, MState&);
+  bool go_syscall_end_blocked(WireEvent&, const Generation&, const Context&, MState&);
+  bool go_create_syscall(WireEvent&, const Generation&, const Context&, MState&);
+  bool go_destroy_syscall(WireEvent&, const Generation&, const Context&, MState&);
+  bool user_task_begin(WireEvent&, const Generation&, const Context&, MState&);
+  bool user_task_end(WireEvent&, const Generation&, const Context&, MState&);
+  bool user_region_begin(WireEvent&, const Generation&, const Context&, MState&);
+  bool user_region_end(WireEvent&, const Generation&, const Context&, MState&);
+  bool gc_active(WireEvent&, const Generation&, const Context&, MState&);
+  bool gc_begin(WireEvent&, const Generation&, const Context&, MState&);
+  bool gc_end(WireEvent&, const Generation&, const Context&, MState&);
+  bool annotation(WireEvent&, const Generation&, const Context&, MState&);
+  bool heap_metric(WireEvent&, const Generation&, const Context&, MState&);
+  bool gc_sweep_begin(WireEvent&, const Generation&, const Context&, MState&);
+  bool gc_sweep_active(WireEvent&, const Generation&, const Context&, MState&);
+  bool gc_sweep_end(WireEvent&, const Generation&, const Context&, MState&);
+  bool go_range_begin(WireEvent&, const Generation&, const Context&, MState&);
+  bool go_range_active(WireEvent&, const Generation&, const Context&, MState&);
+  bool go_range_end(WireEvent&, const Generation&, const Context&, MState&);
+  bool alloc_free(WireEvent&, const Generation&, const Context&, MState&);
 
-  static const std::array<Handler, 256>& dispatch();
-
-  FlatMap<uint32_t> g_index_, p_index_, m_index_;
-  std::deque<GState> g_pool_;
+  ResourceIndex g_index_, p_index_;
+  FlatMap<uint32_t> m_index_;
+  // Slots are stable: pointers into the pools survive insertions.
+  Column<GState, 12> g_pool_;
   std::vector<uint32_t> g_free_;
-  std::deque<PState> p_pool_;
+  Column<PState, 8> p_pool_;
   std::deque<MState> m_pool_;
   FlatMap<TaskState> active_tasks_;
   uint64_t gc_seq_ = 0;
   GCState gc_state_ = GCState::Undetermined;
   uint64_t initial_gen_ = 0;
   uint64_t gen_ = 0;
-  std::vector<OutEvent> queue_;
+  OutEvent queue_[3];
+  int nqueue_ = 0;
   const StringTable& strings_;  // for region names in error messages
 };
 

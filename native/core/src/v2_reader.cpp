@@ -1,49 +1,80 @@
 #include "v2_reader.h"
 
 #include <algorithm>
+#include <array>
 #include <memory>
 #include <vector>
 
 #include "go_numbers.h"
-#include "varint.h"
 #include "gotrace/v2_spec.h"
 #include "strings_util.h"
 #include "v2_generation.h"
 #include "v2_order.h"
+#include "varint.h"
 
 namespace gotrace::v2 {
 namespace {
 
-// One thread's events in a generation, decoded one at a time (Go's batchCursor).
+// What the hot loop needs to know about an event type, precomputed from the spec
+// table for the trace's version: 8 bytes instead of a walk over the spec.
+struct TypePlan {
+  uint8_t nargs = 0;      // wire arguments after dt
+  bool timed = false;     // may appear in an event batch
+  uint8_t stack[2] = {};  // argument indices (after dt, 1-based; 0 = none) of stack ids
+  uint8_t str[2] = {};    // ... and of string ids
+};
+
+std::array<TypePlan, 256> make_plans(int go_minor) {
+  std::array<TypePlan, 256> plans{};
+  for (int t = 0; t < kGo123TableSize; t++) {
+    const EventSpec& sp = spec(static_cast<uint8_t>(t));
+    TypePlan& p = plans[t];
+    p.timed = sp.timed && sp.nargs > 0 && (sp.since <= 23 || go_minor >= sp.since);
+    p.nargs = sp.nargs ? static_cast<uint8_t>(sp.nargs - 1) : 0;
+    for (int k = 0; k < 2; k++) {
+      p.stack[k] = sp.stack_ids[k];
+      p.str[k] = sp.string_ids[k];
+    }
+  }
+  return plans;
+}
+
 struct CtxSlot {
   Context ctx;
   ContextID id = 0;
   bool valid = false;
 };
 
+// One thread's events in a generation, decoded one at a time (Go's batchCursor).
 struct Cursor {
   ThreadID m = kNoThread;
-  CtxSlot ctx;     // the context of this thread's last event: usually the next one's too
+  CtxSlot ctx;              // the context of this thread's last event: usually the next one's too
   void* m_state = nullptr;  // the ordering engine's state for this thread
-  const std::vector<Batch>* batches = nullptr;
-  size_t idx = 0;
-  const uint8_t* p = nullptr;  // next byte in batches[idx]
+  const Batch* batch = nullptr;  // current batch
+  const Batch* batch_end = nullptr;
+  const uint8_t* p = nullptr;  // next byte in *batch
   const uint8_t* end = nullptr;
   Time last_ts = 0;
-  WireEvent ev;
+  WireEvent ev;  // the decoded next event
+};
+
+// The frontier is a min-heap on the next event's time; the time is kept in the
+// entry so comparisons do not chase pointers.
+struct HeapEntry {
+  Time t;
+  Cursor* c;
 };
 
 class Reader {
  public:
   Reader(std::span<const uint8_t> bytes, int go_minor, EventStore& store, const ReadOptions& options)
-      : bytes_(bytes), go_minor_(go_minor), store_(store), options_(options), gens_(bytes, 16, go_minor, store),
-        order_(store.strings) {}
+      : bytes_(bytes), store_(store), options_(options), gens_(bytes, 16, go_minor, store), order_(store.strings),
+        plans_(make_plans(go_minor)) {}
 
   void run();
 
  private:
   bool next_event(Cursor& c);
-  void decode(Cursor& c);
   bool try_advance(size_t i);
   void emit(const OutEvent& o, CtxSlot& slot);
   void emit_sync();
@@ -53,37 +84,51 @@ class Reader {
     last_ts_ = t;
     return t;
   }
-  // Contexts repeat constantly: first the thread's last context, then a small
-  // direct-mapped cache, and only then the interning hash table.
+  // Contexts repeat: most events have the context of their thread's previous event.
   ContextID ctx_id(const Context& c, CtxSlot& last) {
-    if (last.valid && last.ctx == c) return last.id;
-    last.ctx = c;
+    // Field by field: a whole-struct compare loads 16 bytes across fresh 8-byte stores.
+    if (last.valid && last.ctx.m == c.m && last.ctx.p == c.p) {
+      if (last.ctx.g == c.g) return last.id;
+      // Same thread and proc, another goroutine: no lookup needed.
+      if (store_.rebind_goroutine(last.id, c.g, last.id)) {
+        last.ctx.g = c.g;
+        return last.id;
+      }
+    }
+    last.ctx.m = c.m;
+    last.ctx.p = c.p;
+    last.ctx.g = c.g;
     last.id = store_.intern_context(c);
     last.valid = true;
     return last.id;
   }
-  StackID resolve_stack(uint64_t id, const OutEvent& o);
-  StringID resolve_string(uint64_t id, const OutEvent& o);
+  uint32_t resolve(const LocalIds& table, uint64_t id, const char* what, const OutEvent& o) {
+    if (id == 0) return 0;
+    uint32_t g = table.get(id);
+    if (g == LocalIds::kMissing) [[unlikely]] {
+      fail_at(fmt("found invalid %s ID %llu for event %s", what, (unsigned long long)id, event_name(o.ev.type).c_str()),
+              nullptr, &o.ev);
+    }
+    return g;
+  }
   [[noreturn]] void fail_at(std::string msg, const Cursor* c, const WireEvent* ev);
   std::string dump_frontier() const;
 
-  // Go's heap over the frontier, keyed by the next event's time.
   void heap_insert(Cursor* c);
   void heap_update(size_t i);
   void heap_remove(size_t i);
   size_t sift_up(size_t i);
-  size_t sift_down(size_t i);
+  void sift_down(size_t i);
 
   std::span<const uint8_t> bytes_;
-  int go_minor_;
   EventStore& store_;
   const ReadOptions& options_;
   GenerationReader gens_;
   Ordering order_;
+  const std::array<TypePlan, 256> plans_;
   std::unique_ptr<Generation> gen_;
   std::vector<Cursor> cursors_;
-  std::vector<Cursor*> frontier_;
-  size_t next_sample_ = 0;
+  std::vector<HeapEntry> frontier_;
   Time last_ts_ = 0;
   CtxSlot other_ctx_;  // for events outside any thread's stream (Sync, CPU samples)
 };
@@ -99,74 +144,74 @@ void Reader::fail_at(std::string msg, const Cursor* c, const WireEvent* ev) {
   throw TraceError(std::move(msg), where);
 }
 
+// Decodes the thread's next event (Go's batchCursor.nextEvent): false when the
+// thread has no more events in this generation.
 bool Reader::next_event(Cursor& c) {
-  const std::vector<Batch>& batches = *c.batches;
-  while (c.idx < batches.size() && c.p == c.end) {
-    c.idx++;
+  while (c.p == c.end) {
+    if (++c.batch == c.batch_end) return false;
+    c.p = c.batch->data;
+    c.end = c.p + c.batch->size;
     c.last_ts = 0;
-    if (c.idx < batches.size()) {
-      c.p = batches[c.idx].data;
-      c.end = c.p + batches[c.idx].size;
-    }
   }
-  if (c.idx == batches.size()) return false;
-  if (c.last_ts == 0) c.last_ts = gen_->ns(batches[c.idx].time);
-  decode(c);
-  return true;
-}
-
-void Reader::decode(Cursor& c) {
-  const Batch& b = (*c.batches)[c.idx];
+  // Go re-bases on the batch time whenever the running time is 0.
+  if (c.last_ts == 0) c.last_ts = gen_->ns(c.batch->time);
   WireEvent& ev = c.ev;
-  ev.offset = b.data_offset + static_cast<uint64_t>(c.p - b.data);
-  uint8_t type = *c.p;
+  const uint8_t* p = c.p;
+  ev.offset = c.batch->data_offset + static_cast<uint64_t>(p - c.batch->data);
+  uint8_t type = *p++;
   ev.type = type;
-  if (type >= kGo123TableSize) fail_at(fmt("found invalid event type: %d", type), &c, nullptr);
-  const EventSpec& sp = spec(type);
-  bool timed = sp.timed && sp.nargs > 0 && (sp.since <= 23 || go_minor_ >= sp.since);
-  if (!timed) fail_at(fmt("found event without a timestamp: type=%d", type), &c, nullptr);
-  const uint8_t* p = c.p + 1;
+  if (type >= kGo123TableSize) [[unlikely]] {
+    fail_at(fmt("found invalid event type: %d", type), &c, nullptr);
+  }
+  const TypePlan& plan = plans_[type];
+  if (!plan.timed) [[unlikely]] {
+    fail_at(fmt("found event without a timestamp: type=%d", type), &c, nullptr);
+  }
   uint64_t dt;
-  if (read_uvarint(p, c.end, dt) != VarintStatus::Ok) fail_at("found invalid uvarint for timestamp", &c, &ev);
-  for (int i = 0; i + 1 < sp.nargs; i++) {
-    if (read_uvarint(p, c.end, ev.args[i]) != VarintStatus::Ok) fail_at("found invalid uvarint", &c, &ev);
+  if (read_uvarint(p, c.end, dt) != VarintStatus::Ok) [[unlikely]] {
+    fail_at("found invalid uvarint for timestamp", &c, &ev);
+  }
+  for (int i = 0; i < plan.nargs; i++) {
+    if (read_uvarint(p, c.end, ev.args[i]) != VarintStatus::Ok) [[unlikely]] {
+      fail_at("found invalid uvarint", &c, &ev);
+    }
   }
   c.p = p;
   ev.time = wrap_add(gen_->ns(dt), c.last_ts);
   c.last_ts = ev.time;
+  return true;
 }
 
 size_t Reader::sift_up(size_t i) {
   auto& h = frontier_;
-  while (i > 0 && h[(i - 1) / 2]->ev.time > h[i]->ev.time) {
+  while (i > 0 && h[(i - 1) / 2].t > h[i].t) {
     std::swap(h[(i - 1) / 2], h[i]);
     i = (i - 1) / 2;
   }
   return i;
 }
 
-size_t Reader::sift_down(size_t i) {
+// Go's heapSiftDown with min3: the smallest of a node and its children, the node on ties.
+void Reader::sift_down(size_t i) {
   auto& h = frontier_;
+  size_t n = h.size();
   for (;;) {
-    size_t m = i;
-    Time mt = i < h.size() ? h[i]->ev.time : INT64_MAX;
-    if (size_t l = 2 * i + 1; l < h.size() && h[l]->ev.time < mt) {
-      m = l;
-      mt = h[l]->ev.time;
-    }
-    if (size_t r = 2 * i + 2; r < h.size() && h[r]->ev.time < mt) m = r;
-    if (m == i) return i;
+    size_t m = i, l = 2 * i + 1, r = l + 1;
+    if (l < n && h[l].t < h[m].t) m = l;
+    if (r < n && h[r].t < h[m].t) m = r;
+    if (m == i) return;
     std::swap(h[i], h[m]);
     i = m;
   }
 }
 
 void Reader::heap_insert(Cursor* c) {
-  frontier_.push_back(c);
+  frontier_.push_back({c->ev.time, c});
   sift_up(frontier_.size() - 1);
 }
 
 void Reader::heap_update(size_t i) {
+  frontier_[i].t = frontier_[i].c->ev.time;
   if (sift_up(i) != i) return;
   sift_down(i);
 }
@@ -182,42 +227,36 @@ void Reader::heap_remove(size_t i) {
   sift_down(0);
 }
 
-StackID Reader::resolve_stack(uint64_t id, const OutEvent& o) {
-  if (id == 0) return 0;
-  uint32_t s = gen_->stacks.get(id);
-  if (s == LocalIds::kMissing) {
-    fail_at(fmt("found invalid stack ID %llu for event %s", (unsigned long long)id, event_name(o.ev.type).c_str()),
-            nullptr, &o.ev);
-  }
-  return s;
-}
-
-StringID Reader::resolve_string(uint64_t id, const OutEvent& o) {
-  if (id == 0) return 0;
-  uint32_t s = gen_->strings.get(id);
-  if (s == LocalIds::kMissing) {
-    fail_at(fmt("found invalid string ID %llu for event %s", (unsigned long long)id, event_name(o.ev.type).c_str()),
-            nullptr, &o.ev);
-  }
-  return s;
-}
-
 // Stores one ordered event (Go's validateTableIDs and time fix-up, then the payload
 // layout documented in event_view.h).
 void Reader::emit(const OutEvent& o, CtxSlot& slot) {
   const WireEvent& ev = o.ev;
-  const EventSpec& sp = spec(ev.type);
-  StackID stacks[2] = {0, 0};
-  StringID strs[2] = {0, 0};
-  for (int k = 0; k < 2; k++) {
-    if (sp.stack_ids[k]) stacks[k] = resolve_stack(ev.args[sp.stack_ids[k] - 1], o);
-    if (sp.string_ids[k]) strs[k] = resolve_string(ev.args[sp.string_ids[k] - 1], o);
+  const TypePlan& plan = plans_[ev.type];
+  const uint64_t* a = ev.args.data();
+  StackID stack = 0, stack2 = 0;
+  StringID str = 0, str2 = 0;
+  if (plan.stack[0]) {
+    stack = resolve(gen_->stacks, a[plan.stack[0] - 1], "stack", o);
+    if (plan.stack[1]) stack2 = resolve(gen_->stacks, a[plan.stack[1] - 1], "stack", o);
+  }
+  if (plan.str[0]) {
+    str = resolve(gen_->strings, a[plan.str[0] - 1], "string", o);
+    if (plan.str[1]) str2 = resolve(gen_->strings, a[plan.str[1] - 1], "string", o);
   }
   Time t = fix_time(ev.time);
   ContextID ctx = ctx_id(o.ctx, slot);
-  StackID own = stacks[0];
-  const uint64_t* a = ev.args.data();
   switch (ev.type) {
+    case EvGoSyscallBegin:
+    case EvGoSyscallEnd:
+    case EvGoSyscallEndBlocked:
+    case EvGoDestroy:
+    case EvGoDestroySyscall:
+    case EvProcStop:
+    case EvGCSweepBegin:
+    case EvGCMarkAssistBegin:
+    case EvGCMarkAssistEnd:
+      store_.push(t, ev.type, ctx, stack, 0, 0, 0);
+      break;
     case EvProcsChange:
     case EvHeapAlloc:
     case EvHeapGoal:
@@ -232,73 +271,75 @@ void Reader::emit(const OutEvent& o, CtxSlot& slot) {
     case EvGCActive:
     case EvGCBegin:
     case EvGCEnd:
-      store_.push64(t, ev.type, ctx, own, a[0], 0);
+      store_.push64(t, ev.type, ctx, stack, a[0], 0);
       break;
     case EvProcSteal:
-      store_.push64(t, ev.type, ctx, own, a[0], static_cast<uint32_t>(o.extra0));
+      store_.push64(t, ev.type, ctx, stack, a[0], static_cast<uint32_t>(o.extra0));
       break;
     case EvProcStatus:
     case EvGoStatus:
     case EvGoStatusStack: {
       uint64_t wire = ev.type == EvProcStatus ? a[1] : a[2];
-      store_.push64(t, ev.type, ctx, own, a[0], static_cast<uint32_t>(o.extra0 | wire << 8));
+      store_.push64(t, ev.type, ctx, stack, a[0], static_cast<uint32_t>(o.extra0 | wire << 8));
       break;
     }
     case EvGoCreate:
     case EvGoCreateBlocked:
-      store_.push64(t, ev.type, ctx, own, a[0], stacks[1]);
+      store_.push64(t, ev.type, ctx, stack, a[0], stack2);
       break;
     case EvGoStop:
     case EvGoBlock:
     case EvSTWBegin:
     case EvGoLabel:
-      store_.push(t, ev.type, ctx, own, strs[0], 0, 0);
+      store_.push(t, ev.type, ctx, stack, str, 0, 0);
       break;
     case EvSTWEnd:
-      store_.push(t, ev.type, ctx, own, o.resolved_name, 0, 0);
+      store_.push(t, ev.type, ctx, stack, o.resolved_name, 0, 0);
       break;
     case EvGCSweepEnd:
-      store_.push(t, ev.type, ctx, own, store_.push_extra({a[0], a[1]}), 0, 0);
+      store_.push(t, ev.type, ctx, stack, store_.push_extra({a[0], a[1]}), 0, 0);
       break;
     case EvUserTaskBegin:
-      store_.push(t, ev.type, ctx, own, store_.push_extra({a[0], a[1], strs[0]}), 0, 0);
+      store_.push(t, ev.type, ctx, stack, store_.push_extra({a[0], a[1], str}), 0, 0);
       break;
     case EvUserTaskEnd:
-      store_.push(t, ev.type, ctx, own, store_.push_extra({a[0], o.extra0, o.resolved_name}), 0, 0);
+      store_.push(t, ev.type, ctx, stack, store_.push_extra({a[0], o.extra0, o.resolved_name}), 0, 0);
       break;
     case EvUserRegionBegin:
     case EvUserRegionEnd:
-      store_.push64(t, ev.type, ctx, own, a[0], strs[0]);
+      store_.push64(t, ev.type, ctx, stack, a[0], str);
       break;
     case EvUserLog:
-      store_.push(t, ev.type, ctx, own, store_.push_extra({a[0], strs[0], strs[1]}), 0, 0);
+      store_.push(t, ev.type, ctx, stack, store_.push_extra({a[0], str, str2}), 0, 0);
       break;
     default:
-      if (sp.experiment) {
-        store_.push(t, ev.type, ctx, own, store_.push_extra(std::span<const uint64_t>(a, sp.nargs - 1)), 0, 0);
+      if (spec(ev.type).experimental()) {
+        store_.push(t, ev.type, ctx, stack, store_.push_extra(std::span<const uint64_t>(a, plan.nargs)), 0, 0);
       } else {
-        store_.push(t, ev.type, ctx, own, 0, 0, 0);
+        store_.push(t, ev.type, ctx, stack, 0, 0, 0);
       }
   }
 }
 
 void Reader::emit_sync() {
   Time t = fix_time(last_ts_);
-  store_.push(t, EvSyncOut, ctx_id(Context{}, other_ctx_), 0, static_cast<uint32_t>(store_.generations.size() - 1), 0, 0);
+  store_.push(t, EvSyncOut, ctx_id(Context{}, other_ctx_), 0, static_cast<uint32_t>(store_.generations.size() - 1), 0,
+              0);
 }
 
 void Reader::emit_cpu_sample(const CpuSample& s) {
   OutEvent o;
   o.ev.type = EvCPUSample;
   o.ev.offset = s.offset;
-  StackID stack = resolve_stack(s.stack, o);
+  StackID stack = resolve(gen_->stacks, s.stack, "stack", o);
   Time t = fix_time(s.time);
   store_.push(t, EvCPUSample, ctx_id(s.ctx, other_ctx_), stack, 0, 0, 0);
 }
 
 std::string Reader::dump_frontier() const {
   std::string out;
-  for (const Cursor* c : frontier_) {
+  for (const HeapEntry& e : frontier_) {
+    const Cursor* c = e.c;
     const EventSpec& sp = spec(c->ev.type);
     out += fmt("M %lld [%s time=%lld", (long long)c->m, std::string(sp.name).c_str(), (long long)c->ev.time);
     for (int i = 1; i < sp.nargs; i++) {
@@ -310,7 +351,7 @@ std::string Reader::dump_frontier() const {
 }
 
 bool Reader::try_advance(size_t i) {
-  Cursor* c = frontier_[i];
+  Cursor* c = frontier_[i].c;
   bool ok;
   try {
     ok = order_.advance(c->ev, *gen_, c->m, c->m_state);
@@ -318,7 +359,7 @@ bool Reader::try_advance(size_t i) {
     fail_at(e.message(), c, &c->ev);
   }
   if (!ok) return false;
-  for (const OutEvent& o : order_.queue()) emit(o, c->ctx);
+  for (int k = 0; k < order_.queue_size(); k++) emit(order_.queue()[k], c->ctx);
   order_.clear_queue();
   if (next_event(*c)) {
     heap_update(i);
@@ -349,25 +390,25 @@ void Reader::run() {
     frontier_.clear();
     for (size_t k = 0; k < gen_->threads.size(); k++) {
       Cursor& c = cursors_[k];
+      const std::vector<Batch>& batches = gen_->threads[k].batches;
       c.m = gen_->threads[k].m;
-      c.batches = &gen_->threads[k].batches;
-      c.idx = 0;
-      c.p = c.batches->front().data;
-      c.end = c.p + c.batches->front().size;
+      c.batch = batches.data();
+      c.batch_end = batches.data() + batches.size();
+      c.p = c.batch->data;
+      c.end = c.p + c.batch->size;
       if (next_event(c)) heap_insert(&c);
     }
-    next_sample_ = 0;
     const auto& samples = gen_->cpu_samples;
+    size_t next_sample = 0;
 
-    while (!frontier_.empty() || next_sample_ < samples.size()) {
-      if (next_sample_ < samples.size() &&
-          (frontier_.empty() || samples[next_sample_].time < frontier_[0]->ev.time)) {
-        emit_cpu_sample(samples[next_sample_++]);
+    while (!frontier_.empty() || next_sample < samples.size()) {
+      if (next_sample < samples.size() && (frontier_.empty() || samples[next_sample].time < frontier_[0].t)) {
+        emit_cpu_sample(samples[next_sample++]);
         continue;
       }
       if (try_advance(0)) continue;
-      std::stable_sort(frontier_.begin(), frontier_.end(),
-                       [](const Cursor* x, const Cursor* y) { return x->ev.time < y->ev.time; });
+      // The earliest event must wait: try the others in time order (Go sorts the heap).
+      std::stable_sort(frontier_.begin(), frontier_.end(), [](const HeapEntry& x, const HeapEntry& y) { return x.t < y.t; });
       bool advanced = false;
       for (size_t i = 1; i < frontier_.size(); i++) {
         if (try_advance(i)) {
@@ -382,8 +423,8 @@ void Reader::run() {
       }
     }
     emit_sync();
-    GenerationInfo& info_ref = store_.generations.back();
-    info_ref.event_count = store_.size() - info_ref.first_event;
+    GenerationInfo& done = store_.generations.back();
+    done.event_count = store_.size() - done.first_event;
     if (options_.on_progress) {
       ReadProgress p{gens_.offset(), bytes_.size(), store_.size()};
       if (!options_.on_progress(p)) throw TraceError("canceled");

@@ -135,6 +135,12 @@ class EventStore {
 
   // Appending (used by the readers). Times must not decrease.
   ContextID intern_context(const Context& c);
+  // The context `id` with goroutine g instead, when that needs no lookup (false if not).
+  bool rebind_goroutine(ContextID id, GoID g, ContextID& out) const {
+    if (static_cast<uint32_t>(id >> 32) == kWideContext || g < -1 || g >= static_cast<GoID>(kNoGoroutineWord)) return false;
+    out = (id & ~ContextID{0xffffffff}) | static_cast<uint32_t>(g);
+    return true;
+  }
   void push(Time t, uint8_t type, ContextID ctx, StackID stack, uint32_t a, uint32_t b, uint32_t c) {
     if (b == 0 && c == 0) {
       push_word(t, type, ctx, stack, a, false);

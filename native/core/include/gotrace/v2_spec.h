@@ -96,6 +96,7 @@ struct EventSpec {
   uint8_t since = 22;         // first header version that defines it
 
   bool valid() const { return !name.empty(); }
+  bool experimental() const { return experiment != 0; }
   int nstacks() const { return (stack_ids[0] != 0) + (stack_ids[1] != 0); }
   int nstrings() const { return (string_ids[0] != 0) + (string_ids[1] != 0); }
 };
