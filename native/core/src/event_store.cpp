@@ -35,14 +35,22 @@ const uint8_t EventStore::kStoredType[256] = {
 };
 
 void EventStore::add_chunk(Time first) {
-  chunks_.push_back(std::make_unique_for_overwrite<Chunk>());
-  chunks_.back()->base = first;  // the arrays stay uninitialized until written
+  chunks_.push_back(std::unique_ptr<Chunk>(new Chunk));  // arrays left uninitialized
+  last_chunk_ = chunks_.back().get();
+  last_chunk_->base = first;  // the arrays stay uninitialized until written
+}
+
+void EventStore::push_wide(Time t, uint8_t type, ContextID ctx, StackID stack, uint64_t ab, uint32_t c) {
+  auto k = static_cast<uint32_t>(extra_.size());
+  extra_.push_back(ab);
+  extra_.push_back(c);
+  push_word(t, type, ctx, stack, k, true);
 }
 
 // A time that does not fit the chunk's 32-bit offsets: keep full times for this chunk.
 void EventStore::set_wide_time(Chunk& c, size_t j, Time t) {
   if (!c.wide) {
-    c.wide = std::make_unique_for_overwrite<Time[]>(kChunk);
+    c.wide = make_uninitialized_array<Time>(kChunk);
     for (size_t k = 0; k < j; k++) c.wide[k] = c.base + static_cast<Time>(c.delta[k]);
   }
   c.wide[j] = t;

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace gotrace {
 
@@ -131,8 +132,12 @@ JsonWriter& JsonWriter::value(double v) {
     out_ += "null";
     return *this;
   }
+  // The shortest of %.15g / %.17g that reads back as the same double (Emscripten's
+  // libc++ has no floating-point to_chars).
   char buf[32];
-  out_.append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
+  std::snprintf(buf, sizeof buf, "%.15g", v);
+  if (std::strtod(buf, nullptr) != v) std::snprintf(buf, sizeof buf, "%.17g", v);
+  out_ += buf;
   return *this;
 }
 

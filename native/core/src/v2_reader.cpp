@@ -74,6 +74,7 @@ class Reader {
   void run();
 
  private:
+  void order_generation();
   bool next_event(Cursor& c);
   bool try_advance(size_t i);
   void emit(const OutEvent& o, CtxSlot& slot);
@@ -398,6 +399,30 @@ void Reader::run() {
       c.end = c.p + c.batch->size;
       if (next_event(c)) heap_insert(&c);
     }
+    try {
+      order_generation();
+    } catch (TraceError& e) {
+      // A generation cut short by a read error usually cannot be ordered: say first
+      // that the trace is truncated, which is the cause.
+      if (!deferred) throw;
+      throw TraceError(deferred->message() + " — the trace is truncated, and its last generation is incomplete (" +
+                           e.message().substr(0, e.message().find('\n')) + ")",
+                       deferred->where());
+    }
+    emit_sync();
+    GenerationInfo& done = store_.generations.back();
+    done.event_count = store_.size() - done.first_event;
+    if (options_.on_progress) {
+      ReadProgress p{gens_.offset(), bytes_.size(), store_.size()};
+      if (!options_.on_progress(p)) throw TraceError("canceled");
+    }
+    if (deferred) throw *deferred;
+  }
+}
+
+// Merges the threads' streams of the current generation (Go's ReadEvent loop).
+void Reader::order_generation() {
+  {
     const auto& samples = gen_->cpu_samples;
     size_t next_sample = 0;
 
@@ -422,14 +447,6 @@ void Reader::run() {
                 nullptr, nullptr);
       }
     }
-    emit_sync();
-    GenerationInfo& done = store_.generations.back();
-    done.event_count = store_.size() - done.first_event;
-    if (options_.on_progress) {
-      ReadProgress p{gens_.offset(), bytes_.size(), store_.size()};
-      if (!options_.on_progress(p)) throw TraceError("canceled");
-    }
-    if (deferred) throw *deferred;
   }
 }
 

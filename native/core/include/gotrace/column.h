@@ -9,6 +9,13 @@
 
 namespace gotrace {
 
+// An array whose elements are default-initialized (left uninitialized when trivial):
+// std::make_unique_for_overwrite, which Emscripten's libc++ lacks.
+template <class T>
+std::unique_ptr<T[]> make_uninitialized_array(size_t n) {
+  return std::unique_ptr<T[]>(new T[n]);
+}
+
 template <class T, unsigned kShift = 16>
 class Column {
  public:
@@ -20,7 +27,7 @@ class Column {
 
   void push_back(const T& v) {
     if ((size_ & kMask) == 0 && (size_ >> kShift) == chunks_.size()) {
-      chunks_.push_back(std::make_unique_for_overwrite<T[]>(kChunk));
+      chunks_.push_back(make_uninitialized_array<T>(kChunk));
     }
     chunks_[size_ >> kShift][size_ & kMask] = v;
     size_++;

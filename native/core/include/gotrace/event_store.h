@@ -142,17 +142,18 @@ class EventStore {
     return true;
   }
   void push(Time t, uint8_t type, ContextID ctx, StackID stack, uint32_t a, uint32_t b, uint32_t c) {
-    if (b == 0 && c == 0) {
+    if (b == 0 && c == 0) [[likely]] {
       push_word(t, type, ctx, stack, a, false);
     } else {
-      auto k = static_cast<uint32_t>(extra_.size());
-      extra_.push_back(uint64_t(a) | uint64_t(b) << 32);
-      extra_.push_back(c);
-      push_word(t, type, ctx, stack, k, true);
+      push_wide(t, type, ctx, stack, uint64_t(a) | uint64_t(b) << 32, c);
     }
   }
   void push64(Time t, uint8_t type, ContextID ctx, StackID stack, uint64_t ab, uint32_t c) {
-    push(t, type, ctx, stack, static_cast<uint32_t>(ab), static_cast<uint32_t>(ab >> 32), c);
+    if ((ab >> 32) == 0 && c == 0) [[likely]] {
+      push_word(t, type, ctx, stack, static_cast<uint32_t>(ab), false);
+    } else {
+      push_wide(t, type, ctx, stack, ab, c);
+    }
   }
   // Stores values in the side table; returns the index of the first.
   uint32_t push_extra(std::initializer_list<uint64_t> values);
@@ -193,7 +194,7 @@ class EventStore {
   void push_word(Time t, uint8_t type, ContextID ctx, StackID stack, uint32_t word, bool wide) {
     size_t j = size_ & kMask;
     if (j == 0) add_chunk(t);
-    Chunk& c = *chunks_.back();
+    Chunk& c = *last_chunk_;
     uint64_t d = static_cast<uint64_t>(t) - static_cast<uint64_t>(c.base);
     if (!c.wide && d <= 0xffffffffu && t >= c.base) [[likely]] {
       c.delta[j] = static_cast<uint32_t>(d);
@@ -208,9 +209,11 @@ class EventStore {
     size_++;
   }
   void add_chunk(Time first);
+  void push_wide(Time t, uint8_t type, ContextID ctx, StackID stack, uint64_t ab, uint32_t c);
   void set_wide_time(Chunk& c, size_t j, Time t);
 
   std::vector<std::unique_ptr<Chunk>> chunks_;
+  Chunk* last_chunk_ = nullptr;
   size_t size_ = 0;
   Column<uint64_t> extra_;
   std::vector<std::pair<ThreadID, ProcID>> thread_procs_;

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Builds the WebAssembly core with Debian's Emscripten into build-wasm/ and copies the
+# ES module and the .wasm into dist/ (the npm package's files).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+export NODE_PATH=${NODE_PATH:-/usr/share/nodejs}  # emcc needs Debian's acorn
+emcmake cmake -S "$root" -B "$root/build-wasm" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O3 -DNDEBUG" >/dev/null
+cmake --build "$root/build-wasm" -j "$(nproc)" --target gotrace_wasm
+mkdir -p "$root/dist"
+cp "$root/build-wasm/wasm-bindings/gotrace-core.mjs" "$root/build-wasm/wasm-bindings/gotrace-core.wasm" \
+   "$root/wasm-bindings/js/index.js" "$root/wasm-bindings/js/index.d.ts" "$root/dist/"

@@ -1,0 +1,82 @@
+// Bad input through the npm package: every failure is a JS Error with the core's
+// message, and the module keeps working afterwards.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openTrace } from '../../dist/index.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const shared = process.env.GOTRACE_SHARED_DIR ?? path.resolve(root, '../shared');
+
+// Go's fuzz-corpus encoding: `go test fuzz v1` then []byte("...") with Go escapes.
+function decodeFuzzSeed(text) {
+  const lit = text.slice(text.indexOf('[]byte(') + 8, text.lastIndexOf(')') - 1);
+  const out = [];
+  for (let i = 0; i < lit.length; i++) {
+    const c = lit[i];
+    if (c !== '\\') {
+      out.push(...Buffer.from(c, 'utf8'));
+      continue;
+    }
+    const e = lit[++i];
+    const simple = { a: 7, b: 8, f: 12, n: 10, r: 13, t: 9, v: 11, '\\': 92, '"': 34, "'": 39 };
+    if (e in simple) out.push(simple[e]);
+    else if (e === 'x') { out.push(parseInt(lit.substr(i + 1, 2), 16)); i += 2; }
+    else if (e >= '0' && e <= '7') { out.push(parseInt(lit.substr(i, 3), 8)); i += 2; }
+    else if (e === 'u' || e === 'U') {
+      const n = e === 'u' ? 4 : 8;
+      out.push(...Buffer.from(String.fromCodePoint(parseInt(lit.substr(i + 1, n), 16)), 'utf8'));
+      i += n;
+    } else throw new Error(`bad escape \\${e}`);
+  }
+  return new Uint8Array(out);
+}
+
+const valid = fs.readFileSync(path.join(shared, 'corpus/go/go123-annotations.trace'));
+
+async function stillWorks() {
+  const t = await openTrace(valid);
+  assert.equal(t.stats().events, 44);
+  t.dispose();
+}
+
+test('every fuzz seed that Go rejects gives a JS Error, and the module stays usable', async () => {
+  const dir = path.join(shared, 'corpus/fuzz');
+  let errors = 0;
+  for (const name of fs.readdirSync(dir).sort()) {
+    const bytes = decodeFuzzSeed(fs.readFileSync(path.join(dir, name), 'utf8'));
+    try {
+      const t = await openTrace(bytes);
+      t.dispose();  // a seed our reader accepts (Go 1.25+ accepts empty generations)
+    } catch (e) {
+      assert.ok(e instanceof Error, `${name}: ${e}`);
+      assert.ok(e.message.length > 0, name);
+      errors++;
+    }
+    await stillWorks();
+  }
+  assert.ok(errors >= 10, `expected most seeds to be rejected, got ${errors}`);
+});
+
+test('a truncated trace is an Error naming where it broke; with allowPartial its complete part opens', async () => {
+  const full = fs.readFileSync(path.join(shared, 'corpus/go/go123-stress.trace'));
+  const cut = full.subarray(0, Math.floor(full.length * 0.6));
+  await assert.rejects(openTrace(cut), (e) => e instanceof Error && /offset \d+/.test(e.message));
+  await stillWorks();
+});
+
+test('not a trace at all', async () => {
+  await assert.rejects(openTrace(new TextEncoder().encode('hello, world, this is not a trace')),
+    /bad file format: not a Go execution trace\?/);
+  await assert.rejects(openTrace(new Uint8Array(0)), /not a Go execution trace/);
+  await assert.rejects(() => openTrace('a string'), TypeError);
+  await stillWorks();
+});
+
+test('a disposed trace says so', async () => {
+  const t = await openTrace(valid);
+  t.dispose();
+  assert.throws(() => t.stats(), /disposed/);
+});
