@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (clang, ASan + UBSan) and runs each for SECONDS (default 60)
+# over a seed corpus made from ../shared: the trace corpus, Go's golden tests and Go's
+# fuzz seeds. Fails on any crash, leak, timeout or allocation over 2 GB. Inputs that
+# failed are kept in build-fuzz/artifacts/.
+#   scripts/fuzz.sh [SECONDS] [TARGET...]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+shared=${GOTRACE_SHARED_DIR:-$root/../shared}
+seconds=${1:-60}
+shift || true
+build=$root/build-fuzz
+CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DGOTRACE_FUZZ=ON -DGOTRACE_TESTS=OFF \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGOTRACE_SHARED_DIR="$shared" >/dev/null
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+  targets=(fuzz_read fuzz_raw_text)
+  if [ -f "$root/tests/fuzz/fuzz_analysis.cpp" ]; then targets+=(fuzz_analysis); fi
+fi
+cmake --build "$build" -j "$(nproc)" --target "${targets[@]}"
+
+# Seeds: small binary traces, golden tests as text and as binary, Go's fuzz seeds.
+seeds=$build/seeds
+if [ ! -d "$seeds/binary" ]; then
+  mkdir -p "$seeds/binary" "$seeds/text"
+  find "$shared/corpus/go" -name '*.trace' -size -200k -exec cp {} "$seeds/binary/" \;
+  python3 "$root/tools/fuzz-seeds.py" "$shared" "$seeds" "$root/build/native/cli/gotrace"
+fi
+mkdir -p "$build/artifacts"
+for t in "${targets[@]}"; do
+  corpus=$build/corpus-$t
+  mkdir -p "$corpus"
+  case $t in
+    fuzz_raw_text) dirs=("$seeds/text") ;;
+    *) dirs=("$seeds/binary") ;;
+  esac
+  echo "== $t for ${seconds}s"
+  ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
+    "$build/tests/fuzz/$t" "$corpus" "${dirs[@]}" -max_total_time="$seconds" -timeout=10 \
+    -rss_limit_mb=2048 -malloc_limit_mb=2048 -max_len=262144 -print_final_stats=1 \
+    -artifact_prefix="$build/artifacts/$t-" 2>&1 | grep -E '^(#[0-9]+ *(DONE|INITED)|stat::|==|SUMMARY|ERROR|Done|INFO: (Seed|Running|Loaded))' || true
+  if ls "$build/artifacts/$t-"* >/dev/null 2>&1; then
+    echo "FAIL: $t found failing inputs:"; ls "$build/artifacts/$t-"*
+    exit 1
+  fi
+done
+echo "fuzzing: no crash, leak, timeout or oversized allocation"
