@@ -53,7 +53,7 @@ ReadResult read_trace(std::span<const uint8_t> bytes, const ReadOptions& options
       result.store.format.legacy = true;
       throw TraceError(fmt("Go 1.%d traces (the old v1 format) are not supported yet", h.go_minor));
     }
-    v2::read(bytes, h.go_minor, result.store, options);
+    v2::read(bytes, h.go_minor, result.store, options, result.work);
   } catch (TraceError& e) {
     result.error = std::move(e);
   } catch (std::bad_alloc&) {

@@ -213,7 +213,88 @@ bool Ordering::advance(WireEvent& ev, const Generation& gen, ThreadID m, void*& 
       }
       fail(fmt("bad event type found while ordering: %d", ev.type));
   }
+  if (ok && tracking_) record_touched(ev, cur, *ms);
   return ok;
+}
+
+int Ordering::wait_keys(const WireEvent& ev, ThreadID m, uint64_t out[2]) const {
+  // The sequence number the resource must reach first: seq - 1 of this generation.
+  auto g_needed = [&](uint64_t id, uint64_t seq) { return make_key(kGoroutineSeq, id, gen_, seq - 1); };
+  switch (ev.type) {
+    case EvGoStart:
+    case EvGoUnblock:
+    case EvGoSwitch:
+    case EvGoSwitchDestroy:
+      out[0] = g_needed(ev.args[0], ev.args[1]);
+      return 1;
+    case EvProcStart:
+      out[0] = make_key(kProcSeq, ev.args[0], gen_, ev.args[1] - 1);
+      out[1] = make_key(kThread, static_cast<uint64_t>(m));  // it also needs its thread to have no proc
+      return 2;
+    case EvProcSteal:
+      out[0] = make_key(kProcSeq, ev.args[0], gen_, ev.args[1] - 1);
+      return 1;
+    case EvGCActive:
+    case EvGCBegin:
+    case EvGCEnd:
+      out[0] = make_key(kGCSeq, 0, 0, ev.args[0] - 1);
+      return 1;
+    case EvGoSyscallEndBlocked: {
+      // It waits for its thread's proc to leave Syscall, or for the thread to lose it.
+      const uint32_t* slot = m_index_.find(static_cast<uint64_t>(m));
+      ProcID p = slot ? m_pool_[*slot].p : kNoProc;
+      out[0] = make_key(kProcAny, static_cast<uint64_t>(p));
+      out[1] = make_key(kThread, static_cast<uint64_t>(m));
+      return 2;
+    }
+  }
+  return 0;
+}
+
+void Ordering::touch_goroutine(GoID g) {
+  if (const GState* s = g_state(g)) touched_.push_back(make_key(kGoroutineSeq, static_cast<uint64_t>(g), s->seq.gen, s->seq.n));
+}
+
+void Ordering::touch_proc(ProcID p) {
+  touched_.push_back(make_key(kProcAny, static_cast<uint64_t>(p)));
+  if (const PState* s = p_state(p)) touched_.push_back(make_key(kProcSeq, static_cast<uint64_t>(p), s->seq.gen, s->seq.n));
+}
+
+// Every resource the event may have changed, in its new state: its context's goroutine,
+// proc and thread, the goroutine, proc or thread it names, and the GC.
+void Ordering::record_touched(const WireEvent& ev, const Context& cur, const MState& after) {
+  if (cur.g != kNoGoroutine) touch_goroutine(cur.g);
+  if (cur.p != kNoProc) touch_proc(cur.p);
+  if (after.g != cur.g || after.p != cur.p) touched_.push_back(make_key(kThread, static_cast<uint64_t>(cur.m)));
+  switch (ev.type) {
+    case EvGoCreate:
+    case EvGoCreateBlocked:
+    case EvGoCreateSyscall:
+    case EvGoStart:
+    case EvGoUnblock:
+    case EvGoSwitch:
+    case EvGoSwitchDestroy:
+      touch_goroutine(static_cast<GoID>(ev.args[0]));
+      break;
+    case EvGoStatus:
+    case EvGoStatusStack:
+      touch_goroutine(static_cast<GoID>(ev.args[0]));
+      touched_.push_back(make_key(kThread, ev.args[1]));
+      break;
+    case EvProcStart:
+    case EvProcStatus:
+      touch_proc(static_cast<ProcID>(ev.args[0]));
+      break;
+    case EvProcSteal:
+      touch_proc(static_cast<ProcID>(ev.args[0]));
+      touched_.push_back(make_key(kThread, ev.args[2]));
+      break;
+    case EvGCActive:
+    case EvGCBegin:
+    case EvGCEnd:
+      touched_.push_back(make_key(kGCSeq, 0, 0, gc_seq_));
+      break;
+  }
 }
 
 // ---- procs ---------------------------------------------------------------------

@@ -45,6 +45,18 @@ class Ordering {
   // `m_cache` is the caller's slot for thread m's state (nullptr at first).
   bool advance(WireEvent& ev, const Generation& gen, ThreadID m, void*& m_cache);
 
+  // What an event waits for, as keys: an event that had to wait cannot advance before
+  // another event touches one of its keys. Keys name a resource in a given state
+  // ("goroutine 7 at sequence 3 of generation 2"), so a change wakes only the events
+  // that could now succeed, and a hostile chain of waits costs linear work.
+  // (Keys are hashes: a collision only costs a retry.)
+  int wait_keys(const WireEvent& ev, ThreadID m, uint64_t out[2]) const;
+  // While tracking, successful advances record the keys of what they may have changed
+  // (a superset is fine: it only costs a retry).
+  void set_tracking(bool on) { tracking_ = on; }
+  const std::vector<uint64_t>& touched() const { return touched_; }
+  void clear_touched() { touched_.clear(); }
+
   // The events the last successful advance produced (one, or up to three).
   const OutEvent* queue() const { return queue_; }
   int queue_size() const { return nqueue_; }
@@ -164,6 +176,15 @@ class Ordering {
   uint64_t gen_ = 0;
   OutEvent queue_[3];
   int nqueue_ = 0;
+  bool tracking_ = false;
+  std::vector<uint64_t> touched_;
+  void record_touched(const WireEvent& ev, const Context& cur, const MState& after);
+  void touch_goroutine(GoID g);
+  void touch_proc(ProcID p);
+  enum KeyKind : uint64_t { kGoroutineSeq = 1, kProcSeq, kProcAny, kThread, kGCSeq };
+  static uint64_t make_key(KeyKind kind, uint64_t id, uint64_t gen = 0, uint64_t n = 0) {
+    return mix64(mix64(kind * 0x9E3779B97F4A7C15ULL ^ id) ^ gen * 0xC2B2AE3D27D4EB4FULL ^ n * 0x165667B19E3779F9ULL);
+  }
   const StringTable& strings_;  // for region names in error messages
 };
 

@@ -56,6 +56,8 @@ struct Cursor {
   const uint8_t* end = nullptr;
   Time last_ts = 0;
   WireEvent ev;  // the decoded next event
+  bool parked = false;  // its event waits on a resource (see Reader::park)
+  uint32_t park_token = 0;
 };
 
 // The frontier is a min-heap on the next event's time; the time is kept in the
@@ -67,9 +69,9 @@ struct HeapEntry {
 
 class Reader {
  public:
-  Reader(std::span<const uint8_t> bytes, int go_minor, EventStore& store, const ReadOptions& options)
-      : bytes_(bytes), store_(store), options_(options), gens_(bytes, 16, go_minor, store), order_(store.strings),
-        plans_(make_plans(go_minor)) {}
+  Reader(std::span<const uint8_t> bytes, int go_minor, EventStore& store, const ReadOptions& options, ReadWork& work)
+      : bytes_(bytes), store_(store), options_(options), work_(work), gens_(bytes, 16, go_minor, store),
+        order_(store.strings), plans_(make_plans(go_minor)) {}
 
   void run();
 
@@ -121,15 +123,38 @@ class Reader {
   size_t sift_up(size_t i);
   void sift_down(size_t i);
 
+  void park(Cursor* c);
+  void wake(uint64_t key);
+  Time earliest_parked();
+
   std::span<const uint8_t> bytes_;
   EventStore& store_;
   const ReadOptions& options_;
+  ReadWork& work_;
   GenerationReader gens_;
   Ordering order_;
   const std::array<TypePlan, 256> plans_;
   std::unique_ptr<Generation> gen_;
   std::vector<Cursor> cursors_;
+  // The threads whose next event may advance, as a min-heap on its time.
   std::vector<HeapEntry> frontier_;
+  // The threads whose next event waits: by the resources it waits on, and by time
+  // (a min-heap whose stale entries are dropped when they reach the top).
+  struct ParkedEntry {
+    Time t;
+    Cursor* c;
+    uint32_t token;
+  };
+  struct Waiter {
+    Cursor* c;
+    uint32_t token;
+    uint32_t next;  // index of the next waiter on the same key, or kNoWaiter
+  };
+  static constexpr uint32_t kNoWaiter = ~uint32_t{0};
+  FlatMap<uint32_t> waiters_;     // resource key -> first waiter
+  std::vector<Waiter> waiter_pool_;
+  std::vector<ParkedEntry> parked_by_time_;
+  size_t parked_ = 0;
   Time last_ts_ = 0;
   CtxSlot other_ctx_;  // for events outside any thread's stream (Sync, CPU samples)
 };
@@ -351,8 +376,13 @@ std::string Reader::dump_frontier() const {
   return out;
 }
 
+// Tries the earliest event that may advance (the top of the frontier). Go tries the
+// earliest event of all, then the others in time order; events known to wait are
+// parked instead, so a chain of waiting threads costs no rescans.
 bool Reader::try_advance(size_t i) {
   Cursor* c = frontier_[i].c;
+  work_.advance_attempts++;
+  order_.set_tracking(parked_ > 0);
   bool ok;
   try {
     ok = order_.advance(c->ev, *gen_, c->m, c->m_state);
@@ -367,7 +397,58 @@ bool Reader::try_advance(size_t i) {
   } else {
     heap_remove(i);
   }
+  if (parked_ > 0) {
+    for (uint64_t key : order_.touched()) wake(key);
+  }
+  order_.clear_touched();
   return true;
+}
+
+void Reader::park(Cursor* c) {
+  uint64_t keys[2];
+  int n = order_.wait_keys(c->ev, c->m, keys);
+  c->parked = true;
+  c->park_token++;
+  parked_++;
+  work_.parked++;
+  for (int k = 0; k < n; k++) {
+    auto [head, inserted] = waiters_.try_emplace(keys[k]);
+    uint32_t next = inserted ? kNoWaiter : *head;
+    *head = static_cast<uint32_t>(waiter_pool_.size());
+    waiter_pool_.push_back({c, c->park_token, next});
+  }
+  parked_by_time_.push_back({c->ev.time, c, c->park_token});
+  std::push_heap(parked_by_time_.begin(), parked_by_time_.end(),
+                 [](const ParkedEntry& x, const ParkedEntry& y) { return x.t > y.t; });
+}
+
+void Reader::wake(uint64_t key) {
+  uint32_t* head = waiters_.find(key);
+  if (!head) return;
+  uint32_t w = *head;
+  waiters_.erase(key);
+  for (; w != kNoWaiter; w = waiter_pool_[w].next) {
+    Waiter& x = waiter_pool_[w];
+    if (!x.c->parked || x.c->park_token != x.token) continue;  // already woken by another key
+    x.c->parked = false;
+    parked_--;
+    heap_insert(x.c);
+  }
+  if (parked_ == 0) {  // nothing waits: recycle the pool
+    waiters_.clear();
+    waiter_pool_.clear();
+  }
+}
+
+Time Reader::earliest_parked() {
+  auto later = [](const ParkedEntry& x, const ParkedEntry& y) { return x.t > y.t; };
+  while (!parked_by_time_.empty()) {
+    const ParkedEntry& top = parked_by_time_.front();
+    if (top.c->parked && top.c->park_token == top.token) return top.t;
+    std::pop_heap(parked_by_time_.begin(), parked_by_time_.end(), later);
+    parked_by_time_.pop_back();
+  }
+  return INT64_MAX;
 }
 
 void Reader::run() {
@@ -422,38 +503,43 @@ void Reader::run() {
 
 // Merges the threads' streams of the current generation (Go's ReadEvent loop).
 void Reader::order_generation() {
-  {
-    const auto& samples = gen_->cpu_samples;
-    size_t next_sample = 0;
-
-    while (!frontier_.empty() || next_sample < samples.size()) {
-      if (next_sample < samples.size() && (frontier_.empty() || samples[next_sample].time < frontier_[0].t)) {
+  const auto& samples = gen_->cpu_samples;
+  size_t next_sample = 0;
+  waiters_.clear();
+  waiter_pool_.clear();
+  parked_by_time_.clear();
+  parked_ = 0;
+  for (;;) {
+    // A CPU sample goes first if it is strictly earlier than every thread's next event.
+    if (next_sample < samples.size()) {
+      Time first = std::min(frontier_.empty() ? INT64_MAX : frontier_[0].t, earliest_parked());
+      if ((frontier_.empty() && parked_ == 0) || samples[next_sample].time < first) {
         emit_cpu_sample(samples[next_sample++]);
         continue;
       }
-      if (try_advance(0)) continue;
-      // The earliest event must wait: try the others in time order (Go sorts the heap).
+    }
+    if (frontier_.empty()) {
+      if (parked_ == 0) return;
+      for (Cursor& c : cursors_) {
+        if (c.parked) frontier_.push_back({c.ev.time, &c});
+      }
       std::stable_sort(frontier_.begin(), frontier_.end(), [](const HeapEntry& x, const HeapEntry& y) { return x.t < y.t; });
-      bool advanced = false;
-      for (size_t i = 1; i < frontier_.size(); i++) {
-        if (try_advance(i)) {
-          advanced = true;
-          break;
-        }
-      }
-      if (!advanced) {
-        fail_at(fmt("broken trace: failed to advance: frontier:\n[gen=%llu]\n\n%s\n%s\n",
-                    (unsigned long long)gen_->number, dump_frontier().c_str(), order_.dump().c_str()),
-                nullptr, nullptr);
-      }
+      fail_at(fmt("broken trace: failed to advance: frontier:\n[gen=%llu]\n\n%s\n%s\n",
+                  (unsigned long long)gen_->number, dump_frontier().c_str(), order_.dump().c_str()),
+              nullptr, nullptr);
+    }
+    if (!try_advance(0)) {
+      Cursor* c = frontier_[0].c;
+      heap_remove(0);
+      park(c);
     }
   }
 }
 
 }  // namespace
 
-void read(std::span<const uint8_t> bytes, int go_minor, EventStore& store, const ReadOptions& options) {
-  Reader r(bytes, go_minor, store, options);
+void read(std::span<const uint8_t> bytes, int go_minor, EventStore& store, const ReadOptions& options, ReadWork& work) {
+  Reader r(bytes, go_minor, store, options, work);
   r.run();
 }
 

@@ -11,6 +11,6 @@ namespace gotrace::v2 {
 
 // Appends every event to `store`; throws TraceError at the first problem, with the
 // events before it already stored.
-void read(std::span<const uint8_t> bytes, int go_minor, EventStore& store, const ReadOptions& options);
+void read(std::span<const uint8_t> bytes, int go_minor, EventStore& store, const ReadOptions& options, ReadWork& work);
 
 }  // namespace gotrace::v2

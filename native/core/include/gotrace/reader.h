@@ -23,9 +23,17 @@ struct ReadOptions {
   std::function<bool(const ReadProgress&)> on_progress;
 };
 
+// How much work ordering took: a hostile trace must not make it grow faster than
+// the number of events (the hardening tests check this).
+struct ReadWork {
+  uint64_t advance_attempts = 0;  // events offered to the ordering engine
+  uint64_t parked = 0;            // of which had to wait for another thread's event
+};
+
 struct ReadResult {
   EventStore store;                 // every event read before the error, if any
   std::optional<TraceError> error;  // why reading stopped early
+  ReadWork work;
   bool ok() const { return !error.has_value(); }
 };
 
