@@ -28,6 +28,18 @@ class ResourceIndex {
     if (u >= dense_.size() && u < 2 * inserted_ + 65536) {
       size_t want = std::max<size_t>(u + 1, dense_.size() * 2);
       dense_.resize(std::min<size_t>(want, 2 * inserted_ + 65536), kNone);
+      // Ids the map took while they were out of range now fall in the vector, which is
+      // where find() looks for them: move them there.
+      if (!sparse_.empty()) {
+        std::vector<uint64_t> moved;
+        sparse_.for_each([&](uint64_t k, uint32_t v) {
+          if (k < dense_.size()) {
+            dense_[k] = v;
+            moved.push_back(k);
+          }
+        });
+        for (uint64_t k : moved) sparse_.erase(k);
+      }
     }
     if (u < dense_.size()) {
       dense_[u] = slot;
