@@ -145,77 +145,7 @@ StringID Ordering::lookup_string(const Generation& gen, uint64_t id, const WireE
   return s;
 }
 
-// ---- dispatch ----------------------------------------------------------------
-
-bool Ordering::advance(WireEvent& ev, const Generation& gen, ThreadID m, void*& m_cache) {
-  if (initial_gen_ == 0) initial_gen_ = gen.number;
-  gen_ = gen.number;
-  // Events of batches without a thread have no context and change none.
-  MState scratch;
-  MState* ms = &scratch;
-  if (m != kNoThread) {
-    ms = static_cast<MState*>(m_cache);
-    if (!ms) ms = m_state(m);
-    if (!ms) ms = new_m_state(m);
-    m_cache = ms;  // m_pool_ is a deque: the pointer stays valid
-  }
-  const Context cur{m, ms->p, ms->g};
-  // Handlers write the thread's new binding straight into its state, and only once
-  // they accept the event.
-  MState& next = *ms;
-  bool ok;
-  // One switch over the event type: the handlers inline into it.
-  switch (ev.type) {
-    case EvProcsChange:
-    case EvGoLabel:
-    case EvUserLog: ok = annotation(ev, gen, cur, next); break;
-    case EvProcStart: ok = proc_start(ev, gen, cur, next); break;
-    case EvProcStop: ok = proc_stop(ev, gen, cur, next); break;
-    case EvProcSteal: ok = proc_steal(ev, gen, cur, next); break;
-    case EvProcStatus: ok = proc_status(ev, gen, cur, next); break;
-    case EvGoCreate:
-    case EvGoCreateBlocked: ok = go_create(ev, gen, cur, next); break;
-    case EvGoCreateSyscall: ok = go_create_syscall(ev, gen, cur, next); break;
-    case EvGoStart: ok = go_start(ev, gen, cur, next); break;
-    case EvGoDestroy:
-    case EvGoStop:
-    case EvGoBlock: ok = go_stop_exec(ev, gen, cur, next); break;
-    case EvGoDestroySyscall: ok = go_destroy_syscall(ev, gen, cur, next); break;
-    case EvGoUnblock: ok = go_unblock(ev, gen, cur, next); break;
-    case EvGoSyscallBegin: ok = go_syscall_begin(ev, gen, cur, next); break;
-    case EvGoSyscallEnd: ok = go_syscall_end(ev, gen, cur, next); break;
-    case EvGoSyscallEndBlocked: ok = go_syscall_end_blocked(ev, gen, cur, next); break;
-    case EvGoStatus:
-    case EvGoStatusStack: ok = go_status(ev, gen, cur, next); break;
-    case EvSTWBegin:
-    case EvGCMarkAssistBegin: ok = go_range_begin(ev, gen, cur, next); break;
-    case EvSTWEnd:
-    case EvGCMarkAssistEnd: ok = go_range_end(ev, gen, cur, next); break;
-    case EvGCMarkAssistActive: ok = go_range_active(ev, gen, cur, next); break;
-    case EvGCActive: ok = gc_active(ev, gen, cur, next); break;
-    case EvGCBegin: ok = gc_begin(ev, gen, cur, next); break;
-    case EvGCEnd: ok = gc_end(ev, gen, cur, next); break;
-    case EvGCSweepActive: ok = gc_sweep_active(ev, gen, cur, next); break;
-    case EvGCSweepBegin: ok = gc_sweep_begin(ev, gen, cur, next); break;
-    case EvGCSweepEnd: ok = gc_sweep_end(ev, gen, cur, next); break;
-    case EvHeapAlloc:
-    case EvHeapGoal: ok = heap_metric(ev, gen, cur, next); break;
-    case EvUserTaskBegin: ok = user_task_begin(ev, gen, cur, next); break;
-    case EvUserTaskEnd: ok = user_task_end(ev, gen, cur, next); break;
-    case EvUserRegionBegin: ok = user_region_begin(ev, gen, cur, next); break;
-    case EvUserRegionEnd: ok = user_region_end(ev, gen, cur, next); break;
-    case EvGoSwitch:
-    case EvGoSwitchDestroy: ok = go_switch(ev, gen, cur, next); break;
-    default:
-      if (ev.type >= EvSpan && ev.type <= EvGoroutineStackFree) {
-        ok = alloc_free(ev, gen, cur, next);
-        break;
-      }
-      fail(fmt("bad event type found while ordering: %d", ev.type));
-  }
-  if (ok && tracking_) record_touched(ev, cur, *ms);
-  return ok;
-}
+// ---- waiting and waking ------------------------------------------------------------
 
 int Ordering::wait_keys(const WireEvent& ev, ThreadID m, uint64_t out[2]) const {
   // The sequence number the resource must reach first: seq - 1 of this generation.
@@ -299,7 +229,7 @@ void Ordering::record_touched(const WireEvent& ev, const Context& cur, const MSt
 
 // ---- procs ---------------------------------------------------------------------
 
-bool Ordering::proc_status(WireEvent& ev, const Generation&, const Context& cur, MState& next) {
+[[gnu::always_inline]] inline bool Ordering::proc_status(WireEvent& ev, const Generation&, const Context& cur, MState& next) {
   ProcID pid = static_cast<ProcID>(ev.args[0]);
   uint64_t status = ev.args[1];
   if (status >= kWireProcStatusCount) fail(fmt("invalid status for proc %lld: %llu", (long long)pid, (unsigned long long)status));
@@ -345,7 +275,7 @@ bool Ordering::proc_status(WireEvent& ev, const Generation&, const Context& cur,
   return true;
 }
 
-bool Ordering::proc_start(WireEvent& ev, const Generation&, const Context& cur, MState& next) {
+[[gnu::always_inline]] inline bool Ordering::proc_start(WireEvent& ev, const Generation&, const Context& cur, MState& next) {
   ProcID pid = static_cast<ProcID>(ev.args[0]);
   Seq seq{gen_, ev.args[1]};
   PState* s = p_state(pid);
@@ -358,7 +288,7 @@ bool Ordering::proc_start(WireEvent& ev, const Generation&, const Context& cur, 
   return true;
 }
 
-bool Ordering::proc_stop(WireEvent& ev, const Generation&, const Context& cur, MState& next) {
+[[gnu::always_inline]] inline bool Ordering::proc_stop(WireEvent& ev, const Generation&, const Context& cur, MState& next) {
   PState* s = p_state(cur.p);
   if (!s) fail(fmt("event %s for proc (%lld) that doesn't exist", evname(ev.type), (long long)cur.p));
   if (s->status != WireProcStatus::Running && s->status != WireProcStatus::Syscall) {
@@ -371,7 +301,7 @@ bool Ordering::proc_stop(WireEvent& ev, const Generation&, const Context& cur, M
   return true;
 }
 
-bool Ordering::proc_steal(WireEvent& ev, const Generation&, const Context& cur, MState& next) {
+[[gnu::always_inline]] inline bool Ordering::proc_steal(WireEvent& ev, const Generation&, const Context& cur, MState& next) {
   ProcID pid = static_cast<ProcID>(ev.args[0]);
   Seq seq{gen_, ev.args[1]};
   PState* s = p_state(pid);
@@ -410,7 +340,7 @@ bool Ordering::proc_steal(WireEvent& ev, const Generation&, const Context& cur, 
 
 // ---- goroutines ----------------------------------------------------------------
 
-bool Ordering::go_status(WireEvent& ev, const Generation&, const Context& cur, MState& next) {
+[[gnu::always_inline]] inline bool Ordering::go_status(WireEvent& ev, const Generation&, const Context& cur, MState& next) {
   GoID gid = static_cast<GoID>(ev.args[0]);
   ThreadID mid = static_cast<ThreadID>(ev.args[1]);
   uint64_t status = ev.args[2];
@@ -468,7 +398,7 @@ bool Ordering::go_status(WireEvent& ev, const Generation&, const Context& cur, M
   return true;
 }
 
-bool Ordering::go_create(WireEvent& ev, const Generation&, const Context& cur, MState&) {
+[[gnu::always_inline]] inline bool Ordering::go_create(WireEvent& ev, const Generation&, const Context& cur, MState&) {
   validate_ctx(cur, {Req::MustHave, Req::MustHave, Req::MayHave});
   if (GState* s = g_state(cur.g); s && s->status != WireGoStatus::Running) {
     fail(fmt("%s event for goroutine that's not Running", evname(ev.type)));
@@ -482,7 +412,7 @@ bool Ordering::go_create(WireEvent& ev, const Generation&, const Context& cur, M
   return true;
 }
 
-bool Ordering::go_stop_exec(WireEvent& ev, const Generation&, const Context& cur, MState& next) {
+[[gnu::always_inline]] inline bool Ordering::go_stop_exec(WireEvent& ev, const Generation&, const Context& cur, MState& next) {
   validate_ctx(cur, kUserGo);
   GState* s = g_state(cur.g);
   if (!s) fail(fmt("event %s for goroutine (%lld) that doesn't exist", evname(ev.type), (long long)cur.g));
@@ -503,7 +433,7 @@ bool Ordering::go_stop_exec(WireEvent& ev, const Generation&, const Context& cur
   return true;
 }
 
-bool Ordering::go_start(WireEvent& ev, const Generation&, const Context& cur, MState& next) {
+[[gnu::always_inline]] inline bool Ordering::go_start(WireEvent& ev, const Generation&, const Context& cur, MState& next) {
   GoID gid = static_cast<GoID>(ev.args[0]);
   Seq seq{gen_, ev.args[1]};
   GState* s = g_state(gid);
@@ -516,7 +446,7 @@ bool Ordering::go_start(WireEvent& ev, const Generation&, const Context& cur, MS
   return true;
 }
 
-bool Ordering::go_unblock(WireEvent& ev, const Generation&, const Context& cur, MState&) {
+[[gnu::always_inline]] inline bool Ordering::go_unblock(WireEvent& ev, const Generation&, const Context& cur, MState&) {
   GoID gid = static_cast<GoID>(ev.args[0]);
   Seq seq{gen_, ev.args[1]};
   GState* s = g_state(gid);
@@ -527,7 +457,7 @@ bool Ordering::go_unblock(WireEvent& ev, const Generation&, const Context& cur, 
   return true;
 }
 
-bool Ordering::go_switch(WireEvent& ev, const Generation&, const Context& cur, MState& next) {
+[[gnu::always_inline]] inline bool Ordering::go_switch(WireEvent& ev, const Generation&, const Context& cur, MState& next) {
   validate_ctx(cur, kUserGo);
   GState* curg = g_state(cur.g);
   if (!curg) fail(fmt("event %s for goroutine (%lld) that doesn't exist", evname(ev.type), (long long)cur.g));
@@ -564,7 +494,7 @@ bool Ordering::go_switch(WireEvent& ev, const Generation&, const Context& cur, M
   return true;
 }
 
-bool Ordering::go_syscall_begin(WireEvent& ev, const Generation&, const Context& cur, MState&) {
+[[gnu::always_inline]] inline bool Ordering::go_syscall_begin(WireEvent& ev, const Generation&, const Context& cur, MState&) {
   validate_ctx(cur, kUserGo);
   GState* s = g_state(cur.g);
   if (!s) fail(fmt("event %s for goroutine (%lld) that doesn't exist", evname(ev.type), (long long)cur.g));
@@ -583,7 +513,7 @@ bool Ordering::go_syscall_begin(WireEvent& ev, const Generation&, const Context&
   return true;
 }
 
-bool Ordering::go_syscall_end(WireEvent& ev, const Generation&, const Context& cur, MState&) {
+[[gnu::always_inline]] inline bool Ordering::go_syscall_end(WireEvent& ev, const Generation&, const Context& cur, MState&) {
   validate_ctx(cur, kUserGo);
   GState* s = g_state(cur.g);
   if (!s) fail(fmt("event %s for goroutine (%lld) that doesn't exist", evname(ev.type), (long long)cur.g));
@@ -600,7 +530,7 @@ bool Ordering::go_syscall_end(WireEvent& ev, const Generation&, const Context& c
   return true;
 }
 
-bool Ordering::go_syscall_end_blocked(WireEvent& ev, const Generation&, const Context& cur, MState& next) {
+[[gnu::always_inline]] inline bool Ordering::go_syscall_end_blocked(WireEvent& ev, const Generation&, const Context& cur, MState& next) {
   if (cur.p != kNoProc) {
     PState* p = p_state(cur.p);
     if (!p) fail(fmt("uninitialized proc %lld found during %s", (long long)cur.p, evname(ev.type)));
@@ -616,7 +546,7 @@ bool Ordering::go_syscall_end_blocked(WireEvent& ev, const Generation&, const Co
   return true;
 }
 
-bool Ordering::go_create_syscall(WireEvent& ev, const Generation&, const Context& cur, MState& next) {
+[[gnu::always_inline]] inline bool Ordering::go_create_syscall(WireEvent& ev, const Generation&, const Context& cur, MState& next) {
   validate_ctx(cur, {Req::MustHave, Req::MayHave, Req::MustNotHave});
   GoID newg = static_cast<GoID>(ev.args[0]);
   if (g_state(newg)) fail(fmt("tried to create goroutine (%lld) in syscall that already exists", (long long)newg));
@@ -628,7 +558,7 @@ bool Ordering::go_create_syscall(WireEvent& ev, const Generation&, const Context
   return true;
 }
 
-bool Ordering::go_destroy_syscall(WireEvent& ev, const Generation&, const Context& cur, MState& next) {
+[[gnu::always_inline]] inline bool Ordering::go_destroy_syscall(WireEvent& ev, const Generation&, const Context& cur, MState& next) {
   validate_ctx(cur, {Req::MustHave, Req::MayHave, Req::MustHave});
   GState* s = g_state(cur.g);
   if (!s) fail(fmt("event %s for goroutine (%lld) that doesn't exist", evname(ev.type), (long long)cur.g));
@@ -657,7 +587,7 @@ bool Ordering::go_destroy_syscall(WireEvent& ev, const Generation&, const Contex
 
 // ---- user annotations ------------------------------------------------------------
 
-bool Ordering::user_task_begin(WireEvent& ev, const Generation& gen, const Context& cur, MState&) {
+[[gnu::always_inline]] inline bool Ordering::user_task_begin(WireEvent& ev, const Generation& gen, const Context& cur, MState&) {
   TaskID id = ev.args[0];
   if (active_tasks_.contains(id)) fail(fmt("task ID conflict: %llu", (unsigned long long)id));
   TaskID parent = ev.args[1];
@@ -672,7 +602,7 @@ bool Ordering::user_task_begin(WireEvent& ev, const Generation& gen, const Conte
   return true;
 }
 
-bool Ordering::user_task_end(WireEvent& ev, const Generation&, const Context& cur, MState&) {
+[[gnu::always_inline]] inline bool Ordering::user_task_end(WireEvent& ev, const Generation&, const Context& cur, MState&) {
   TaskID id = ev.args[0];
   uint64_t parent = kNoTask;
   StringID name = 0;
@@ -686,7 +616,7 @@ bool Ordering::user_task_end(WireEvent& ev, const Generation&, const Context& cu
   return true;
 }
 
-bool Ordering::user_region_begin(WireEvent& ev, const Generation& gen, const Context& cur, MState&) {
+[[gnu::always_inline]] inline bool Ordering::user_region_begin(WireEvent& ev, const Generation& gen, const Context& cur, MState&) {
   validate_ctx(cur, kUserGo);
   StringID name = lookup_string(gen, ev.args[1], ev);
   GState* s = g_state(cur.g);
@@ -696,7 +626,7 @@ bool Ordering::user_region_begin(WireEvent& ev, const Generation& gen, const Con
   return true;
 }
 
-bool Ordering::user_region_end(WireEvent& ev, const Generation& gen, const Context& cur, MState&) {
+[[gnu::always_inline]] inline bool Ordering::user_region_end(WireEvent& ev, const Generation& gen, const Context& cur, MState&) {
   validate_ctx(cur, kUserGo);
   StringID name = lookup_string(gen, ev.args[1], ev);
   GState* s = g_state(cur.g);
@@ -716,19 +646,19 @@ bool Ordering::user_region_end(WireEvent& ev, const Generation& gen, const Conte
   return true;
 }
 
-bool Ordering::annotation(WireEvent& ev, const Generation&, const Context& cur, MState&) {
+[[gnu::always_inline]] inline bool Ordering::annotation(WireEvent& ev, const Generation&, const Context& cur, MState&) {
   validate_ctx(cur, kUserGo);
   push(cur, ev);
   return true;
 }
 
-bool Ordering::heap_metric(WireEvent& ev, const Generation&, const Context& cur, MState&) {
+[[gnu::always_inline]] inline bool Ordering::heap_metric(WireEvent& ev, const Generation&, const Context& cur, MState&) {
   validate_ctx(cur, {Req::MustHave, Req::MustHave, Req::MayHave});
   push(cur, ev);
   return true;
 }
 
-bool Ordering::alloc_free(WireEvent& ev, const Generation&, const Context& cur, MState&) {
+[[gnu::always_inline]] inline bool Ordering::alloc_free(WireEvent& ev, const Generation&, const Context& cur, MState&) {
   validate_ctx(cur, {Req::MustHave, Req::MayHave, Req::MayHave});
   push(cur, ev);
   return true;
@@ -736,7 +666,7 @@ bool Ordering::alloc_free(WireEvent& ev, const Generation&, const Context& cur, 
 
 // ---- GC ------------------------------------------------------------------------
 
-bool Ordering::gc_active(WireEvent& ev, const Generation&, const Context& cur, MState&) {
+[[gnu::always_inline]] inline bool Ordering::gc_active(WireEvent& ev, const Generation&, const Context& cur, MState&) {
   uint64_t seq = ev.args[0];
   if (gen_ == initial_gen_) {
     if (gc_state_ != GCState::Undetermined) fail("GCActive in the first generation isn't first GC event");
@@ -753,7 +683,7 @@ bool Ordering::gc_active(WireEvent& ev, const Generation&, const Context& cur, M
   return true;
 }
 
-bool Ordering::gc_begin(WireEvent& ev, const Generation&, const Context& cur, MState&) {
+[[gnu::always_inline]] inline bool Ordering::gc_begin(WireEvent& ev, const Generation&, const Context& cur, MState&) {
   uint64_t seq = ev.args[0];
   if (gc_state_ == GCState::Undetermined) {
     gc_seq_ = seq;
@@ -770,7 +700,7 @@ bool Ordering::gc_begin(WireEvent& ev, const Generation&, const Context& cur, MS
   return true;
 }
 
-bool Ordering::gc_end(WireEvent& ev, const Generation&, const Context& cur, MState&) {
+[[gnu::always_inline]] inline bool Ordering::gc_end(WireEvent& ev, const Generation&, const Context& cur, MState&) {
   uint64_t seq = ev.args[0];
   if (seq != gc_seq_ + 1) return false;
   if (gc_state_ == GCState::NotRunning) fail("encountered GCEnd when GC was not in progress");
@@ -782,7 +712,7 @@ bool Ordering::gc_end(WireEvent& ev, const Generation&, const Context& cur, MSta
   return true;
 }
 
-bool Ordering::gc_sweep_begin(WireEvent& ev, const Generation&, const Context& cur, MState&) {
+[[gnu::always_inline]] inline bool Ordering::gc_sweep_begin(WireEvent& ev, const Generation&, const Context& cur, MState&) {
   validate_ctx(cur, {Req::MustHave, Req::MustHave, Req::MayHave});
   PState* p = p_state(cur.p);
   // Go dereferences a missing proc here and panics; we report it.
@@ -792,7 +722,7 @@ bool Ordering::gc_sweep_begin(WireEvent& ev, const Generation&, const Context& c
   return true;
 }
 
-bool Ordering::gc_sweep_active(WireEvent& ev, const Generation&, const Context& cur, MState&) {
+[[gnu::always_inline]] inline bool Ordering::gc_sweep_active(WireEvent& ev, const Generation&, const Context& cur, MState&) {
   ProcID pid = static_cast<ProcID>(ev.args[0]);
   PState* p = p_state(pid);
   if (!p) fail(fmt("encountered GCSweepActive for unknown proc %lld", (long long)pid));
@@ -801,7 +731,7 @@ bool Ordering::gc_sweep_active(WireEvent& ev, const Generation&, const Context& 
   return true;
 }
 
-bool Ordering::gc_sweep_end(WireEvent& ev, const Generation&, const Context& cur, MState&) {
+[[gnu::always_inline]] inline bool Ordering::gc_sweep_end(WireEvent& ev, const Generation&, const Context& cur, MState&) {
   validate_ctx(cur, {Req::MustHave, Req::MustHave, Req::MayHave});
   PState* p = p_state(cur.p);
   if (!p) fail(fmt("uninitialized proc %lld found during %s", (long long)cur.p, evname(ev.type)));
@@ -810,7 +740,7 @@ bool Ordering::gc_sweep_end(WireEvent& ev, const Generation&, const Context& cur
   return true;
 }
 
-bool Ordering::go_range_begin(WireEvent& ev, const Generation& gen, const Context& cur, MState&) {
+[[gnu::always_inline]] inline bool Ordering::go_range_begin(WireEvent& ev, const Generation& gen, const Context& cur, MState&) {
   validate_ctx(cur, kUserGo);
   uint64_t desc = 0;
   StringID desc_global = 0;
@@ -828,7 +758,7 @@ bool Ordering::go_range_begin(WireEvent& ev, const Generation& gen, const Contex
   return true;
 }
 
-bool Ordering::go_range_active(WireEvent& ev, const Generation&, const Context& cur, MState&) {
+[[gnu::always_inline]] inline bool Ordering::go_range_active(WireEvent& ev, const Generation&, const Context& cur, MState&) {
   GoID gid = static_cast<GoID>(ev.args[0]);
   GState* s = g_state(gid);
   if (!s) fail(fmt("uninitialized goroutine %lld found during %s", (long long)gid, evname(ev.type)));
@@ -837,7 +767,7 @@ bool Ordering::go_range_active(WireEvent& ev, const Generation&, const Context& 
   return true;
 }
 
-bool Ordering::go_range_end(WireEvent& ev, const Generation&, const Context& cur, MState&) {
+[[gnu::always_inline]] inline bool Ordering::go_range_end(WireEvent& ev, const Generation&, const Context& cur, MState&) {
   validate_ctx(cur, kUserGo);
   GState* s = g_state(cur.g);
   if (!s) {
@@ -847,6 +777,78 @@ bool Ordering::go_range_end(WireEvent& ev, const Generation&, const Context& cur
   if (ev.type == EvSTWEnd) ev.args[0] = r.desc;
   push(cur, ev, 0, r.desc_global);
   return true;
+}
+
+// ---- dispatch ----------------------------------------------------------------
+
+bool Ordering::advance(WireEvent& ev, const Generation& gen, ThreadID m, void*& m_cache) {
+  if (initial_gen_ == 0) initial_gen_ = gen.number;
+  gen_ = gen.number;
+  // Events of batches without a thread have no context and change none.
+  MState scratch;
+  MState* ms = &scratch;
+  if (m != kNoThread) {
+    ms = static_cast<MState*>(m_cache);
+    if (!ms) ms = m_state(m);
+    if (!ms) ms = new_m_state(m);
+    m_cache = ms;  // m_pool_ is a deque: the pointer stays valid
+  }
+  const Context cur{m, ms->p, ms->g};
+  // Handlers write the thread's new binding straight into its state, and only once
+  // they accept the event.
+  MState& next = *ms;
+  bool ok;
+  // One switch over the event type: the handlers inline into it.
+  switch (ev.type) {
+    case EvProcsChange:
+    case EvGoLabel:
+    case EvUserLog: ok = annotation(ev, gen, cur, next); break;
+    case EvProcStart: ok = proc_start(ev, gen, cur, next); break;
+    case EvProcStop: ok = proc_stop(ev, gen, cur, next); break;
+    case EvProcSteal: ok = proc_steal(ev, gen, cur, next); break;
+    case EvProcStatus: ok = proc_status(ev, gen, cur, next); break;
+    case EvGoCreate:
+    case EvGoCreateBlocked: ok = go_create(ev, gen, cur, next); break;
+    case EvGoCreateSyscall: ok = go_create_syscall(ev, gen, cur, next); break;
+    case EvGoStart: ok = go_start(ev, gen, cur, next); break;
+    case EvGoDestroy:
+    case EvGoStop:
+    case EvGoBlock: ok = go_stop_exec(ev, gen, cur, next); break;
+    case EvGoDestroySyscall: ok = go_destroy_syscall(ev, gen, cur, next); break;
+    case EvGoUnblock: ok = go_unblock(ev, gen, cur, next); break;
+    case EvGoSyscallBegin: ok = go_syscall_begin(ev, gen, cur, next); break;
+    case EvGoSyscallEnd: ok = go_syscall_end(ev, gen, cur, next); break;
+    case EvGoSyscallEndBlocked: ok = go_syscall_end_blocked(ev, gen, cur, next); break;
+    case EvGoStatus:
+    case EvGoStatusStack: ok = go_status(ev, gen, cur, next); break;
+    case EvSTWBegin:
+    case EvGCMarkAssistBegin: ok = go_range_begin(ev, gen, cur, next); break;
+    case EvSTWEnd:
+    case EvGCMarkAssistEnd: ok = go_range_end(ev, gen, cur, next); break;
+    case EvGCMarkAssistActive: ok = go_range_active(ev, gen, cur, next); break;
+    case EvGCActive: ok = gc_active(ev, gen, cur, next); break;
+    case EvGCBegin: ok = gc_begin(ev, gen, cur, next); break;
+    case EvGCEnd: ok = gc_end(ev, gen, cur, next); break;
+    case EvGCSweepActive: ok = gc_sweep_active(ev, gen, cur, next); break;
+    case EvGCSweepBegin: ok = gc_sweep_begin(ev, gen, cur, next); break;
+    case EvGCSweepEnd: ok = gc_sweep_end(ev, gen, cur, next); break;
+    case EvHeapAlloc:
+    case EvHeapGoal: ok = heap_metric(ev, gen, cur, next); break;
+    case EvUserTaskBegin: ok = user_task_begin(ev, gen, cur, next); break;
+    case EvUserTaskEnd: ok = user_task_end(ev, gen, cur, next); break;
+    case EvUserRegionBegin: ok = user_region_begin(ev, gen, cur, next); break;
+    case EvUserRegionEnd: ok = user_region_end(ev, gen, cur, next); break;
+    case EvGoSwitch:
+    case EvGoSwitchDestroy: ok = go_switch(ev, gen, cur, next); break;
+    default:
+      if (ev.type >= EvSpan && ev.type <= EvGoroutineStackFree) {
+        ok = alloc_free(ev, gen, cur, next);
+        break;
+      }
+      fail(fmt("bad event type found while ordering: %d", ev.type));
+  }
+  if (ok && tracking_) record_touched(ev, cur, *ms);
+  return ok;
 }
 
 // ---- diagnostics -----------------------------------------------------------------

@@ -1,7 +1,7 @@
 // The ordering engine: Go's state machines for goroutines, procs and threads
 // (FORMAT.md §2.11, Go's order.go). Given one event at the head of a thread's
-// stream, it either says "not yet" or accepts it, updates the state and queues the
-// events to emit (an event can expand into several, e.g. GoSwitch).
+// stream, it either says "not yet" or accepts it, updates the state and emits the
+// resulting events (one, or several for e.g. GoSwitch).
 #pragma once
 
 #include <array>
@@ -14,34 +14,18 @@
 #include "gotrace/column.h"
 #include "gotrace/flat_map.h"
 #include "resource_index.h"
+#include "v2_emit.h"
 #include "v2_generation.h"
 
 namespace gotrace::v2 {
 
-// A decoded wire event (Go's baseEvent) plus where it came from.
-struct WireEvent {
-  uint8_t type = 0;
-  Time time = 0;
-  std::array<uint64_t, 5> args{};  // arguments after dt
-  uint64_t offset = 0;             // file offset of its type byte
-};
-
-// An event ready to be stored: Go's Event{ctx, base} with the values its String()
-// needs that ordering smuggles in ("extra" in Go).
-struct OutEvent {
-  Context ctx;
-  WireEvent ev;
-  uint64_t extra0 = 0;         // old state / old status / task parent
-  StringID resolved_name = 0;  // STWEnd kind, UserTaskEnd name (global ids)
-};
-
 class Ordering {
  public:
-  explicit Ordering(const StringTable& strings) : strings_(strings) {}
+  Ordering(const StringTable& strings, Emitter& out) : strings_(strings), out_(out) {}
 
   // Tries to advance ev, read from thread m's batches in generation gen. Returns
   // false if a precondition on another thread's events is not met yet. Throws
-  // TraceError if the event can never be valid. Accepted events go to queue().
+  // TraceError if the event can never be valid. Accepted events go to the Emitter.
   // `m_cache` is the caller's slot for thread m's state (nullptr at first).
   bool advance(WireEvent& ev, const Generation& gen, ThreadID m, void*& m_cache);
 
@@ -57,10 +41,6 @@ class Ordering {
   const std::vector<uint64_t>& touched() const { return touched_; }
   void clear_touched() { touched_.clear(); }
 
-  // The events the last successful advance produced (one, or up to three).
-  const OutEvent* queue() const { return queue_; }
-  int queue_size() const { return nqueue_; }
-  void clear_queue() { nqueue_ = 0; }
 
   // Go's dumpOrdering, with ids sorted so the text is deterministic.
   std::string dump() const;
@@ -120,13 +100,7 @@ class Ordering {
   MState* new_m_state(ThreadID id);
 
   void push(const Context& ctx, const WireEvent& ev, uint64_t extra0 = 0, StringID name = 0) {
-    OutEvent& o = queue_[nqueue_++];
-    o.ctx.m = ctx.m;
-    o.ctx.p = ctx.p;
-    o.ctx.g = ctx.g;
-    o.ev = ev;
-    o.extra0 = extra0;
-    o.resolved_name = name;
+    out_.emit(ctx, ev, extra0, name);
   }
   StringID lookup_string(const Generation& gen, uint64_t id, const WireEvent& ev);
 
@@ -174,8 +148,6 @@ class Ordering {
   GCState gc_state_ = GCState::Undetermined;
   uint64_t initial_gen_ = 0;
   uint64_t gen_ = 0;
-  OutEvent queue_[3];
-  int nqueue_ = 0;
   bool tracking_ = false;
   std::vector<uint64_t> touched_;
   void record_touched(const WireEvent& ev, const Context& cur, const MState& after);
@@ -186,6 +158,7 @@ class Ordering {
     return mix64(mix64(kind * 0x9E3779B97F4A7C15ULL ^ id) ^ gen * 0xC2B2AE3D27D4EB4FULL ^ n * 0x165667B19E3779F9ULL);
   }
   const StringTable& strings_;  // for region names in error messages
+  Emitter& out_;
 };
 
 }  // namespace gotrace::v2

@@ -9,41 +9,12 @@
 #include "gotrace/v2_spec.h"
 #include "strings_util.h"
 #include "v2_generation.h"
+#include "v2_emit.h"
 #include "v2_order.h"
 #include "varint.h"
 
 namespace gotrace::v2 {
 namespace {
-
-// What the hot loop needs to know about an event type, precomputed from the spec
-// table for the trace's version: 8 bytes instead of a walk over the spec.
-struct TypePlan {
-  uint8_t nargs = 0;      // wire arguments after dt
-  bool timed = false;     // may appear in an event batch
-  uint8_t stack[2] = {};  // argument indices (after dt, 1-based; 0 = none) of stack ids
-  uint8_t str[2] = {};    // ... and of string ids
-};
-
-std::array<TypePlan, 256> make_plans(int go_minor) {
-  std::array<TypePlan, 256> plans{};
-  for (int t = 0; t < kGo123TableSize; t++) {
-    const EventSpec& sp = spec(static_cast<uint8_t>(t));
-    TypePlan& p = plans[t];
-    p.timed = sp.timed && sp.nargs > 0 && (sp.since <= 23 || go_minor >= sp.since);
-    p.nargs = sp.nargs ? static_cast<uint8_t>(sp.nargs - 1) : 0;
-    for (int k = 0; k < 2; k++) {
-      p.stack[k] = sp.stack_ids[k];
-      p.str[k] = sp.string_ids[k];
-    }
-  }
-  return plans;
-}
-
-struct CtxSlot {
-  Context ctx;
-  ContextID id = 0;
-  bool valid = false;
-};
 
 // One thread's events in a generation, decoded one at a time (Go's batchCursor).
 struct Cursor {
@@ -71,7 +42,7 @@ class Reader {
  public:
   Reader(std::span<const uint8_t> bytes, int go_minor, EventStore& store, const ReadOptions& options, ReadWork& work)
       : bytes_(bytes), store_(store), options_(options), work_(work), gens_(bytes, 16, go_minor, store),
-        order_(store.strings), plans_(make_plans(go_minor)) {}
+        out_(store, go_minor), order_(store.strings, out_) {}
 
   void run();
 
@@ -79,41 +50,6 @@ class Reader {
   void order_generation();
   bool next_event(Cursor& c);
   bool try_advance(size_t i);
-  void emit(const OutEvent& o, CtxSlot& slot);
-  void emit_sync();
-  void emit_cpu_sample(const CpuSample& s);
-  Time fix_time(Time t) {
-    if (t <= last_ts_) t = wrap_add(last_ts_, 1);
-    last_ts_ = t;
-    return t;
-  }
-  // Contexts repeat: most events have the context of their thread's previous event.
-  ContextID ctx_id(const Context& c, CtxSlot& last) {
-    // Field by field: a whole-struct compare loads 16 bytes across fresh 8-byte stores.
-    if (last.valid && last.ctx.m == c.m && last.ctx.p == c.p) {
-      if (last.ctx.g == c.g) return last.id;
-      // Same thread and proc, another goroutine: no lookup needed.
-      if (store_.rebind_goroutine(last.id, c.g, last.id)) {
-        last.ctx.g = c.g;
-        return last.id;
-      }
-    }
-    last.ctx.m = c.m;
-    last.ctx.p = c.p;
-    last.ctx.g = c.g;
-    last.id = store_.intern_context(c);
-    last.valid = true;
-    return last.id;
-  }
-  uint32_t resolve(const LocalIds& table, uint64_t id, const char* what, const OutEvent& o) {
-    if (id == 0) return 0;
-    uint32_t g = table.get(id);
-    if (g == LocalIds::kMissing) [[unlikely]] {
-      fail_at(fmt("found invalid %s ID %llu for event %s", what, (unsigned long long)id, event_name(o.ev.type).c_str()),
-              nullptr, &o.ev);
-    }
-    return g;
-  }
   [[noreturn]] void fail_at(std::string msg, const Cursor* c, const WireEvent* ev);
   std::string dump_frontier() const;
 
@@ -132,8 +68,8 @@ class Reader {
   const ReadOptions& options_;
   ReadWork& work_;
   GenerationReader gens_;
+  Emitter out_;
   Ordering order_;
-  const std::array<TypePlan, 256> plans_;
   std::unique_ptr<Generation> gen_;
   std::vector<Cursor> cursors_;
   // The threads whose next event may advance, as a min-heap on its time.
@@ -155,8 +91,6 @@ class Reader {
   std::vector<Waiter> waiter_pool_;
   std::vector<ParkedEntry> parked_by_time_;
   size_t parked_ = 0;
-  Time last_ts_ = 0;
-  CtxSlot other_ctx_;  // for events outside any thread's stream (Sync, CPU samples)
 };
 
 void Reader::fail_at(std::string msg, const Cursor* c, const WireEvent* ev) {
@@ -189,7 +123,7 @@ bool Reader::next_event(Cursor& c) {
   if (type >= kGo123TableSize) [[unlikely]] {
     fail_at(fmt("found invalid event type: %d", type), &c, nullptr);
   }
-  const TypePlan& plan = plans_[type];
+  const TypePlan& plan = out_.plan(type);
   if (!plan.timed) [[unlikely]] {
     fail_at(fmt("found event without a timestamp: type=%d", type), &c, nullptr);
   }
@@ -253,115 +187,6 @@ void Reader::heap_remove(size_t i) {
   sift_down(0);
 }
 
-// Stores one ordered event (Go's validateTableIDs and time fix-up, then the payload
-// layout documented in event_view.h).
-void Reader::emit(const OutEvent& o, CtxSlot& slot) {
-  const WireEvent& ev = o.ev;
-  const TypePlan& plan = plans_[ev.type];
-  const uint64_t* a = ev.args.data();
-  StackID stack = 0, stack2 = 0;
-  StringID str = 0, str2 = 0;
-  if (plan.stack[0]) {
-    stack = resolve(gen_->stacks, a[plan.stack[0] - 1], "stack", o);
-    if (plan.stack[1]) stack2 = resolve(gen_->stacks, a[plan.stack[1] - 1], "stack", o);
-  }
-  if (plan.str[0]) {
-    str = resolve(gen_->strings, a[plan.str[0] - 1], "string", o);
-    if (plan.str[1]) str2 = resolve(gen_->strings, a[plan.str[1] - 1], "string", o);
-  }
-  Time t = fix_time(ev.time);
-  ContextID ctx = ctx_id(o.ctx, slot);
-  switch (ev.type) {
-    case EvGoSyscallBegin:
-    case EvGoSyscallEnd:
-    case EvGoSyscallEndBlocked:
-    case EvGoDestroy:
-    case EvGoDestroySyscall:
-    case EvProcStop:
-    case EvGCSweepBegin:
-    case EvGCMarkAssistBegin:
-    case EvGCMarkAssistEnd:
-      store_.push(t, ev.type, ctx, stack, 0, 0, 0);
-      break;
-    case EvProcsChange:
-    case EvHeapAlloc:
-    case EvHeapGoal:
-    case EvProcStart:
-    case EvGCSweepActive:
-    case EvGoCreateSyscall:
-    case EvGoStart:
-    case EvGoUnblock:
-    case EvGoSwitch:
-    case EvGoSwitchDestroy:
-    case EvGCMarkAssistActive:
-    case EvGCActive:
-    case EvGCBegin:
-    case EvGCEnd:
-      store_.push64(t, ev.type, ctx, stack, a[0], 0);
-      break;
-    case EvProcSteal:
-      store_.push64(t, ev.type, ctx, stack, a[0], static_cast<uint32_t>(o.extra0));
-      break;
-    case EvProcStatus:
-    case EvGoStatus:
-    case EvGoStatusStack: {
-      uint64_t wire = ev.type == EvProcStatus ? a[1] : a[2];
-      store_.push64(t, ev.type, ctx, stack, a[0], static_cast<uint32_t>(o.extra0 | wire << 8));
-      break;
-    }
-    case EvGoCreate:
-    case EvGoCreateBlocked:
-      store_.push64(t, ev.type, ctx, stack, a[0], stack2);
-      break;
-    case EvGoStop:
-    case EvGoBlock:
-    case EvSTWBegin:
-    case EvGoLabel:
-      store_.push(t, ev.type, ctx, stack, str, 0, 0);
-      break;
-    case EvSTWEnd:
-      store_.push(t, ev.type, ctx, stack, o.resolved_name, 0, 0);
-      break;
-    case EvGCSweepEnd:
-      store_.push(t, ev.type, ctx, stack, store_.push_extra({a[0], a[1]}), 0, 0);
-      break;
-    case EvUserTaskBegin:
-      store_.push(t, ev.type, ctx, stack, store_.push_extra({a[0], a[1], str}), 0, 0);
-      break;
-    case EvUserTaskEnd:
-      store_.push(t, ev.type, ctx, stack, store_.push_extra({a[0], o.extra0, o.resolved_name}), 0, 0);
-      break;
-    case EvUserRegionBegin:
-    case EvUserRegionEnd:
-      store_.push64(t, ev.type, ctx, stack, a[0], str);
-      break;
-    case EvUserLog:
-      store_.push(t, ev.type, ctx, stack, store_.push_extra({a[0], str, str2}), 0, 0);
-      break;
-    default:
-      if (spec(ev.type).experimental()) {
-        store_.push(t, ev.type, ctx, stack, store_.push_extra(std::span<const uint64_t>(a, plan.nargs)), 0, 0);
-      } else {
-        store_.push(t, ev.type, ctx, stack, 0, 0, 0);
-      }
-  }
-}
-
-void Reader::emit_sync() {
-  Time t = fix_time(last_ts_);
-  store_.push(t, EvSyncOut, ctx_id(Context{}, other_ctx_), 0, static_cast<uint32_t>(store_.generations.size() - 1), 0,
-              0);
-}
-
-void Reader::emit_cpu_sample(const CpuSample& s) {
-  OutEvent o;
-  o.ev.type = EvCPUSample;
-  o.ev.offset = s.offset;
-  StackID stack = resolve(gen_->stacks, s.stack, "stack", o);
-  Time t = fix_time(s.time);
-  store_.push(t, EvCPUSample, ctx_id(s.ctx, other_ctx_), stack, 0, 0, 0);
-}
-
 std::string Reader::dump_frontier() const {
   std::string out;
   for (const HeapEntry& e : frontier_) {
@@ -383,6 +208,7 @@ bool Reader::try_advance(size_t i) {
   Cursor* c = frontier_[i].c;
   work_.advance_attempts++;
   order_.set_tracking(parked_ > 0);
+  out_.set_slot(&c->ctx);
   bool ok;
   try {
     ok = order_.advance(c->ev, *gen_, c->m, c->m_state);
@@ -390,8 +216,6 @@ bool Reader::try_advance(size_t i) {
     fail_at(e.message(), c, &c->ev);
   }
   if (!ok) return false;
-  for (int k = 0; k < order_.queue_size(); k++) emit(order_.queue()[k], c->ctx);
-  order_.clear_queue();
   if (next_event(*c)) {
     heap_update(i);
   } else {
@@ -468,6 +292,7 @@ void Reader::run() {
     info.experimental = std::move(gen_->experimental);
     store_.generations.push_back(std::move(info));
 
+    out_.set_generation(gen_.get());
     cursors_.assign(gen_->threads.size(), Cursor{});
     frontier_.clear();
     for (size_t k = 0; k < gen_->threads.size(); k++) {
@@ -490,7 +315,7 @@ void Reader::run() {
                            e.message().substr(0, e.message().find('\n')) + ")",
                        deferred->where());
     }
-    emit_sync();
+    out_.sync(static_cast<uint32_t>(store_.generations.size() - 1));
     GenerationInfo& done = store_.generations.back();
     done.event_count = store_.size() - done.first_event;
     if (options_.on_progress) {
@@ -514,7 +339,7 @@ void Reader::order_generation() {
     if (next_sample < samples.size()) {
       Time first = std::min(frontier_.empty() ? INT64_MAX : frontier_[0].t, earliest_parked());
       if ((frontier_.empty() && parked_ == 0) || samples[next_sample].time < first) {
-        emit_cpu_sample(samples[next_sample++]);
+        out_.cpu_sample(samples[next_sample++]);
         continue;
       }
     }
