@@ -51,6 +51,8 @@ class Reader {
   bool next_event(Cursor& c);
   bool try_advance(size_t i);
   [[noreturn]] void fail_at(std::string msg, const Cursor* c, const WireEvent* ev);
+  enum class BadEvent { InvalidType, Untimed, Timestamp, Argument };
+  [[noreturn, gnu::cold, gnu::noinline]] void bad_event(const Cursor& c, BadEvent what);
   std::string dump_frontier() const;
 
   void heap_insert(Cursor* c);
@@ -104,6 +106,16 @@ void Reader::fail_at(std::string msg, const Cursor* c, const WireEvent* ev) {
   throw TraceError(std::move(msg), where);
 }
 
+void Reader::bad_event(const Cursor& c, BadEvent what) {
+  switch (what) {
+    case BadEvent::InvalidType: fail_at(fmt("found invalid event type: %d", c.ev.type), &c, nullptr);
+    case BadEvent::Untimed: fail_at(fmt("found event without a timestamp: type=%d", c.ev.type), &c, nullptr);
+    case BadEvent::Timestamp: fail_at("found invalid uvarint for timestamp", &c, &c.ev);
+    case BadEvent::Argument: fail_at("found invalid uvarint", &c, &c.ev);
+  }
+  fail_at("bad event", &c, &c.ev);
+}
+
 // Decodes the thread's next event (Go's batchCursor.nextEvent): false when the
 // thread has no more events in this generation.
 bool Reader::next_event(Cursor& c) {
@@ -120,21 +132,14 @@ bool Reader::next_event(Cursor& c) {
   ev.offset = c.batch->data_offset + static_cast<uint64_t>(p - c.batch->data);
   uint8_t type = *p++;
   ev.type = type;
-  if (type >= kGo123TableSize) [[unlikely]] {
-    fail_at(fmt("found invalid event type: %d", type), &c, nullptr);
-  }
-  const TypePlan& plan = out_.plan(type);
+  const TypePlan& plan = out_.plan(type);  // types past Go's table are never timed
   if (!plan.timed) [[unlikely]] {
-    fail_at(fmt("found event without a timestamp: type=%d", type), &c, nullptr);
+    bad_event(c, type >= kGo123TableSize ? BadEvent::InvalidType : BadEvent::Untimed);
   }
   uint64_t dt;
-  if (read_uvarint(p, c.end, dt) != VarintStatus::Ok) [[unlikely]] {
-    fail_at("found invalid uvarint for timestamp", &c, &ev);
-  }
+  if (read_uvarint(p, c.end, dt) != VarintStatus::Ok) [[unlikely]] bad_event(c, BadEvent::Timestamp);
   for (int i = 0; i < plan.nargs; i++) {
-    if (read_uvarint(p, c.end, ev.args[i]) != VarintStatus::Ok) [[unlikely]] {
-      fail_at("found invalid uvarint", &c, &ev);
-    }
+    if (read_uvarint(p, c.end, ev.args[i]) != VarintStatus::Ok) [[unlikely]] bad_event(c, BadEvent::Argument);
   }
   c.p = p;
   ev.time = wrap_add(gen_->ns(dt), c.last_ts);
