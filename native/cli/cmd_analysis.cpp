@@ -1,0 +1,151 @@
+// gotrace analysis: goroutine summaries, tasks and MMU in the shape of Go's references.
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <stdexcept>
+#include <string>
+
+#include "command.h"
+#include "file_io.h"
+#include "gotrace/analysis/analysis_json.h"
+#include "gotrace/analysis/go_duration.h"
+#include "gotrace/analysis/report.h"
+#include "gotrace/reader.h"
+
+namespace gotrace::cli {
+namespace {
+
+using namespace gotrace::analysis;
+using Clock = std::chrono::steady_clock;
+
+// Seconds of wall-clock and of processor time (this process), the best of several runs.
+struct Timing {
+  double wall = 1e300, cpu = 1e300;
+};
+
+// Runs `result = f()` `repeat` times; the previous result is freed before each run,
+// so that only the computation is timed.
+template <class T, class F>
+Timing best_of(int repeat, T& result, F&& f) {
+  Timing best;
+  for (int i = 0; i < repeat; i++) {
+    result = T{};
+    auto t0 = Clock::now();
+    std::clock_t c0 = std::clock();
+    result = f();
+    best.cpu = std::min(best.cpu, static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC);
+    best.wall = std::min(best.wall, std::chrono::duration<double>(Clock::now() - t0).count());
+  }
+  return best;
+}
+
+// s right-aligned in `width` columns (counting characters, not bytes: "µs").
+std::string pad_left(const std::string& s, size_t width) {
+  size_t chars = 0;
+  for (unsigned char c : s) chars += (c & 0xC0) != 0x80;
+  return chars >= width ? s : std::string(width - chars, ' ') + s;
+}
+
+void print_text(const Report& r) {
+  const Summary& s = r.summary;
+  size_t regions = 0;
+  for (const GoroutineSummary& g : s.goroutines) regions += g.regions.size();
+  std::printf("events      %llu\n", static_cast<unsigned long long>(r.events));
+  std::printf("goroutines  %zu\n", s.goroutines.size());
+  std::printf("tasks       %zu\n", s.tasks.size());
+  std::printf("regions     %zu\n", regions);
+  std::printf("\nMinimum mutator utilization by window:\n%-38s", "");
+  for (int64_t w : kReportWindows) std::printf("%s", pad_left(go_duration_string(w), 8).c_str());
+  std::printf("\n");
+  for (const MmuValues& v : r.mmu) {
+    std::printf("%-38s", util_flags_name(v.flags).c_str());
+    for (auto& [w, mmu] : v.by_window) std::printf("%8.4f", mmu);
+    std::printf("\n");
+  }
+  if (!r.error.empty()) std::printf("\nerror: %s\n", r.error.c_str());
+}
+
+int run_analysis(const Args& args) {
+  if (args.positional().size() != 1) throw std::runtime_error("expected one trace file (see --help)");
+  const bool timing = args.flag("time");
+  int repeat = 1;
+  if (args.has_value("repeat")) {
+    repeat = std::stoi(args.value("repeat"));
+    if (repeat < 1) throw std::runtime_error("--repeat must be at least 1");
+  }
+  std::vector<uint8_t> bytes = read_file(args.positional()[0]);
+
+  ReadResult r;
+  const Timing read_t = best_of(repeat, r, [&] { return read_trace(bytes); });
+  std::string error = r.ok() ? "" : r.error->what();
+
+  Report report;
+  const Timing analysis_t = best_of(repeat, report, [&] { return analyze(r.store, error); });
+
+  if (args.flag("json")) {
+    std::string out;
+    out.reserve(1 << 20);
+    JsonWriter w(out, true);
+    report_json(w, report);
+    out += '\n';
+    std::fwrite(out.data(), 1, out.size(), stdout);
+  } else {
+    print_text(report);
+  }
+  std::fflush(stdout);
+
+  if (timing) {
+    // The parts of analyze(), each on its own (together they share one pass).
+    Summary summary;
+    const Timing summary_t = best_of(repeat, summary, [&] { return summarize(r.store); });
+    std::vector<std::vector<UtilSeries>> utils;
+    const Timing util_t = best_of(repeat, utils, [&] { return mutator_utilization(r.store, kReportFlagSets); });
+    std::vector<double> mmus;
+    const Timing curve_t = best_of(repeat, mmus, [&] {
+      std::vector<double> v;
+      for (const auto& u : utils) {
+        MmuCurve c(u);
+        for (int64_t window : kReportWindows) v.push_back(c.mmu(window));
+      }
+      return v;
+    });
+    std::fprintf(stderr,
+                 "read      %7.3f s wall %7.3f s cpu   (read_trace: %llu events, %.1f MB)\n"
+                 "analysis  %7.3f s wall %7.3f s cpu   (analyze: %.2f of the read time by wall, %.2f by cpu)\n"
+                 "  summaries, regions, tasks alone        %7.3f s wall %7.3f s cpu\n"
+                 "  mutator utilization x%zu alone          %7.3f s wall %7.3f s cpu\n"
+                 "  MMU curves, %zu windows each            %7.3f s wall %7.3f s cpu\n",
+                 read_t.wall, read_t.cpu, static_cast<unsigned long long>(r.store.size()),
+                 static_cast<double>(bytes.size()) / 1e6, analysis_t.wall, analysis_t.cpu, analysis_t.wall / read_t.wall,
+                 analysis_t.cpu / read_t.cpu, summary_t.wall, summary_t.cpu, std::size(kReportFlagSets), util_t.wall,
+                 util_t.cpu, std::size(kReportWindows), curve_t.wall, curve_t.cpu);
+  }
+  if (!r.ok()) {
+    std::fprintf(stderr, "%s\n", error.c_str());
+    return 1;
+  }
+  return 0;
+}
+
+Register reg({
+    "analysis",
+    "goroutine summaries, user tasks and MMU together (Go's reference shape with --json)",
+    "Usage: gotrace analysis [--json] [--time [--repeat=N]] FILE\n\n"
+    "Runs the analyses of `go tool trace` over the trace: goroutine summaries with their\n"
+    "regions, user tasks, and the minimum mutator utilization (MMU) at windows 1µs to 1s\n"
+    "for three sets of GC work (STW; STW, background workers, assists and sweeping; the\n"
+    "same per P). Without --json it prints counts and the MMU table.\n\n"
+    "  --json      one JSON object in the shape of Go's analysis references: error, events,\n"
+    "              goroutines (with stats and regions), mmu, tasks; times in ns\n"
+    "  --time      also print, on stderr, how long reading (read_trace) and analysing\n"
+    "              (summaries, tasks and the MMU table) took, in wall-clock and CPU seconds\n"
+    "  --repeat=N  with --time: the best of N runs of each\n\n"
+    "A trace that cannot be read to the end is analysed as far as it was read; the error\n"
+    "is in the output and the exit status is 1.\n",
+    {"repeat"},
+    {"json", "time", "repeat"},
+    run_analysis,
+});
+
+}  // namespace
+}  // namespace gotrace::cli

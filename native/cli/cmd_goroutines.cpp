@@ -1,0 +1,101 @@
+// gotrace goroutines: goroutine summaries grouped by start function.
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+
+#include "command.h"
+#include "file_io.h"
+#include "gotrace/analysis/analysis_json.h"
+#include "gotrace/analysis/go_duration.h"
+#include "gotrace/analysis/goroutines.h"
+#include "gotrace/reader.h"
+
+namespace gotrace::cli {
+namespace {
+
+using namespace gotrace::analysis;
+
+// A duration to about four significant digits ("1.235ms").
+std::string human(int64_t ns) {
+  int64_t unit = 1;
+  for (int64_t a = ns < 0 ? -ns : ns; a >= 10'000; a /= 10) unit *= 10;
+  return go_duration_string((ns + (ns < 0 ? -unit : unit) / 2) / unit * unit);
+}
+
+void print_groups(const std::vector<GoroutineGroup>& groups) {
+  std::printf("%-60s %7s %12s %12s %12s %12s %12s %12s %12s\n", "Start function", "Count", "Execution", "Sched wait",
+              "Block", "Syscall", "Syscall blk", "Unknown", "Total");
+  for (const GoroutineGroup& g : groups) {
+    std::string name = g.name.empty() ? "(inactive, no stack trace sampled)" : std::string(g.name);
+    std::printf("%-60s %7zu %12s %12s %12s %12s %12s %12s %12s\n", name.c_str(), g.count, human(g.totals.exec).c_str(),
+                human(g.totals.sched_wait).c_str(), human(g.totals.block_total()).c_str(),
+                human(g.totals.syscall).c_str(), human(g.totals.syscall_block).c_str(),
+                human(g.totals.unknown()).c_str(), human(g.totals.total).c_str());
+  }
+}
+
+void print_group(const Summary& s, const GoroutineGroup& group) {
+  std::printf("Goroutines of %s: %zu, by total time\n\n", group.name.empty() ? "(inactive)" : std::string(group.name).c_str(),
+              group.count);
+  for (GoID id : group.goroutines) {
+    const GoroutineSummary& g = *s.goroutine(id);
+    std::printf("goroutine %lld  total %s  created %lld", static_cast<long long>(g.id), human(g.stats.total).c_str(),
+                static_cast<long long>(g.creation_time));
+    if (g.end_time) std::printf("  ended %lld", static_cast<long long>(g.end_time));
+    std::printf("\n");
+    for (const NamedDuration& d : non_overlapping_stats(s, g.stats))
+      if (d.ns) std::printf("    %-36s %12s\n", d.name.c_str(), human(d.ns).c_str());
+    for (const StatEntry& e : g.stats.ranges)
+      std::printf("    %-36s %12s\n", s.range_names[e.name].c_str(), human(e.ns).c_str());
+    if (!g.regions.empty()) std::printf("    regions: %zu\n", g.regions.size());
+  }
+}
+
+int run_goroutines(const Args& args) {
+  if (args.positional().size() != 1) throw std::runtime_error("expected one trace file (see --help)");
+  ReadResult r = read_trace(read_file(args.positional()[0]));
+  Summary s = summarize(r.store);
+  std::vector<GoroutineGroup> groups = goroutine_groups(s);
+  if (args.flag("json")) {
+    std::string out;
+    JsonWriter w(out, true);
+    goroutines_json(w, s, groups);
+    out += '\n';
+    std::fwrite(out.data(), 1, out.size(), stdout);
+  } else if (args.flag("group")) {
+    std::string name = args.value("group");
+    const GoroutineGroup* found = nullptr;
+    for (const GoroutineGroup& g : groups)
+      if (g.name == name) found = &g;
+    if (!found) throw std::runtime_error("no goroutines start in " + name);
+    print_group(s, *found);
+  } else {
+    print_groups(groups);
+  }
+  std::fflush(stdout);
+  if (!r.ok()) {
+    std::fprintf(stderr, "%s\n", r.error->what());
+    return 1;
+  }
+  return 0;
+}
+
+Register reg({
+    "goroutines",
+    "goroutines grouped by start function, with execution, wait and block times",
+    "Usage: gotrace goroutines [--json] [--group=FUNC] FILE\n\n"
+    "Summarizes every goroutine as `go tool trace` does: execution time, scheduler wait,\n"
+    "block time by reason, syscall time, time blocked in syscalls, and time inside ranges\n"
+    "(GC mark assist, stop-the-world...), also per user region. Prints the goroutines\n"
+    "grouped by start function, most execution time first.\n\n"
+    "  --json         every summary and group as one JSON object (times in ns)\n"
+    "  --group=FUNC   the goroutines starting in FUNC, one by one\n\n"
+    "A trace that cannot be read to the end is summarized as far as it was read; the\n"
+    "exit status is then 1.\n",
+    {"group"},
+    {"json", "group"},
+    run_goroutines,
+});
+
+}  // namespace
+}  // namespace gotrace::cli

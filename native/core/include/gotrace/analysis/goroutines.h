@@ -1,0 +1,33 @@
+// The goroutine analysis of `go tool trace`: goroutines grouped by start function
+// (cmd/trace/goroutines.go), from the summaries of summary.h.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gotrace/analysis/summary.h"
+
+namespace gotrace::analysis {
+
+struct GoroutineGroup {
+  std::string_view name;  // start function; "" for goroutines never seen with a stack
+  size_t count = 0;
+  ExecStats totals;       // the sum of its goroutines' statistics (names as in the Summary)
+  std::vector<GoID> goroutines;  // by total time, longest first (Go's order on a group's page)
+};
+
+// Every group, by total execution time, most first (then by name).
+std::vector<GoroutineGroup> goroutine_groups(const Summary& summary);
+
+// Go's NonOverlappingStats with the names its pages show ("Execution time",
+// "Sched wait time", "Syscall execution time", "Block time (syscall)", "Unknown time",
+// "Block time (<reason>)"), "Execution time" first and the rest by name.
+struct NamedDuration {
+  std::string name;
+  int64_t ns = 0;
+};
+std::vector<NamedDuration> non_overlapping_stats(const Summary& summary, const ExecStats& stats);
+
+}  // namespace gotrace::analysis

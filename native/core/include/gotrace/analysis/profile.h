@@ -1,0 +1,73 @@
+// The pprof-like profiles of `go tool trace -pprof=TYPE` (cmd/trace/pprof.go, Go 1.23):
+// how long goroutines spent blocked on the network (net), blocked on synchronization
+// (sync), in syscalls (syscall) or runnable but not running (sched), by the stack of
+// the event that put them in that state.
+//
+// A port of Go's makeComputePprofFunc, quirks included: only state transitions with a
+// stack are seen, so a goroutine that leaves the tracked state through a transition
+// without a stack (GoStart, GoUnblock, GoSyscallEnd) stays tracked until its next
+// transition that has one.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "gotrace/analysis/tasks.h"
+#include "gotrace/event_store.h"
+#include "gotrace/flat_map.h"
+
+namespace gotrace::analysis {
+
+enum class ProfileType : uint8_t { Net, Sync, Syscall, Sched };
+inline constexpr ProfileType kProfileTypes[] = {ProfileType::Net, ProfileType::Sync, ProfileType::Syscall,
+                                                ProfileType::Sched};
+
+// "net", "sync", "syscall", "sched": the names of `go tool trace -pprof=TYPE`.
+std::string_view to_string(ProfileType type);
+std::optional<ProfileType> parse_profile_type(std::string_view name);
+
+// Go's gToIntervals: for each goroutine, the times that count toward a profile.
+class GoroutineIntervals {
+ public:
+  void add(GoID g, Interval interval);
+  // The goroutine's intervals, in the order they were added (empty if none).
+  std::span<const Interval> of(GoID g) const;
+  size_t goroutines() const { return ids_.size(); }
+  GoID goroutine(size_t k) const { return ids_[k]; }  // in the order first added
+
+ private:
+  FlatMap<uint32_t> slot_;        // goroutine -> index in ids_ / begin_
+  std::vector<GoID> ids_;
+  std::vector<uint32_t> begin_;   // per goroutine (+1): its first interval
+  std::vector<Interval> intervals_;
+};
+
+struct ProfileFilter {
+  // Only these goroutines, only during their intervals (Go's gToIntervals); nullptr
+  // counts every goroutine all the time (Go's nil map).
+  const GoroutineIntervals* goroutines = nullptr;
+  // Only this part of the trace.
+  std::optional<Interval> window;
+};
+
+struct ProfileRecord {
+  // Of the stacks with these PCs (the first 128), the one seen last, as Go keeps it.
+  StackID stack = 0;
+  uint64_t count = 0;       // times a goroutine entered the state there
+  int64_t nanoseconds = 0;  // time it stayed, within the filter
+};
+
+struct Profile {
+  ProfileType type = ProfileType::Sched;
+  std::vector<ProfileRecord> records;  // one per distinct PC sequence, by first appearance
+};
+
+// Go's pprof stacks deduplicate on at most this many PCs and keep that many frames.
+inline constexpr size_t kPprofMaxStack = 128;
+
+Profile compute_profile(const EventStore& store, ProfileType type, const ProfileFilter& filter = {});
+
+}  // namespace gotrace::analysis

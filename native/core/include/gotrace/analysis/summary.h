@@ -1,0 +1,116 @@
+// Goroutine summaries, user regions and user tasks: a port of Go's Summarizer
+// (internal/trace/summary.go, Go 1.23) over the event store, quirks included
+// (FORMAT.md §6.1). One pass over the events.
+//
+// Names (goroutine start functions, region and task types, block reasons) are views
+// into the store's string table: a Summary is valid as long as the EventStore it was
+// computed from.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gotrace/event_store.h"
+#include "gotrace/types.h"
+
+namespace gotrace::analysis {
+
+// "No event": a region or task whose start or end is not in the trace.
+inline constexpr uint64_t kNoEvent = ~uint64_t{0};
+
+// One keyed duration of ExecStats: `name` indexes Summary::block_reasons (for `block`)
+// or Summary::range_names (for `ranges`).
+struct StatEntry {
+  uint32_t name = 0;
+  int64_t ns = 0;
+};
+
+// Go's GoroutineExecStats, durations in ns. The first five and `block` do not overlap;
+// `total` and `ranges` overlap with them.
+struct ExecStats {
+  int64_t exec = 0;           // running
+  int64_t sched_wait = 0;     // runnable (plus Go's quirk for syscalls that lost their P)
+  int64_t syscall = 0;        // in a syscall, before its P was taken
+  int64_t syscall_block = 0;  // in a syscall, after its P was taken
+  int64_t total = 0;          // presence in the trace
+  std::vector<StatEntry> block;   // waiting, by reason (Go's BlockTimeByReason)
+  std::vector<StatEntry> ranges;  // inside ranges such as GC mark assist (Go's RangeTime)
+
+  int64_t block_total() const;
+  // Go's UnknownTime: what the non-overlapping stats leave of `total`, at least 0.
+  int64_t unknown() const;
+  // The entry for `name`, or 0.
+  static int64_t get(const std::vector<StatEntry>& entries, uint32_t name);
+};
+
+// Go's UserRegionSummary: a region of one goroutine, with the goroutine's statistics
+// while it was active.
+struct RegionSummary {
+  TaskID task = kBackgroundTask;
+  std::string_view name;  // the region type ("" for the region a goroutine inherits)
+  GoID goroutine = kNoGoroutine;
+  // The events that began and ended it (kNoEvent: not in the trace), and their times
+  // (0 when absent). The start can be a goroutine's creation (a region inherited from
+  // the creator's innermost region) and the end a goroutine's end.
+  uint64_t start_event = kNoEvent;
+  uint64_t end_event = kNoEvent;
+  Time start = 0;
+  Time end = 0;
+  ExecStats stats;
+
+  bool has_start() const { return start_event != kNoEvent; }
+  bool has_end() const { return end_event != kNoEvent; }
+};
+
+// Go's GoroutineSummary.
+struct GoroutineSummary {
+  GoID id = 0;
+  std::string_view name;  // start function: the root frame of its first stack; "" if none
+  uint64_t pc = 0;        // that frame's PC
+  Time creation_time = 0;  // first appearance
+  Time start_time = 0;     // first time running; 0 if it never ran
+  Time end_time = 0;       // when it exited; 0 if it did not
+  ExecStats stats;
+  std::vector<uint32_t> regions;  // indices into Summary::regions, by start time
+};
+
+// Go's UserTaskSummary.
+struct TaskSummary {
+  TaskID id = 0;
+  std::string_view name;
+  TaskID parent = kNoTask;         // kNoTask: unknown
+  std::vector<TaskID> children;    // in the order they were found
+  uint64_t start_event = kNoEvent;  // its TaskBegin
+  uint64_t end_event = kNoEvent;    // its TaskEnd
+  Time start = 0;                   // 0 when absent
+  Time end = 0;
+  std::vector<uint64_t> logs;       // its Log events (indices into the store)
+  std::vector<uint32_t> regions;    // indices into Summary::regions, in order of appearance
+  std::vector<GoID> goroutines;     // ascending; as in Go, may hold NoGoroutine (-1)
+
+  bool has_parent() const { return parent != kNoTask; }
+  bool complete() const { return start_event != kNoEvent && end_event != kNoEvent; }
+};
+
+struct Summary {
+  std::vector<GoroutineSummary> goroutines;  // ascending id
+  std::vector<TaskSummary> tasks;            // ascending id
+  std::vector<RegionSummary> regions;        // every region of every goroutine and task
+  std::vector<std::string_view> block_reasons;  // StatEntry names of ExecStats::block
+  std::vector<std::string> range_names;         // StatEntry names of ExecStats::ranges
+  Time first_time = 0;  // times of the first and last events (0 if none)
+  Time last_time = 0;
+
+  const GoroutineSummary* goroutine(GoID id) const;
+  const TaskSummary* task(TaskID id) const;
+};
+
+// Go's Summarizer over every event of the store.
+Summary summarize(const EventStore& store);
+
+// Go's IsSystemGoroutine: runtime goroutines (other than runtime.main) and unnamed ones.
+bool is_system_goroutine(std::string_view start_function);
+
+}  // namespace gotrace::analysis

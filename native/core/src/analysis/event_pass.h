@@ -1,0 +1,59 @@
+// One pass over the events for several analyses at once. Each event is decoded once —
+// its kind, time and context, and its state transition or range — and handed to every
+// consumer, so `gotrace analysis` reads the store once for the summaries and all three
+// MMU flag sets. A consumer has these members:
+//
+//   void begin_event(Time t);   // before each event
+//   void end_event(Time t);     // after each event
+//   void sync(Time t);
+//   void transition(size_t i, Time t, const Context& ctx, const StateTransition& st);
+//   void range(size_t i, EventKind kind, Time t, const Context& ctx, const RangeRef& r);
+//   void other(size_t i, EventKind kind, Time t, const Context& ctx);  // any other kind
+#pragma once
+
+#include "gotrace/event_store.h"
+#include "gotrace/event_view.h"
+#include "range_names.h"
+#include "transition.h"
+
+namespace gotrace::analysis::detail {
+
+template <class... Consumers>
+void run_event_pass(const EventStore& store, RangeNames& names, Consumers&... consumers) {
+  EventKind kinds[256];  // looked up here rather than called per event
+  for (int t = 0; t < 256; t++) kinds[t] = kind_of_type(static_cast<uint8_t>(t));
+  const size_t n = store.size();
+  for (size_t i = 0; i < n; i++) {
+    const uint8_t type = store.type(i);
+    const EventKind kind = kinds[type];
+    const Time t = store.time(i);
+    (consumers.begin_event(t), ...);
+    switch (kind) {
+      case EventKind::StateTransition: {
+        const StateTransition st = read_transition(store, i, type);
+        const Context& ctx = store.context(i);
+        (consumers.transition(i, t, ctx, st), ...);
+        break;
+      }
+      case EventKind::RangeBegin:
+      case EventKind::RangeActive:
+      case EventKind::RangeEnd: {
+        const RangeRef r = names.get(store, i);
+        const Context& ctx = store.context(i);
+        (consumers.range(i, kind, t, ctx, r), ...);
+        break;
+      }
+      case EventKind::Sync:
+        (consumers.sync(t), ...);
+        break;
+      default: {
+        const Context& ctx = store.context(i);
+        (consumers.other(i, kind, t, ctx), ...);
+        break;
+      }
+    }
+    (consumers.end_event(t), ...);
+  }
+}
+
+}  // namespace gotrace::analysis::detail

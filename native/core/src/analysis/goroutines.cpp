@@ -1,0 +1,75 @@
+// The grouping of cmd/trace/goroutines.go (Go 1.23).
+#include "gotrace/analysis/goroutines.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+namespace gotrace::analysis {
+namespace {
+
+void add_entries(std::vector<StatEntry>& to, const std::vector<StatEntry>& from) {
+  for (const StatEntry& e : from) {
+    auto it = std::find_if(to.begin(), to.end(), [&](const StatEntry& t) { return t.name == e.name; });
+    if (it != to.end()) {
+      it->ns += e.ns;
+    } else {
+      to.push_back(e);
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<GoroutineGroup> goroutine_groups(const Summary& summary) {
+  std::vector<GoroutineGroup> groups;
+  std::unordered_map<std::string_view, size_t> by_name;
+  for (const GoroutineSummary& g : summary.goroutines) {
+    auto [it, inserted] = by_name.try_emplace(g.name, groups.size());
+    if (inserted) {
+      groups.emplace_back();
+      groups.back().name = g.name;
+    }
+    GoroutineGroup& group = groups[it->second];
+    group.count++;
+    ExecStats& t = group.totals;
+    t.exec += g.stats.exec;
+    t.sched_wait += g.stats.sched_wait;
+    t.syscall += g.stats.syscall;
+    t.syscall_block += g.stats.syscall_block;
+    t.total += g.stats.total;
+    add_entries(t.block, g.stats.block);
+    add_entries(t.ranges, g.stats.ranges);
+    group.goroutines.push_back(g.id);
+  }
+  for (GoroutineGroup& group : groups) {
+    std::vector<std::pair<int64_t, GoID>> by_total;
+    by_total.reserve(group.goroutines.size());
+    for (GoID id : group.goroutines) by_total.push_back({summary.goroutine(id)->stats.total, id});
+    std::sort(by_total.begin(), by_total.end(), [](auto& a, auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+    for (size_t i = 0; i < by_total.size(); i++) group.goroutines[i] = by_total[i].second;
+  }
+  std::sort(groups.begin(), groups.end(), [](const GoroutineGroup& a, const GoroutineGroup& b) {
+    return a.totals.exec != b.totals.exec ? a.totals.exec > b.totals.exec : a.name < b.name;
+  });
+  return groups;
+}
+
+std::vector<NamedDuration> non_overlapping_stats(const Summary& summary, const ExecStats& s) {
+  // A map, as in Go: a block reason "syscall" adds to "Block time (syscall)".
+  std::map<std::string, int64_t> stats = {
+      {"Execution time", s.exec},
+      {"Sched wait time", s.sched_wait},
+      {"Syscall execution time", s.syscall},
+      {"Block time (syscall)", s.syscall_block},
+      {"Unknown time", s.unknown()},
+  };
+  for (const StatEntry& e : s.block) stats["Block time (" + std::string(summary.block_reasons[e.name]) + ")"] += e.ns;
+  std::vector<NamedDuration> out;
+  out.push_back({"Execution time", stats["Execution time"]});
+  for (auto& [name, ns] : stats)
+    if (name != "Execution time") out.push_back({name, ns});
+  return out;
+}
+
+}  // namespace gotrace::analysis

@@ -1,0 +1,67 @@
+// A map from goroutine (or task) ids to small values for the analyses' hot loops.
+// Goroutine and task ids are small integers handed out nearly consecutively, so a plain
+// array indexed by id finds an entry in one memory access where a hash map needs three
+// (flags, keys, values); on a trace with half a million goroutines that is most of the
+// analysis time. Ids outside [0, kDenseLimit) go to a FlatMap.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "gotrace/flat_map.h"
+
+namespace gotrace::analysis::detail {
+
+// `empty` marks an absent entry in the array; it cannot be stored.
+template <class V, V empty>
+class IdMap {
+ public:
+  // Ids below this use the array, which grows (by doubling) only to the largest id
+  // seen: 16M ids, at most 64 MB for 4-byte values, for a trace of a size in GB.
+  static constexpr uint64_t kDenseLimit = uint64_t{1} << 24;
+
+  V get(int64_t id) const {
+    const auto k = static_cast<uint64_t>(id);
+    if (k < dense_.size()) return dense_[k];
+    if (k < kDenseLimit) return empty;
+    const V* v = sparse_.find(k);
+    return v ? *v : empty;
+  }
+
+  void set(int64_t id, V v) {
+    const auto k = static_cast<uint64_t>(id);
+    if (k < kDenseLimit) {
+      if (k >= dense_.size()) {
+        size_t n = dense_.empty() ? 1024 : dense_.size();
+        while (n <= k) n *= 2;
+        dense_.resize(n, empty);
+      }
+      dense_[k] = v;
+    } else {
+      sparse_[k] = v;
+    }
+  }
+
+  void erase(int64_t id) {
+    const auto k = static_cast<uint64_t>(id);
+    if (k < kDenseLimit) {
+      if (k < dense_.size()) dense_[k] = empty;
+    } else {
+      sparse_.erase(k);
+    }
+  }
+
+  // Calls f(id, value) for every entry, in no particular order.
+  template <class F>
+  void for_each(F&& f) const {
+    for (size_t k = 0; k < dense_.size(); k++)
+      if (dense_[k] != empty) f(static_cast<int64_t>(k), dense_[k]);
+    sparse_.for_each([&](uint64_t k, const V& v) { f(static_cast<int64_t>(k), v); });
+  }
+
+ private:
+  std::vector<V> dense_;
+  FlatMap<V> sparse_;
+};
+
+}  // namespace gotrace::analysis::detail

@@ -1,0 +1,57 @@
+#include "gotrace/analysis/analysis_json.h"
+#include "gotrace/analysis/go_duration.h"
+
+namespace gotrace::analysis {
+
+void mmu_json(JsonWriter& w, unsigned flags, const MmuCurve& curve, const std::vector<MmuWindowResult>& windows,
+              std::span<const double> quantiles) {
+  w.begin_object();
+  w.field("flags", util_flags_name(flags));
+  w.field("series", static_cast<uint64_t>(curve.series_count()));
+  w.field("points", static_cast<uint64_t>(curve.points()));
+  w.key("windows").begin_array();
+  for (const MmuWindowResult& r : windows) {
+    w.begin_object();
+    w.field("window", r.window);
+    w.field("label", go_duration_string(r.window));
+    w.field("mmu", r.mmu);
+    w.key("worst").begin_array();
+    for (const UtilWindow& u : r.worst) {
+      w.begin_object();
+      w.field("time", u.time);
+      w.field("util", u.mutator_util);
+      w.end_object();
+    }
+    w.end_array();
+    w.key("mud").begin_array();
+    for (size_t i = 0; i < r.mud.size() && i < quantiles.size(); i++) {
+      w.begin_object();
+      w.field("quantile", quantiles[i]);
+      w.field("util", r.mud[i]);
+      w.end_object();
+    }
+    w.end_array();
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+}
+
+void mmu_plot_json(JsonWriter& w, const MmuPlot& plot) {
+  w.begin_object();
+  w.field("x_min", plot.x_min);
+  w.field("x_max", plot.x_max);
+  w.key("quantiles").begin_array();
+  for (double q : plot.quantiles) w.value(q);
+  w.end_array();
+  w.key("curve").begin_array();
+  for (const auto& point : plot.curve) {
+    w.begin_array();
+    for (double v : point) w.value(v);
+    w.end_array();
+  }
+  w.end_array();
+  w.end_object();
+}
+
+}  // namespace gotrace::analysis

@@ -1,0 +1,305 @@
+// Building the slice tracks: which events change each goroutine, proc, thread and range
+// track, after cmd/trace's generators (gstate.go, procgen.go, threadgen.go, gen.go), in
+// one pass over the events. Then each long lane gets its level-of-detail summaries.
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+
+#include "gotrace/event_view.h"
+#include "id_map.h"
+#include "transition.h"
+#include "timeline_data.h"
+#include "timeline_families.h"
+
+namespace gotrace::analysis::detail {
+namespace {
+
+using namespace v2;
+
+// One kind of track being built: ids become lanes in order of appearance, renumbered
+// by id at the end.
+class TrackBuilder {
+ public:
+  void emit(int64_t id, uint32_t event) {
+    uint32_t lane = lane_.get(id);
+    if (lane == kNoLane) {
+      lane = static_cast<uint32_t>(ids_.size());
+      lane_.set(id, lane);
+      ids_.push_back(id);
+    }
+    lanes_.add(lane, event);
+  }
+  // The track expects no more changes (its goroutine ended).
+  void retire(int64_t id) {
+    uint32_t lane = lane_.get(id);
+    if (lane != kNoLane) lanes_.retire(lane);
+  }
+  void finish(SliceTracks& out) {
+    std::vector<uint32_t> by_id(ids_.size());
+    std::iota(by_id.begin(), by_id.end(), 0);
+    std::sort(by_id.begin(), by_id.end(), [&](uint32_t a, uint32_t b) { return ids_[a] < ids_[b]; });
+    std::vector<uint32_t> order(ids_.size());
+    for (uint32_t rank = 0; rank < by_id.size(); rank++) order[by_id[rank]] = rank;
+    out.lanes = lanes_.finish(static_cast<uint32_t>(ids_.size()), order);
+    std::sort(ids_.begin(), ids_.end());
+    out.ids = std::move(ids_);
+    lane_ = {};
+  }
+
+ private:
+  static constexpr uint32_t kNoLane = ~uint32_t{0};
+  IdMap<uint32_t, kNoLane> lane_;
+  std::vector<int64_t> ids_;
+  LaneSetBuilder lanes_;
+};
+
+bool executing(GoState s) { return s == GoState::Running || s == GoState::Syscall; }
+
+// The state rules.
+class Rules {
+ public:
+  Rules(const EventStore& s, std::array<TrackBuilder, kTrackKinds>& out, bool threads)
+      : s_(s), out_(out), threads_(threads) {}
+
+  void run() {
+    const auto& kinds = event_kinds();
+    for (size_t i = 0; i < s_.size(); i++) {
+      const uint8_t type = s_.type(i);
+      const auto e = static_cast<uint32_t>(i);
+      switch (kinds[type]) {
+        case EventKind::StateTransition: transition(e, type); break;
+        case EventKind::RangeBegin:
+        case EventKind::RangeActive:
+        case EventKind::RangeEnd: range(e, type); break;
+        default: break;
+      }
+    }
+  }
+
+ private:
+  struct ExecLane {
+    int8_t slot = kGap;
+    GoID g = kNoGoroutine;
+  };
+  // The goroutines executing on procs or threads, and what each of those shows.
+  struct ExecView {
+    TrackKind kind;
+    IdMap<int64_t, -1> on;      // goroutine -> proc or thread it executes on
+    FlatMap<ExecLane> lanes;    // proc or thread -> its current slice
+  };
+
+  void emit(TrackKind k, int64_t id, uint32_t e) { out_[static_cast<size_t>(k)].emit(id, e); }
+
+  void transition(uint32_t e, uint8_t type) {
+    const StateTransition st = read_transition(s_, e, type);
+    if (st.resource.kind == ResourceKind::Proc) {
+      if (st.proc_from() != st.proc_to() && st.proc_to() == ProcState::Idle) proc_lost(e, st.resource.id);
+      return;
+    }
+    if (st.resource.kind != ResourceKind::Goroutine || st.old_state == st.new_state) return;
+    const GoID g = st.resource.id;
+    emit(TrackKind::Goroutine, g, e);
+    if (st.go_to() == GoState::NotExist) {
+      out_[static_cast<size_t>(TrackKind::Goroutine)].retire(g);
+      out_[static_cast<size_t>(TrackKind::MarkAssist)].retire(g);
+    }
+    const Context& c = s_.context(e);
+    exec(procs_, e, g, st.go_from(), st.go_to(), c.p);
+    if (threads_) exec(threads_view_, e, g, st.go_from(), st.go_to(), c.m);
+  }
+
+  // gState.start / stop / block / syscallBegin on a proc or thread. Every event recorded
+  // here reads back (ExecFamily) as the state recorded. (A goroutine that started
+  // elsewhere without stopping first — not seen in valid traces — leaves its old track
+  // showing it until that track's next change: no event there could say otherwise.)
+  void exec(ExecView& v, uint32_t e, GoID g, GoState from, GoState to, int64_t where) {
+    const int64_t cur = v.on.get(g);
+    if (executing(to)) {
+      const int64_t target = where >= 0 ? where : cur;
+      if (target < 0) return;  // a syscall with no proc: nowhere to draw it
+      const int8_t slot = to == GoState::Running ? 0 : 1;
+      ExecLane& lane = v.lanes[static_cast<uint64_t>(target)];
+      if (lane.slot != slot || lane.g != g) {
+        emit(v.kind, target, e);
+        lane = {slot, g};
+      }
+      v.on.set(g, target);
+    } else if (executing(from) && cur >= 0) {
+      ExecLane* lane = v.lanes.find(static_cast<uint64_t>(cur));
+      if (lane && lane->slot != kGap && lane->g == g) {
+        emit(v.kind, cur, e);
+        *lane = {};
+      }
+      v.on.erase(g);
+    }
+  }
+
+  // A proc stopped or was stolen: a goroutine still in a syscall on it keeps its thread
+  // but no longer has the proc (procgen.go's inSyscall).
+  void proc_lost(uint32_t e, ProcID p) {
+    ExecLane* lane = procs_.lanes.find(static_cast<uint64_t>(p));
+    if (!lane || lane->slot == kGap) return;
+    emit(TrackKind::Proc, p, e);
+    if (procs_.on.get(lane->g) == p) procs_.on.erase(lane->g);
+    *lane = {};
+  }
+
+  void range(uint32_t e, uint8_t type) {
+    TrackKind k;
+    int64_t id = 0;
+    switch (type) {
+      case EvGCBegin:
+      case EvGCActive:
+      case EvGCEnd: k = TrackKind::GC; break;
+      case EvSTWBegin:
+      case EvSTWEnd: k = TrackKind::STW; break;
+      case EvGCSweepBegin:
+      case EvGCSweepActive:
+      case EvGCSweepEnd:
+        k = TrackKind::Sweep;
+        id = s_.context(e).p;  // Go 1.23's scope for all three (event_view.h)
+        break;
+      case EvGCMarkAssistActive:
+        k = TrackKind::MarkAssist;
+        id = static_cast<int64_t>(s_.ab(e));
+        break;
+      case EvGCMarkAssistBegin:
+      case EvGCMarkAssistEnd:
+        k = TrackKind::MarkAssist;
+        id = s_.context(e).g;
+        break;
+      default: return;
+    }
+    if (id < 0) return;
+    uint8_t& active = active_[static_cast<size_t>(k)][static_cast<uint64_t>(id)];
+    const bool begins = event_kinds()[type] != EventKind::RangeEnd;
+    if (begins == (active != 0)) return;  // nested begin or end without begin: no change
+    emit(k, id, e);
+    active = begins;
+  }
+
+  const EventStore& s_;
+  std::array<TrackBuilder, kTrackKinds>& out_;
+  bool threads_;
+  ExecView procs_{TrackKind::Proc, {}, {}};
+  ExecView threads_view_{TrackKind::Thread, {}, {}};
+  std::array<FlatMap<uint8_t>, kTrackKinds> active_;
+};
+
+// The summaries of every full block of a lane longer than one block, then of every run
+// of 16 full blocks.
+template <class Family>
+void summarize_lanes(const EventStore& s, Time trace_start, Time trace_end, SliceTracks& t) {
+  constexpr size_t K = Family::kStates.size();
+  const uint32_t lanes = t.lanes.lanes();
+  SliceTracks::Level& l0 = t.levels[0];
+  SliceTracks::Level& l1 = t.levels[1];
+  uint32_t total0 = 0, total1 = 0;
+  for (uint32_t l = 0; l < lanes; l++) {
+    if (t.lanes.size(l) <= LaneSet::kBlock) continue;
+    const uint32_t blocks = t.lanes.size(l) / LaneSet::kBlock;
+    t.summarized.push_back(l);
+    l0.begin.push_back(total0);
+    l1.begin.push_back(total1);
+    total0 += blocks;
+    total1 += blocks / kSuperBlocks;
+  }
+  l0.blocks.assign(total0, BlockSummary{});
+  l0.state_time.assign(size_t{total0} * K, 0);
+  l1.blocks.assign(total1, BlockSummary{});
+  l1.state_time.assign(size_t{total1} * K, 0);
+  for (size_t q = 0; q < t.summarized.size(); q++) {
+    const uint32_t l = t.summarized[q], first = l0.begin[q];
+    const uint32_t count = t.lanes.size(l) / LaneSet::kBlock;
+    LaneSet::Reader r(t.lanes, l);
+    uint32_t e = r.event();
+    Time time = Family::backdated(s, e) ? trace_start : s.time(e);
+    for (uint32_t b = 0; b < count; b++) {
+      const Time block_start = time;
+      Time busy_start = 0, busy_end = 0, longest = -1;
+      uint32_t longest_event = 0, busy = 0;
+      std::array<Time, K> state_time{};
+      for (uint32_t k = 0; k < LaneSet::kBlock; k++) {
+        int64_t detail;
+        const int slot = Family::slot(s, e, detail);
+        const uint32_t this_event = e;
+        const Time this_time = time;
+        r.next();
+        time = trace_end;
+        if (!r.done()) {
+          e = r.event();
+          time = s.time(e);
+        }
+        if (slot == kGap) continue;
+        const Time d = time - this_time;
+        if (busy++ == 0) busy_start = this_time;
+        busy_end = time;
+        state_time[static_cast<size_t>(slot)] += d;
+        if (d > longest) {
+          longest = d;
+          longest_event = this_event;
+        }
+      }
+      BlockSummary& sum = l0.blocks[first + b];
+      sum.mergeable = time - block_start <= static_cast<Time>(UINT32_MAX);
+      if (!sum.mergeable) continue;
+      sum.span = static_cast<uint32_t>(time - block_start);
+      sum.busy = static_cast<uint16_t>(busy);
+      if (busy == 0) continue;
+      sum.busy_start = static_cast<uint32_t>(busy_start - block_start);
+      sum.busy_end = static_cast<uint32_t>(time - busy_end);
+      sum.longest = static_cast<uint32_t>(longest);
+      sum.longest_event = longest_event;
+      for (size_t k = 0; k < K; k++) l0.state_time[size_t{first + b} * K + k] = static_cast<uint32_t>(state_time[k]);
+    }
+    // Second level: runs of 16 blocks, from the first level's summaries.
+    for (uint32_t b = 0; b < count / kSuperBlocks; b++) {
+      BlockSummary& sup = l1.blocks[l1.begin[q] + b];
+      Time span = 0, busy_end_at = 0;
+      bool mergeable = true;
+      for (uint32_t k = 0; k < kSuperBlocks; k++) {
+        const size_t i = first + size_t{b} * kSuperBlocks + k;
+        const BlockSummary& sum = l0.blocks[i];
+        mergeable = mergeable && sum.mergeable;
+        if (!mergeable) break;
+        if (sum.busy > 0) {
+          if (sup.busy == 0) sup.busy_start = static_cast<uint32_t>(span + sum.busy_start);
+          busy_end_at = span + sum.span - sum.busy_end;
+          if (sup.busy == 0 || sum.longest > sup.longest) {
+            sup.longest = sum.longest;
+            sup.longest_event = sum.longest_event;
+          }
+          sup.busy = static_cast<uint16_t>(sup.busy + sum.busy);
+          for (size_t s2 = 0; s2 < K; s2++)
+            l1.state_time[(l1.begin[q] + size_t{b}) * K + s2] += l0.state_time[i * K + s2];
+        }
+        span += sum.span;
+      }
+      sup.mergeable = mergeable && span <= static_cast<Time>(UINT32_MAX);
+      if (!sup.mergeable) {
+        sup = BlockSummary{};
+        continue;
+      }
+      sup.span = static_cast<uint32_t>(span);
+      sup.busy_end = static_cast<uint32_t>(span - busy_end_at);
+    }
+  }
+}
+
+}  // namespace
+
+void build_slice_tracks(TimelineData& d) {
+  const EventStore& s = *d.store;
+  if (s.size() >= UINT32_MAX) throw std::length_error("the timeline indexes at most 2^32 - 1 events");
+  std::array<TrackBuilder, kTrackKinds> builders;
+  Rules(s, builders, d.threads).run();
+  for (size_t k = 0; k < kTrackKinds; k++) {
+    builders[k].finish(d.tracks[k]);
+    with_family(static_cast<TrackKind>(k), [&](auto family) {
+      summarize_lanes<decltype(family)>(s, d.start, d.end, d.tracks[k]);
+      return 0;
+    });
+  }
+}
+
+}  // namespace gotrace::analysis::detail

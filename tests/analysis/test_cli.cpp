@@ -1,0 +1,124 @@
+// The analysis commands of the CLI: help, text, and JSON equal to the core's.
+#include <catch2/catch.hpp>
+
+#include "corpus.h"
+#include "json_parse.h"
+#include "reference.h"
+
+using namespace gotrace::test;
+
+namespace {
+
+std::string run(const std::string& args, int* status = nullptr) {
+  std::string out;
+  int rc = run_command(cli_path() + " " + args + " 2>&1", &out);
+  if (status) *status = rc;
+  return out;
+}
+
+std::string trace(const std::string& name) { return "'" + corpus_path(name + ".trace") + "'"; }
+
+}  // namespace
+
+TEST_CASE("every analysis command has --help", "[analysis][cli]") {
+  for (const char* cmd : {"goroutines", "tasks", "regions", "mmu", "analysis"}) {
+    int rc = -1;
+    std::string out = run(std::string(cmd) + " --help", &rc);
+    INFO(out);
+    CHECK(rc == 0);
+    CHECK(out.find(std::string("Usage: gotrace ") + cmd) != std::string::npos);
+  }
+}
+
+TEST_CASE("gotrace analysis --json prints Go's reference shape", "[analysis][cli]") {
+  for (const char* name : {"go123-annotations", "go123-gc-stress"}) {
+    DYNAMIC_SECTION(name) {
+      int rc = -1;
+      std::string out;
+      rc = run_command(cli_path() + " analysis --json " + trace(name), &out);
+      CHECK(rc == 0);
+      Json ours = Json::parse(out);
+      Json go = Json::parse(read_zstd(corpus_path(std::string(name) + ".trace.analysis.json.zst")));
+      auto diff = compare_reports(ours, go, Tolerance{});
+      for (size_t i = 0; i < diff.size() && i < 10; i++) UNSCOPED_INFO(diff[i].where << ": " << diff[i].ours << " vs " << diff[i].go);
+      CHECK(diff.empty());
+    }
+  }
+}
+
+TEST_CASE("gotrace analysis prints counts, the MMU table and timings", "[analysis][cli]") {
+  int rc = -1;
+  std::string out = run("analysis --time " + trace("go123-annotations"), &rc);
+  CHECK(rc == 0);
+  CHECK(out.find("goroutines  9") != std::string::npos);
+  CHECK(out.find("stw+background+assist+sweep per-proc") != std::string::npos);
+  CHECK(out.find("read_trace") != std::string::npos);
+  CHECK(out.find("of the read time") != std::string::npos);
+}
+
+TEST_CASE("gotrace goroutines", "[analysis][cli]") {
+  int rc = -1;
+  std::string out = run("goroutines " + trace("go123-annotations"), &rc);
+  CHECK(rc == 0);
+  CHECK(out.find("Start function") != std::string::npos);
+  CHECK(out.find("main.main.func1") != std::string::npos);
+  out = run("goroutines --group=main.main " + trace("go123-annotations"), &rc);
+  CHECK(rc == 0);
+  CHECK(out.find("goroutine 1 ") != std::string::npos);
+  CHECK(out.find("Block time (sync)") != std::string::npos);
+  std::string json;
+  CHECK(run_command(cli_path() + " goroutines --json " + trace("go123-annotations"), &json) == 0);
+  Json j = Json::parse(json);
+  CHECK(j["goroutines"].size() == 9);
+  CHECK(j["groups"].size() > 1);
+  run("goroutines --group=no.such.function " + trace("go123-annotations"), &rc);
+  CHECK(rc == 1);
+}
+
+TEST_CASE("gotrace tasks and regions", "[analysis][cli]") {
+  int rc = -1;
+  std::string out = run("tasks " + trace("go123-annotations-stress"), &rc);
+  CHECK(rc == 0);
+  CHECK(out.find("Task type") != std::string::npos);
+  CHECK(out.find("do ") != std::string::npos);
+  out = run("tasks --list " + trace("go123-annotations-stress"), &rc);
+  CHECK(rc == 0);
+  CHECK(out.find("type2") != std::string::npos);
+  std::string json;
+  CHECK(run_command(cli_path() + " tasks --json " + trace("go123-annotations-stress"), &json) == 0);
+  CHECK(Json::parse(json)["tasks"].size() == 23);
+
+  out = run("regions " + trace("go123-annotations"), &rc);
+  CHECK(rc == 0);
+  CHECK(out.find("region0") != std::string::npos);
+  out = run("regions --list " + trace("go123-annotations"), &rc);
+  CHECK(rc == 0);
+  CHECK(out.find("unended region") != std::string::npos);
+  json.clear();
+  CHECK(run_command(cli_path() + " regions --json " + trace("go123-annotations"), &json) == 0);
+  CHECK(Json::parse(json)["regions"].size() == 6);
+}
+
+TEST_CASE("gotrace mmu", "[analysis][cli]") {
+  int rc = -1;
+  std::string out = run("mmu " + trace("go123-gc-stress"), &rc);
+  CHECK(rc == 0);
+  CHECK(out.find("stw+background+assist+sweep") != std::string::npos);
+  CHECK(out.find("100ms") != std::string::npos);
+  std::string json;
+  CHECK(run_command(cli_path() + " mmu --json --flags=stw --window=10ms --worst=2 --curve " + trace("go123-gc-stress"), &json) == 0);
+  Json j = Json::parse(json);
+  CHECK(j["mmu"]["flags"].string() == "stw");
+  REQUIRE(j["mmu"]["windows"].size() == 1);
+  CHECK(j["mmu"]["windows"][0]["window"].int64() == 10'000'000);
+  CHECK(j["mmu"]["windows"][0]["worst"].size() == 2);
+  CHECK(j["plot"]["curve"].size() == 100);
+  // The reference's value for this window.
+  Json go = Json::parse(read_zstd(corpus_path("go123-gc-stress.trace.analysis.json.zst")));
+  CHECK(std::abs(j["mmu"]["windows"][0]["mmu"].number() - go["mmu"]["stw"]["10ms"].number()) <= 1e-6);
+
+  run("mmu --flags=nonsense " + trace("go123-gc-stress"), &rc);
+  CHECK(rc != 0);
+  run("mmu --window=banana " + trace("go123-gc-stress"), &rc);
+  CHECK(rc != 0);
+}
