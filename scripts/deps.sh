@@ -5,9 +5,13 @@ set -euo pipefail
 
 need=()
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
-for pkg in build-essential cmake g++ clang libclang-rt-14-dev catch2 libzstd-dev zstd python3 emscripten nodejs npm chromium; do
+for pkg in build-essential cmake g++ clang libclang-rt-14-dev catch2 libzstd-dev zlib1g-dev zstd python3 emscripten chromium; do
   have_pkg "$pkg" || need+=("$pkg")
 done
+# Node may come from another source than Debian (its npm included): ask for the
+# commands, not the packages, so the two never conflict.
+command -v node >/dev/null || need+=(nodejs)
+command -v npm >/dev/null || need+=(npm)
 if ((${#need[@]})); then
   echo "deps: installing ${need[*]}"
   export DEBIAN_FRONTEND=noninteractive

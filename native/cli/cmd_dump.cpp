@@ -7,13 +7,34 @@
 #include "file_io.h"
 #include "gotrace/event_format.h"
 #include "gotrace/reader.h"
+#include "gotrace/v1_legacy.h"
 
 namespace gotrace::cli {
 namespace {
 
+// --legacy: Go 1.21's own ordered list of a v1 trace, in the reference listing format.
+int run_dump_legacy(const std::vector<uint8_t>& bytes) {
+  v1::LegacyList list = v1::read_legacy(bytes);
+  std::string buf;
+  buf.reserve(1 << 20);
+  v1::append_legacy_dump_header(buf, list);
+  for (size_t i = 0; i < list.size(); i++) {
+    list.append_line(buf, i);
+    buf += '\n';
+    if (buf.size() >= (1 << 20)) {
+      std::fwrite(buf.data(), 1, buf.size(), stdout);
+      buf.clear();
+    }
+  }
+  std::fwrite(buf.data(), 1, buf.size(), stdout);
+  std::fflush(stdout);
+  return list.ok() ? 0 : 1;
+}
+
 int run_dump(const Args& args) {
   if (args.positional().size() != 1) throw std::runtime_error("expected one trace file (see --help)");
   std::vector<uint8_t> bytes = read_file(args.positional()[0]);
+  if (args.flag("legacy")) return run_dump_legacy(bytes);
   ReadResult r = read_trace(bytes);
   std::string buf;
   buf.reserve(1 << 20);
@@ -37,13 +58,16 @@ int run_dump(const Args& args) {
 Register reg({
     "dump",
     "print the ordered events exactly as `go tool trace -d=1` does",
-    "Usage: gotrace dump FILE\n\n"
+    "Usage: gotrace dump [--legacy] FILE\n\n"
     "Prints every event of the trace, ordered and validated as Go's own parser does, in the\n"
     "text of Go's Event.String() (the output of `go tool trace -d=1 FILE`). On an invalid\n"
     "trace it prints the events read before the problem, then the error on stderr, and\n"
-    "exits with status 1.\n",
+    "exits with status 1.\n\n"
+    "  --legacy   for an old-format trace (Go 1.5-1.21): Go 1.21's own ordered event list\n"
+    "             before conversion, one event a line after a 'version 10NN' line; for a\n"
+    "             trace Go 1.21 rejected, 'version 0' and 'error: MESSAGE' (exit status 1)\n",
     {},
-    {},
+    {"legacy"},
     run_dump,
 });
 

@@ -4,6 +4,7 @@
 #include <new>
 
 #include "strings_util.h"
+#include "v1_reader.h"
 #include "v2_reader.h"
 
 namespace gotrace {
@@ -51,7 +52,8 @@ ReadResult read_trace(std::span<const uint8_t> bytes, const ReadOptions& options
     result.store.format.go_minor = h.go_minor;
     if (is_v1(h.go_minor)) {
       result.store.format.legacy = true;
-      throw TraceError(fmt("Go 1.%d traces (the old v1 format) are not supported yet", h.go_minor));
+      v1::read(bytes, h.go_minor, result.store, options);
+      return result;
     }
     v2::read(bytes, h.go_minor, result.store, options, result.work);
   } catch (TraceError& e) {

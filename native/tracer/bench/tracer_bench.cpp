@@ -1,0 +1,284 @@
+// tracer-bench: what tracing costs. Prints
+//   - the cost of one event without a stack and with a 16-frame stack (p50, p99, p99.9);
+//   - the scheduler example's throughput with tracing off and on: short jobs, ping-pong;
+//   - bytes per event in the examples' traces;
+//   - events per second written by 1 and 2 threads.
+// Figures depend on the machine: run it on an idle one (it says how many CPUs it has).
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <cstdio>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gotrace/tracer/tracer.h"
+#include "scheduler/scheduler_example.h"
+#include "threads/threads_example.h"
+
+namespace trace = gotrace::tracer;
+using Clock = std::chrono::steady_clock;
+using namespace std::chrono_literals;
+
+namespace {
+
+// A sink that keeps nothing: the benchmark measures the tracer, not a disk.
+std::unique_ptr<trace::Sink> discard() {
+  return trace::callback_sink([](std::span<const uint8_t>) { return true; });
+}
+
+double ns_since(Clock::time_point t0) { return std::chrono::duration<double, std::nano>(Clock::now() - t0).count(); }
+
+struct Percentiles {
+  double p50, p99, p999;
+};
+
+Percentiles percentiles(std::vector<double>& v) {
+  std::sort(v.begin(), v.end());
+  auto at = [&](double q) { return v[std::min(v.size() - 1, size_t(q * double(v.size())))]; };
+  return {at(0.50), at(0.99), at(0.999)};
+}
+
+constexpr int kBatch = 32;  // region begin/end pairs per timed sample: 64 events
+
+// Per-event cost, from timing batches of 64 events: a batch's time / 64. A batch that
+// starts a new 64 KiB buffer carries that cost, which shows in the high percentiles.
+// Percentiles are the best of 5 runs, since other work on the machine only adds time.
+[[gnu::noinline]] void time_events(std::vector<double>& out, int samples) {
+  for (int s = 0; s < samples; s++) {
+    auto t0 = Clock::now();
+    for (int i = 0; i < kBatch; i++) {
+      trace::Region r("bench");
+    }
+    out.push_back(ns_since(t0) / (2 * kBatch));
+  }
+}
+
+// 16 frames of calls, then the timed events.
+template <int N>
+[[gnu::noinline]] void deep(std::vector<double>& out, int samples) {
+  if constexpr (N == 0) {
+    time_events(out, samples);
+  } else {
+    deep<N - 1>(out, samples);
+    asm volatile("");
+  }
+}
+
+// The best of 5 runs: other work on the machine only ever adds time.
+Percentiles best_of(Percentiles a, Percentiles b) {
+  return {std::min(a.p50, b.p50), std::min(a.p99, b.p99), std::min(a.p999, b.p999)};
+}
+
+void event_cost(bool stacks) {
+  trace::Options o;
+  o.stacks = stacks;
+  Percentiles p{1e9, 1e9, 1e9};
+  for (int run = 0; run < 5; run++) {
+    trace::start(discard(), o);
+    std::vector<double> warm, v;
+    deep<14>(warm, 2000);  // 14 + deep<0> + time_events ~ 16 frames above the call
+    deep<14>(v, 40000);
+    trace::stop();
+    p = best_of(p, percentiles(v));
+  }
+  std::printf("  one event, %-22s p50 %6.1f ns   p99 %6.1f ns   p99.9 %6.1f ns\n",
+              stacks ? "with a 16-frame stack:" : "without a stack:", p.p50, p.p99, p.p999);
+}
+
+void event_cost_off() {
+  Percentiles p{1e9, 1e9, 1e9};
+  for (int run = 0; run < 5; run++) {
+    std::vector<double> v;
+    deep<14>(v, 40000);
+    p = best_of(p, percentiles(v));
+  }
+  std::printf("  one call, tracing off:        p50 %6.1f ns   p99 %6.1f ns   p99.9 %6.1f ns\n", p.p50, p.p99, p.p999);
+}
+
+// Throughput of a scheduler workload, best of `runs`, tracing off then on.
+template <class F>
+void overhead(const char* what, const char* unit, F run_once, int runs) {
+  auto best = [&](bool traced) {
+    double best_rate = 0;
+    for (int i = 0; i < runs; i++) {
+      if (traced) {
+        trace::Options o;
+        trace::start(discard(), o);
+      }
+      auto t0 = Clock::now();
+      double n = run_once();
+      double s = ns_since(t0) / 1e9;
+      if (traced) trace::stop();
+      best_rate = std::max(best_rate, n / s);
+    }
+    return best_rate;
+  };
+  // Interleaved, so drifts in machine load hit both sides alike.
+  double off = 0, on = 0;
+  for (int round = 0; round < 3; round++) {
+    off = std::max(off, best(false));
+    on = std::max(on, best(true));
+  }
+  std::printf("  %-34s off %10.0f %s/s   on %10.0f %s/s   overhead %5.1f%%\n", what, off, unit, on, unit,
+              100.0 * (off - on) / off);
+}
+
+// A fixed amount of computation (not of time: preemption must not shorten a job).
+[[gnu::noinline]] uint64_t compute(uint64_t iterations, uint64_t seed) {
+  uint64_t x = seed | 1;
+  for (uint64_t i = 0; i < iterations; i++) x = x * 6364136223846793005ull + 1442695040888963407ull;
+  return x;
+}
+
+// Iterations of compute() that take `d` on this machine.
+uint64_t iterations_for(std::chrono::nanoseconds d) {
+  uint64_t n = 1 << 20;
+  auto t0 = Clock::now();
+  volatile uint64_t keep = compute(n, 1);
+  (void)keep;
+  return uint64_t(double(n) * double(d.count()) / ns_since(t0));
+}
+
+std::atomic<uint64_t> g_sink{0};
+
+sched::Job job(uint64_t iterations, uint64_t seed) {
+  g_sink += compute(iterations, seed);
+  co_return;
+}
+
+sched::Job spawner(int n, uint64_t iterations) {
+  for (int i = 0; i < n; i++) {
+    sched::Scheduler::current()->spawn(job(iterations, uint64_t(i)), "job");
+    if (i % 64 == 63) co_await sched::yield();
+  }
+}
+
+// Jobs of `work` each, spawned by a job, on 2 workers: jobs per second.
+double short_jobs(uint64_t iterations) {
+  constexpr int kJobs = 20000;
+  sched::Scheduler s(2);
+  s.spawn(spawner(kJobs, iterations), "spawner");
+  s.wait();
+  return kJobs;
+}
+
+double pingpong() {
+  scheduler_example::Config c;
+  c.workers = 2;
+  c.numbers = 0;
+  c.squarers = 0;
+  c.fanout = 0;
+  c.pingpong = 20000;
+  auto r = scheduler_example::run(c);
+  return double(r.pongs);
+}
+
+// Two plain threads passing a token back and forth through a mutex and two condition
+// variables, waits traced: each round trip is two blocks and two wakeups.
+double thread_pingpong() {
+  constexpr int kRounds = 20000;
+  std::mutex mu;
+  std::condition_variable to_pong, to_ping;
+  int turn = 0;  // 0: ping's turn, 1: pong's
+  std::thread pong([&] {
+    for (int i = 0; i < kRounds; i++) {
+      std::unique_lock lock(mu);
+      trace::wait(to_pong, lock, [&] { return turn == 1; });
+      turn = 0;
+      to_ping.notify_one();
+    }
+  });
+  for (int i = 0; i < kRounds; i++) {
+    std::unique_lock lock(mu);
+    turn = 1;
+    to_pong.notify_one();
+    trace::wait(to_ping, lock, [&] { return turn == 0; });
+  }
+  pong.join();
+  return kRounds;
+}
+
+void bytes_per_event() {
+  {
+    trace::start(discard());
+    scheduler_example::run(scheduler_example::Config());
+    trace::Stats st = trace::stop();
+    std::printf("  scheduler example: %9llu events, %9llu bytes: %.2f bytes/event\n", (unsigned long long)st.events,
+                (unsigned long long)st.bytes, double(st.bytes) / double(st.events));
+  }
+  {
+    trace::start(discard());
+    threads_example::run(threads_example::Config());
+    trace::Stats st = trace::stop();
+    std::printf("  threads example:   %9llu events, %9llu bytes: %.2f bytes/event\n", (unsigned long long)st.events,
+                (unsigned long long)st.bytes, double(st.bytes) / double(st.events));
+  }
+}
+
+void events_per_second(int threads) {
+  trace::Options o;
+  o.stacks = false;
+  trace::start(discard(), o);
+  std::atomic<bool> go{false};
+  std::vector<std::thread> ts;
+  std::atomic<uint64_t> total{0};
+  const auto d = 300ms;
+  for (int i = 0; i < threads; i++) {
+    ts.emplace_back([&] {
+      while (!go) std::this_thread::yield();
+      uint64_t n = 0;
+      auto end = Clock::now() + d;
+      while (Clock::now() < end) {
+        for (int k = 0; k < 256; k++) {
+          trace::Region r("bench");
+        }
+        n += 512;
+      }
+      total += n;
+    });
+  }
+  auto t0 = Clock::now();
+  go = true;
+  for (auto& t : ts) t.join();
+  double s = ns_since(t0) / 1e9;
+  trace::Stats st = trace::stop();
+  std::printf("  %d thread%s: %6.1f M events/s (%llu written, %llu dropped)\n", threads, threads > 1 ? "s" : " ",
+              double(total) / s / 1e6, (unsigned long long)st.events, (unsigned long long)st.events_dropped);
+}
+
+}  // namespace
+
+int main() {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  std::printf("tracer-bench: %u CPUs\n\n", std::thread::hardware_concurrency());
+  // The first trace loads the symbolizer; keep that out of the figures.
+  trace::start(discard());
+  { trace::Region r("warm-up"); }
+  trace::stop();
+
+  // First, in a fresh process: goroutine ids (and so their varints) grow with a process's
+  // age, as in Go.
+  std::printf("Bytes per event (whole trace: events, tables, headers; default options):\n");
+  bytes_per_event();
+
+  std::printf("\nCost per event (a region begin or end; batches of %d events):\n", 2 * kBatch);
+  event_cost_off();
+  event_cost(false);
+  event_cost(true);
+
+  std::printf("\nThroughput, tracing off vs on (default options; best of 9 runs each, interleaved):\n");
+  uint64_t one_us = iterations_for(1us);
+  overhead("jobs of ~1 us of work each:", "jobs", [&] { return short_jobs(one_us); }, 3);
+  overhead("jobs of ~10 us of work each:", "jobs", [&] { return short_jobs(10 * one_us); }, 3);
+  overhead("coroutine ping-pong (channels):", "round trips", pingpong, 3);
+  overhead("thread ping-pong (mutex + condvar):", "round trips", thread_pingpong, 3);
+
+
+  std::printf("\nEvents per second (no stacks, region begin/end in a loop):\n");
+  events_per_second(1);
+  events_per_second(2);
+  return 0;
+}

@@ -1,0 +1,90 @@
+#include "goroutine_table.h"
+
+namespace gotrace::tracer::detail {
+
+GoroutineNode* GoroutineTable::allocate(NodeCache& cache) {
+  if (!cache.head) {
+    std::lock_guard lock(mu_);
+    if (!free_) {
+      Slab* slab = new Slab;
+      for (size_t i = kSlabNodes; i-- > 0;) {
+        slab->nodes[i].next_free = free_;
+        free_ = &slab->nodes[i];
+      }
+      slab->next = slabs_.load(std::memory_order_relaxed);
+      slabs_.store(slab, std::memory_order_release);
+    }
+    for (size_t i = 0; i < kRefill && free_; i++) {
+      GoroutineNode* n = free_;
+      free_ = n->next_free;
+      n->next_free = cache.head;
+      cache.head = n;
+      cache.count++;
+    }
+  }
+  GoroutineNode* n = cache.head;
+  cache.head = n->next_free;
+  cache.count--;
+  n->next_free = nullptr;
+  return n;
+}
+
+// A record changes hands only through the free lists (or the table's lock), so only its
+// current holder writes its incarnation: a load and a store, no atomic read-modify-write.
+uint32_t GoroutineTable::publish(GoroutineNode* n) {
+  uint32_t inc = n->incarnation.load(std::memory_order_relaxed) + 1;
+  n->incarnation.store(inc, std::memory_order_release);
+  n->live.store(true, std::memory_order_release);
+  return inc;
+}
+
+void GoroutineTable::free(NodeCache& cache, GoroutineNode* n) {
+  n->live.store(false, std::memory_order_relaxed);
+  n->incarnation.store(n->incarnation.load(std::memory_order_relaxed) + 1, std::memory_order_release);
+  n->next_free = cache.head;
+  cache.head = n;
+  if (++cache.count <= 2 * kRefill) return;
+  std::lock_guard lock(mu_);
+  while (cache.count > kRefill) {
+    GoroutineNode* x = cache.head;
+    cache.head = x->next_free;
+    cache.count--;
+    x->next_free = free_;
+    free_ = x;
+  }
+}
+
+void GoroutineTable::snapshot_untraced(uint64_t gen, std::vector<UntracedGoroutine>& out) {
+  for (Slab* s = slabs_.load(std::memory_order_acquire); s; s = s->next) {
+    for (GoroutineNode& n : s->nodes) {
+      // A record freed and reused meanwhile has a new incarnation: then the fields read
+      // may mix two goroutines, and the record is skipped (the new goroutine's creation
+      // event stands for its status).
+      uint32_t inc = n.incarnation.load(std::memory_order_acquire);
+      if (!n.live.load(std::memory_order_acquire)) continue;
+      n.trace.ready_next_gen(gen);
+      if (n.trace.status_was_traced(gen)) continue;
+      UntracedGoroutine u{&n, inc, n.id.load(std::memory_order_relaxed), n.status.load(std::memory_order_relaxed),
+                          n.m.load(std::memory_order_relaxed), n.start_pc.load(std::memory_order_relaxed)};
+      if (n.incarnation.load(std::memory_order_acquire) != inc) continue;
+      out.push_back(u);
+    }
+  }
+}
+
+void GoroutineTable::reset() {
+  std::lock_guard lock(mu_);
+  free_ = nullptr;
+  for (Slab* s = slabs_.load(std::memory_order_acquire); s; s = s->next) {
+    for (GoroutineNode& n : s->nodes) {
+      if (n.live.load(std::memory_order_relaxed)) {
+        n.live.store(false, std::memory_order_relaxed);
+        n.incarnation.fetch_add(1, std::memory_order_relaxed);
+      }
+      n.next_free = free_;
+      free_ = &n;
+    }
+  }
+}
+
+}  // namespace gotrace::tracer::detail

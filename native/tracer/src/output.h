@@ -1,0 +1,80 @@
+// The reader side (Go's ReadTrace): finished generations, in order, to the sink, from a
+// thread of its own so a slow sink never stalls the traced program; and the flight
+// recorder's ring of the last generations.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "batch.h"
+#include "gotrace/tracer/tracer.h"
+
+namespace gotrace::tracer::detail {
+
+class BatchPool;
+
+// One finished generation: its batches, ready to write as they are.
+struct Generation {
+  Generation(BatchPool& pool) : pool_(pool) {}
+  ~Generation();
+  Generation(const Generation&) = delete;
+  Generation& operator=(const Generation&) = delete;
+
+  uint64_t number = 0;
+  Batch* batches = nullptr;     // a list, in write order
+  uint64_t events = 0;          // timed events and CPU samples in `batches`
+  uint64_t cpu_samples = 0;
+  uint64_t dropped_events = 0;  // events that did not fit (then `lossy`)
+  uint64_t bytes = 0;
+  bool lossy = false;           // some data was dropped: it cannot be written
+
+ private:
+  BatchPool& pool_;
+};
+using GenerationPtr = std::shared_ptr<const Generation>;
+
+// The 16-byte header of every trace (FORMAT.md §1).
+inline constexpr char kTraceHeader[16] = {'g', 'o', ' ', '1', '.', '2', '3', ' ', 't', 'r', 'a', 'c', 'e', 0, 0, 0};
+
+class Output {
+ public:
+  void begin(std::unique_ptr<Sink> sink, size_t flight_generations, size_t flight_bytes);
+  // The next finished generation (called in generation order).
+  void push(GenerationPtr g);
+  // Every generation is pushed: waits until the sink has them all, then stops.
+  void end();
+  void add_stats(Stats& s) const;
+  FlightRecording write_flight(Sink& sink);
+
+ private:
+  void run();
+  void write(const Generation& g);
+  void drop(const Generation& g);
+  void drop_locked(const Generation& g);
+
+  std::unique_ptr<Sink> sink_;
+  std::thread thread_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<GenerationPtr> queue_;
+  bool ending_ = false;
+
+  // Owned by the output thread while it runs.
+  bool header_written_ = false;
+  bool gap_ = false;       // a generation was dropped since the last one written
+  bool ended_ = false;     // the stream can take nothing more
+
+  // The flight recorder, under mu_.
+  size_t flight_generations_ = 0;
+  size_t flight_bytes_limit_ = 0;
+  size_t flight_bytes_ = 0;
+  std::deque<GenerationPtr> flight_;
+
+  Stats stats_;  // under mu_
+};
+
+}  // namespace gotrace::tracer::detail

@@ -1,0 +1,118 @@
+// The built-in sinks (sink.h).
+#include "gotrace/tracer/sink.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace gotrace::tracer {
+
+namespace {
+
+bool write_all(int fd, std::span<const uint8_t> bytes) {
+  while (!bytes.empty()) {
+    ssize_t n = ::write(fd, bytes.data(), bytes.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    bytes = bytes.subspan(size_t(n));
+  }
+  return true;
+}
+
+class FdSink : public Sink {
+ public:
+  explicit FdSink(int fd) : fd_(fd) {}
+  bool write(std::span<const uint8_t> bytes) override { return write_all(fd_, bytes); }
+
+ private:
+  int fd_;
+};
+
+class FileSink : public Sink {
+ public:
+  FileSink(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
+  ~FileSink() override { close(); }
+  bool write(std::span<const uint8_t> bytes) override { return fd_ >= 0 && write_all(fd_, bytes); }
+  bool begin_segment() override {
+    close();
+    fd_ = ::open((path_ + "." + std::to_string(++segment_)).c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    return fd_ >= 0;
+  }
+  void close() override {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+
+ private:
+  std::string path_;
+  int fd_;
+  int segment_ = 0;
+};
+
+class CallbackSink : public Sink {
+ public:
+  explicit CallbackSink(std::function<bool(std::span<const uint8_t>)> fn) : fn_(std::move(fn)) {}
+  bool write(std::span<const uint8_t> bytes) override { return fn_(bytes); }
+
+ private:
+  std::function<bool(std::span<const uint8_t>)> fn_;
+};
+
+class SharedSink : public Sink {
+ public:
+  explicit SharedSink(std::shared_ptr<Sink> s) : s_(std::move(s)) {}
+  bool write(std::span<const uint8_t> bytes) override { return s_->write(bytes); }
+  bool begin_segment() override { return s_->begin_segment(); }
+  void close() override { s_->close(); }
+
+ private:
+  std::shared_ptr<Sink> s_;
+};
+
+}  // namespace
+
+std::unique_ptr<Sink> shared_sink(std::shared_ptr<Sink> sink) { return std::make_unique<SharedSink>(std::move(sink)); }
+
+std::unique_ptr<Sink> file_sink(const std::string& path, std::string* error) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    if (error) *error = path + ": " + std::strerror(errno);
+    return nullptr;
+  }
+  return std::make_unique<FileSink>(path, fd);
+}
+
+std::unique_ptr<Sink> fd_sink(int fd) { return std::make_unique<FdSink>(fd); }
+
+std::unique_ptr<Sink> callback_sink(std::function<bool(std::span<const uint8_t>)> fn) {
+  return std::make_unique<CallbackSink>(std::move(fn));
+}
+
+bool MemorySink::write(std::span<const uint8_t> bytes) {
+  std::lock_guard lock(mu_);
+  segments_.back().insert(segments_.back().end(), bytes.begin(), bytes.end());
+  return true;
+}
+
+bool MemorySink::begin_segment() {
+  std::lock_guard lock(mu_);
+  if (!allow_segments_) return false;
+  segments_.emplace_back();
+  return true;
+}
+
+size_t MemorySink::segments() const {
+  std::lock_guard lock(mu_);
+  return segments_.size();
+}
+
+std::vector<uint8_t> MemorySink::bytes(size_t segment) const {
+  std::lock_guard lock(mu_);
+  return segment < segments_.size() ? segments_[segment] : std::vector<uint8_t>();
+}
+
+}  // namespace gotrace::tracer

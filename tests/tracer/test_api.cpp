@@ -1,0 +1,291 @@
+// The tracer's API one piece at a time: the scheduler events a worker reports, plain
+// threads, stacks, CPU samples, misuse, options and the clock snapshot.
+#include <catch2/catch.hpp>
+
+#include <time.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+#include <vector>
+
+#include "gotrace/event_view.h"
+#include "gotrace/reader.h"
+#include "gotrace/tracer/tracer.h"
+#include "trace_summary.h"
+
+namespace trace = gotrace::tracer;
+using namespace gotrace;
+using namespace gotrace::tracer_test;
+using namespace std::chrono_literals;
+
+namespace {
+
+// Runs `body` under a fresh trace and returns the trace's bytes.
+template <class F>
+std::vector<uint8_t> record(F body, trace::Options o = {}, trace::Stats* stats = nullptr) {
+  auto mem = std::make_shared<trace::MemorySink>(false);
+  REQUIRE(trace::start(trace::shared_sink(mem), o));
+  body();
+  trace::Stats st = trace::stop();
+  if (stats) *stats = st;
+  return mem->bytes();
+}
+
+struct Transition {
+  GoState from, to;
+  std::string reason;
+};
+
+// The state transitions of goroutine `g`, in order.
+std::vector<Transition> transitions_of(const EventStore& s, int64_t g) {
+  std::vector<Transition> out;
+  for (size_t i = 0; i < s.size(); i++) {
+    EventView ev(s, i);
+    if (ev.kind() != EventKind::StateTransition) continue;
+    StateTransition st = ev.state_transition();
+    if (st.resource.kind == ResourceKind::Goroutine && st.resource.id == g)
+      out.push_back({st.go_from(), st.go_to(), std::string(st.reason)});
+  }
+  return out;
+}
+
+[[gnu::noinline]] void region_in_a_named_function() {
+  trace::Region r("named");
+  asm volatile("");
+}
+
+}  // namespace
+
+TEST_CASE("tracing off: every call is a no-op", "[tracer][api]") {
+  REQUIRE_FALSE(trace::running());
+  trace::Goroutine g("idle");
+  trace::Proc p;
+  trace::go_create(g);
+  trace::go_unblock(g);
+  trace::Task t = trace::Task::begin("off");
+  {
+    trace::Region r(t, "off");
+    trace::BlockScope b(trace::BlockReason::Sync);
+    trace::SyscallScope s;
+  }
+  trace::log(t, "off", "off");
+  t.end();
+  CHECK(t.id() == 0);
+  CHECK(g.id() == 0);
+  CHECK(p.id() == -1);
+  trace::advance();  // nothing to advance
+  trace::MemorySink sink;
+  CHECK_FALSE(trace::write_flight_recording(sink).ok);
+}
+
+TEST_CASE("options are checked", "[tracer][api]") {
+  std::string error;
+  trace::Options o;
+  o.generation_period = 0ms;
+  CHECK_FALSE(trace::start(nullptr, o, &error));
+  CHECK(!error.empty());
+  o = {};
+  o.max_buffer_bytes = 1024;
+  CHECK_FALSE(trace::start(nullptr, o, &error));
+  o = {};
+  o.cpu_profile_hz = -1;
+  CHECK_FALSE(trace::start(nullptr, o, &error));
+  CHECK_FALSE(trace::running());
+}
+
+TEST_CASE("a worker's scheduler events become the goroutine's transitions", "[tracer][api]") {
+  trace::Goroutine g("job");
+  uint64_t id = 0;
+  trace::Stats st;
+  auto bytes = record(
+      [&] {
+        std::atomic<int> step{0};
+        std::thread worker([&] {
+          trace::WorkerThread role;
+          trace::Proc p;
+          trace::proc_start(p);
+          trace::go_create(g);
+          id = g.id();
+          trace::go_start(g);
+          trace::go_block(trace::BlockReason::ChanRecv);
+          step = 1;
+          while (step != 2) std::this_thread::yield();  // the main thread unblocks g
+          trace::go_start(g);
+          trace::syscall_enter();
+          trace::syscall_exit();
+          trace::go_stop();
+          trace::go_start(g);
+          trace::go_block("custom reason");
+          trace::go_unblock(g);
+          trace::go_start(g);
+          trace::go_end();
+          trace::proc_stop();
+        });
+        while (step != 1) std::this_thread::yield();
+        trace::go_unblock(g);  // from a plain thread: its own goroutine and proc appear
+        step = 2;
+        worker.join();
+      },
+      {}, &st);
+  CHECK(st.misuse == 0);
+  ReadResult r = read_trace(bytes);
+  INFO((r.error ? r.error->what() : ""));
+  REQUIRE(r.ok());
+  REQUIRE(id != 0);
+  auto ts = transitions_of(r.store, int64_t(id));
+  using S = GoState;
+  std::vector<std::tuple<S, S, std::string>> want = {
+      {S::NotExist, S::Runnable, ""}, {S::Runnable, S::Running, ""},  {S::Running, S::Waiting, "chan receive"},
+      {S::Waiting, S::Runnable, ""},  {S::Runnable, S::Running, ""},  {S::Running, S::Syscall, ""},
+      {S::Syscall, S::Running, ""},   {S::Running, S::Runnable, "runtime.Gosched"},
+      {S::Runnable, S::Running, ""},  {S::Running, S::Waiting, "custom reason"},
+      {S::Waiting, S::Runnable, ""},  {S::Runnable, S::Running, ""},  {S::Running, S::NotExist, ""},
+  };
+  REQUIRE(ts.size() == want.size());
+  for (size_t i = 0; i < want.size(); i++) {
+    INFO("transition " << i);
+    CHECK(ts[i].from == std::get<0>(want[i]));
+    CHECK(ts[i].to == std::get<1>(want[i]));
+    CHECK(ts[i].reason == std::get<2>(want[i]));
+  }
+  CHECK(g.id() == 0);  // the trace is over
+}
+
+TEST_CASE("a plain thread is a goroutine on a proc of its own", "[tracer][api]") {
+  trace::Stats st;
+  auto bytes = record(
+      [] {
+        std::thread t([] {
+          trace::set_thread_name("plain worker");
+          {
+            trace::BlockScope b(trace::BlockReason::Network);
+          }
+          {
+            trace::SyscallScope s;
+          }
+          std::mutex m;
+          std::condition_variable cv;
+          std::unique_lock lock(m);
+          trace::wait(cv, lock, [] { return true; });  // ready at once: no block
+          trace::sleep_for(1ms);
+          region_in_a_named_function();
+        });
+        t.join();
+      },
+      {}, &st);
+  TraceSummary t = summarize(bytes);
+  INFO(t.error);
+  REQUIRE(t.ok);
+  CHECK(st.misuse == 0);
+  CHECK(t.goroutine_names["plain worker"] == 1);
+  CHECK(t.block_reasons["network"] == 1);
+  CHECK(t.block_reasons["sleep"] == 1);
+  CHECK(t.block_reasons.size() == 2);
+  CHECK(t.syscalls == 1);
+  CHECK(t.ended == 1);  // the thread exited
+  CHECK(t.regions["named"] == 1);
+  CHECK(t.stack_functions.count("(anonymous namespace)::region_in_a_named_function()") == 1);
+}
+
+TEST_CASE("stacks can be turned off", "[tracer][api]") {
+  trace::Options o;
+  o.stacks = false;
+  auto bytes = record([] { region_in_a_named_function(); }, o);
+  TraceSummary t = summarize(bytes);
+  REQUIRE(t.ok);
+  CHECK(t.regions["named"] == 1);
+  CHECK(t.stack_functions.count("(anonymous namespace)::region_in_a_named_function()") == 0);
+}
+
+TEST_CASE("CPU samples name the thread and proc and goroutine they interrupted", "[tracer][api]") {
+  trace::Options o;
+  o.cpu_profile_hz = 1000;
+  o.generation_period = 20ms;
+  int64_t spinner = 0;
+  trace::Stats st;
+  auto bytes = record(
+      [&] {
+        std::thread t([&] {
+          trace::Region r("spin");  // makes the thread's goroutine known
+          // 200 ms of this thread's CPU time, however busy the machine is.
+          auto cpu_ns = [] {
+            timespec ts;
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+            return int64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+          };
+          int64_t end = cpu_ns() + 200000000;
+          volatile uint64_t x = 0;
+          while (cpu_ns() < end)
+            for (int i = 0; i < 10000; i++) x = x + 1;
+        });
+        t.join();
+      },
+      o, &st);
+  ReadResult r = read_trace(bytes);
+  REQUIRE(r.ok());
+  int samples = 0, attributed = 0;
+  for (size_t i = 0; i < r.store.size(); i++) {
+    EventView ev(r.store, i);
+    if (ev.kind() == EventKind::RegionBegin) spinner = ev.goroutine();
+  }
+  for (size_t i = 0; i < r.store.size(); i++) {
+    EventView ev(r.store, i);
+    if (ev.kind() != EventKind::StackSample) continue;
+    samples++;
+    if (ev.goroutine() == spinner && ev.proc() != kNoProc && ev.thread() != kNoThread) attributed++;
+  }
+  CHECK(samples == int(st.cpu_samples));
+  // The kernel checks CPU timers on its scheduler tick (100 to 1000 Hz), and only while
+  // the thread is on a CPU, which bounds the rate: 200 ms of CPU give ~20 to 50 samples
+  // on an idle machine, fewer on a busy one.
+  CHECK(samples >= 3);
+  CHECK(attributed >= samples / 2);
+}
+
+TEST_CASE("calls that cannot be traced are counted and not written", "[tracer][api]") {
+  trace::Stats st;
+  auto bytes = record(
+      [] {
+        std::thread t([] {
+          trace::WorkerThread role;  // a worker with no proc and no goroutine
+          trace::Task task = trace::Task::begin("nowhere");
+          trace::log(task, "nowhere", "no goroutine runs here");
+          trace::go_end();  // nothing to end
+        });
+        t.join();
+      },
+      {}, &st);
+  CHECK(st.misuse == 3);
+  TraceSummary t = summarize(bytes);
+  REQUIRE(t.ok);
+  CHECK(t.tasks.empty());
+  CHECK(t.log_categories.empty());
+}
+
+TEST_CASE("generations advance on demand and carry a clock snapshot", "[tracer][api]") {
+  trace::Options o;
+  o.generation_period = std::chrono::hours(1);  // only explicit advances
+  auto mem = std::make_shared<trace::MemorySink>(false);
+  REQUIRE(trace::start(trace::shared_sink(mem), o));
+  trace::ClockSnapshot first = trace::clock_snapshot();
+  for (int i = 0; i < 4; i++) {
+    region_in_a_named_function();
+    trace::advance();
+  }
+  trace::ClockSnapshot last = trace::clock_snapshot();
+  trace::Stats live = trace::stats();
+  trace::Stats st = trace::stop();
+  CHECK(st.generations == 5);
+  CHECK(live.generations <= 4);
+  CHECK(last.generation == first.generation + 4);
+  CHECK(last.trace_ticks > first.trace_ticks);
+  CHECK(last.mono_ns > first.mono_ns);
+  CHECK(first.frequency > 0);
+  CHECK(first.wall_sec > 1600000000);
+  TraceSummary t = summarize(mem->bytes());
+  REQUIRE(t.ok);
+  CHECK(t.generations == 5);
+  CHECK(t.regions["named"] == 4);
+  CHECK(trace::stats().generations == 5);  // the last trace's, after stop
+}

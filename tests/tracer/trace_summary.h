@@ -1,0 +1,55 @@
+// What the tracer tests check in a trace, gathered through gotrace's reader and Go's event
+// model (EventView): goroutines and their names, block reasons, tasks, regions, logs.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "gotrace/reader.h"
+
+namespace gotrace::tracer_test {
+
+struct TraceSummary {
+  bool ok = false;
+  std::string error;
+  size_t events = 0;       // every event read, Sync events included
+  size_t generations = 0;
+  std::set<int64_t> threads;
+  std::set<int64_t> procs;
+  std::set<int64_t> goroutines;
+  std::map<std::string, int> goroutine_names;  // by root frame of the first transition stack
+  std::map<std::string, int> block_reasons;    // Running -> Waiting
+  std::map<std::string, int> stop_reasons;     // Running -> Runnable
+  int created = 0;        // NotExist -> Runnable/Waiting
+  int ended = 0;          // -> NotExist
+  int syscalls = 0;       // Running -> Syscall
+  int cpu_samples = 0;
+  std::map<std::string, int> tasks;            // TaskBegin types
+  int task_ends = 0;
+  std::map<std::string, int> regions;          // RegionBegin types
+  int region_ends = 0;
+  std::map<std::string, int> log_categories;
+  std::vector<std::string> log_messages;
+  std::set<std::string> stack_functions;       // every function in any stack
+};
+
+TraceSummary summarize(std::span<const uint8_t> trace);
+
+// Go's oracle tools, when installed: true (and *output empty) if Go's validator accepts
+// the trace and `go tool trace -d=1` reads it to the end.
+bool go_oracle_available();
+bool go_oracle_accepts(const std::string& path, std::string* output);
+
+// Traces once (per process) with a stack, so the symbolizer has loaded the debug
+// information before a test whose generations must not be held up by that (slow under
+// the sanitizers).
+void warm_up_tracer();
+
+// A fresh file path under the temporary directory.
+std::string temp_path(const std::string& name);
+
+}  // namespace gotrace::tracer_test

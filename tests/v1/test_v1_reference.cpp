@@ -1,0 +1,120 @@
+// Old-format traces against Go's own readings of them: `gotrace dump` against Go 1.23's
+// `go tool trace -d=1` (1.11–1.21), and `gotrace dump --legacy` against Go 1.21's
+// ordered event list (1.5–1.21). Compared in the canonical form that tolerates Go's
+// run-to-run order of tied events.
+#include <catch2/catch.hpp>
+
+#include "corpus.h"
+#include "gotrace/reader.h"
+#include "gotrace/v1_legacy.h"
+
+using namespace gotrace;
+using namespace gotrace::test;
+
+namespace {
+
+// Every old-format trace of the corpus with a Go 1.21 listing.
+const std::vector<std::string> kAllV1 = {"go119-workload", "go121-workload", "*_1_5_*",  "*_1_7_*", "*_1_9_*",
+                                         "*_1_10_*",       "*_1_11_*",       "*_1_19_*", "*_1_21_*"};
+
+// The listing's error line says that Go 1.21 rejected the trace; the wording is ours.
+std::string without_error_text(std::string listing) {
+  size_t at = listing.find("\nerror: ");
+  if (at != std::string::npos) {
+    size_t end = listing.find('\n', at + 1);
+    listing.replace(at + 1, (end == std::string::npos ? listing.size() : end) - at - 1, "error:");
+  }
+  return listing;
+}
+
+}  // namespace
+
+TEST_CASE("v1 dumps equal Go 1.23's reference dumps", "[v1][corpus]") {
+  auto names = corpus_traces({"go119-workload", "go121-workload", "*_1_11_*", "*_1_19_*", "*_1_21_*"});
+  REQUIRE(names.size() == 14);
+  for (const auto& name : names) {
+    DYNAMIC_SECTION(name) {
+      ReadResult r = read_trace(read_bytes(corpus_path(name + ".trace")));
+      CHECK(r.ok());
+      std::string ours = canon_dump(dump_text(r));
+      std::string go = canon_dump(strip_exit_line(read_zstd(corpus_path(name + ".trace.godump.zst"))));
+      CHECK(ours.size() == go.size());
+      CHECK(ours == go);
+    }
+  }
+}
+
+TEST_CASE("legacy listings equal Go 1.21's", "[v1][legacy][corpus]") {
+  auto names = corpus_traces(kAllV1);
+  REQUIRE(names.size() == 27);
+  for (const auto& name : names) {
+    DYNAMIC_SECTION(name) {
+      auto bytes = read_bytes(corpus_path(name + ".trace"));
+      v1::LegacyList list = v1::read_legacy(bytes);
+      std::string ours;
+      v1::append_legacy_dump(ours, list);
+      std::string go = read_zstd(corpus_path(name + ".trace.v1dump.zst"));
+      CHECK(list.ok() == (go.find("\nerror: ") == std::string::npos));
+      ours = canon_dump(without_error_text(ours));
+      go = canon_dump(without_error_text(go));
+      CHECK(ours.size() == go.size());
+      CHECK(ours == go);
+    }
+  }
+}
+
+TEST_CASE("the legacy listing reports Go's broken-clock error", "[v1][legacy]") {
+  auto bytes = read_bytes(corpus_path("stress_1_5_unordered.trace"));
+  v1::LegacyList list = v1::read_legacy(bytes);
+  REQUIRE_FALSE(list.ok());
+  CHECK(list.version() == 0);
+  CHECK(list.size() == 0);
+  CHECK(list.error()->message() == "time stamps out of order");
+  std::string text;
+  v1::append_legacy_dump(text, list);
+  CHECK(text == "version 0\nerror: time stamps out of order\n");
+
+  ReadResult r = read_trace(bytes);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error->message() == "time stamps out of order");
+  CHECK(r.store.size() == 0);
+}
+
+TEST_CASE("the legacy listing's lines and events agree", "[v1][legacy]") {
+  auto bytes = read_bytes(corpus_path("user_task_region_1_11_good.trace"));
+  v1::LegacyList list = v1::read_legacy(bytes);
+  REQUIRE(list.ok());
+  CHECK(list.version() == 1011);
+  REQUIRE(list.size() == 37);
+  // 78361 UserLog p=0 g=7 off=201 id=1 keyid=7 category=key0 message=0123456789abcdef stk=16
+  bool found = false;
+  for (size_t i = 0; i < list.size(); i++) {
+    v1::LegacyEvent ev = list.event(i);
+    if (ev.name != "UserLog") continue;
+    found = true;
+    CHECK(ev.ts == 78361);
+    CHECK(ev.p == 0);
+    CHECK(ev.g == 7);
+    CHECK(ev.off == 201);
+    CHECK(ev.stack == 16);
+    std::string line;
+    list.append_line(line, i);
+    CHECK(line == "78361 UserLog p=0 g=7 off=201 id=1 keyid=7 category=key0 message=0123456789abcdef stk=16");
+  }
+  CHECK(found);
+}
+
+TEST_CASE("dump --legacy prints the listing", "[v1][legacy][cli]") {
+  std::string out;
+  int rc = run_command(cli_path() + " dump --legacy " + corpus_path("http_1_7_good.trace"), &out);
+  CHECK(rc == 0);
+  CHECK(out == read_zstd(corpus_path("http_1_7_good.trace.v1dump.zst")));
+  out.clear();
+  rc = run_command(cli_path() + " dump --legacy " + corpus_path("stress_1_5_unordered.trace"), &out);
+  CHECK(rc == 1);
+  CHECK(out == "version 0\nerror: time stamps out of order\n");
+  out.clear();
+  rc = run_command(cli_path() + " dump --legacy " + corpus_path("go123-stress-start-stop.trace"), &out);
+  CHECK(rc == 1);
+  CHECK(out.rfind("version 0\nerror: unsupported trace file version 1.23", 0) == 0);
+}
