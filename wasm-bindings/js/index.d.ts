@@ -1,4 +1,5 @@
-// Types of the gotrace npm package.
+// Types of the gotrace npm package. All times and durations are trace times in
+// nanoseconds (numbers: exact up to 2^53 ns, about 104 days).
 
 export interface ReadProgress {
   bytesDone: number;
@@ -58,12 +59,386 @@ export interface EventPage {
   next: number;
 }
 
+// ---------------------------------------------------------------------------------------
+// Goroutines, tasks, regions: the objects `gotrace goroutines|tasks|regions --json` print.
+
+/** Go's GoroutineExecStats: "exec", "sched_wait", "syscall", "syscall_block", "total",
+ *  "block:<reason>", "range:<name>" (ns); absent keys are 0. */
+export type ExecStats = Record<string, number>;
+
+export interface GoroutineSummary {
+  id: number;
+  /** Start function ("" if never seen with a stack). */
+  name: string;
+  pc: number;
+  creation: number;
+  /** First time running (0: never ran). */
+  start: number;
+  /** When it exited (0: did not). */
+  end: number;
+  stats: ExecStats;
+  regions: RegionOfGoroutine[] | null;
+}
+
+export interface RegionOfGoroutine {
+  task: number;
+  name: string;
+  start: number;
+  end: number;
+  stats: ExecStats;
+}
+
+/** Goroutines grouped by start function, most execution time first. */
+export interface GoroutineGroup {
+  name: string;
+  count: number;
+  exec: number;
+  sched_wait: number;
+  syscall: number;
+  syscall_block: number;
+  block: number;
+  unknown: number;
+  total: number;
+  stats: ExecStats;
+  /** Goroutine ids, longest total time first. */
+  goroutines: number[];
+}
+
+export interface GoroutinesResult {
+  groups: GoroutineGroup[];
+  goroutines: GoroutineSummary[];
+}
+
+export interface DurationDistribution {
+  histogram: { count: number; buckets: { min: number; count: number }[] };
+  quantiles: { count: number; min: number; p50: number; p90: number; p99: number; max: number; total: number };
+}
+
+export interface TaskType {
+  name: string;
+  count: number;
+  complete: number;
+  durations: DurationDistribution;
+}
+
+export interface TaskInfo {
+  id: number;
+  name: string;
+  parent: number | null;
+  children: number[];
+  start: number | null;
+  end: number | null;
+  complete: boolean;
+  duration: number | null;
+  goroutines: number[];
+  logs: { time: number; goroutine: number; category: string; message: string }[];
+  regions: { goroutine: number; name: string; start: number | null; end: number | null }[];
+}
+
+export interface TasksResult {
+  types: TaskType[];
+  tasks: TaskInfo[];
+}
+
+export interface RegionType {
+  name: string;
+  pc: number;
+  func: string;
+  file: string;
+  line: number;
+  count: number;
+  durations: DurationDistribution;
+}
+
+export interface RegionInfo {
+  goroutine: number;
+  task: number;
+  name: string;
+  start: number | null;
+  end: number | null;
+  duration: number;
+  stats: ExecStats;
+}
+
+export interface RegionsResult {
+  types: RegionType[];
+  regions: RegionInfo[];
+}
+
+// ---------------------------------------------------------------------------------------
+// MMU
+
+export interface MmuFlags {
+  /** Stop-the-world phases count as GC work (default true). */
+  stw?: boolean;
+  /** Background mark workers (default true). */
+  background?: boolean;
+  /** Mark assists (default true). */
+  assist?: boolean;
+  /** Incremental sweeping (default true). */
+  sweep?: boolean;
+  /** One utilization series per P instead of one for all (default false). */
+  perProc?: boolean;
+}
+
+export interface MmuWindow {
+  /** Window length (ns) and as Go writes it ("1ms"). */
+  window: number;
+  label: string;
+  /** Minimum mutator utilization over every window of this length (0 to 1). */
+  mmu: number;
+  /** The worst disjoint windows, worst first: start time and utilization. */
+  worst: { time: number; util: number }[];
+  /** Utilization below which these shares of windows fall (0, 0.1%, 1%, 5%). */
+  mud: { quantile: number; util: number }[];
+}
+
+export interface MmuResult {
+  /** "stw+background+assist+sweep" etc. */
+  flags: string;
+  series: number;
+  points: number;
+  windows: MmuWindow[];
+  /** The MMU curve for drawing: 100 window lengths on a log scale. */
+  curve: { window: Float64Array; mmu: Float64Array; xMin: number; xMax: number };
+}
+
+// ---------------------------------------------------------------------------------------
+// Profiles
+
+export type ProfileType = 'net' | 'sync' | 'syscall' | 'sched';
+
+/** What a profile counts; all parts combine. Default: every goroutine, the whole trace. */
+export interface ProfileFilter {
+  /** Only these goroutines (each from its first run to its end). */
+  goroutines?: number[];
+  /** Only goroutines whose start function is this (a goroutine group's name). */
+  group?: string;
+  /** Only time inside user regions of this type. */
+  region?: string;
+  /** Only this part of the trace [t0, t1] (ns). */
+  range?: [number, number];
+}
+
+/**
+ * A flame graph: nodes in depth-first order, node 0 the root (every sample). A node's
+ * subtree is the nodes after it with a greater depth; a node's children are in name order.
+ */
+export interface FlameGraph {
+  /** Distinct function names; names[0] is "". */
+  names: string[];
+  /** Per node: index into names. */
+  name: Uint32Array;
+  /** Per node: its parent (-1 for the root). */
+  parent: Int32Array;
+  depth: Uint32Array;
+  /** Delay (ns): in the node itself, and in it and its subtree. */
+  self: Float64Array;
+  value: Float64Array;
+  /** Contentions: likewise. */
+  selfCount: Float64Array;
+  count: Float64Array;
+}
+
+// ---------------------------------------------------------------------------------------
+// Timeline
+
+export type SliceTrackKind = 'goroutine' | 'proc' | 'thread' | 'gc' | 'stw' | 'sweep' | 'assist';
+export type SeriesName =
+  | 'goroutines-running' | 'goroutines-runnable' | 'goroutines-waiting' | 'goroutines-syscall'
+  | 'procs-running' | 'heap-alloc' | 'heap-goal' | 'gomaxprocs';
+
+/**
+ * A track to query:
+ * - slice tracks: `{ kind: 'goroutine' | 'proc' | 'thread' | 'sweep' | 'assist', id }`, `{ kind: 'gc' }`, `{ kind: 'stw' }`
+ * - `{ kind: 'regions', id: goroutine }`, `{ kind: 'tasks' }`
+ * - `{ kind: 'logs' | 'samples', by?: 'proc' | 'goroutine' | 'thread' }` (default proc)
+ * - `{ kind: 'series', name }`
+ * - `{ kind: 'edges', limit? }`: wake-ups (who unblocked whom), at most `limit` (default 2 per pixel)
+ */
+export type TrackRef =
+  | { kind: SliceTrackKind; id?: number }
+  | { kind: 'regions'; id: number }
+  | { kind: 'tasks' }
+  | { kind: 'logs' | 'samples'; by?: 'proc' | 'goroutine' | 'thread' }
+  | { kind: 'series'; name: SeriesName }
+  | { kind: 'edges'; limit?: number };
+
+/** Every track the trace has, for laying out the timeline. */
+export interface TrackList {
+  /** The trace's first and last event times. */
+  start: number;
+  end: number;
+  procs: Float64Array;
+  threads: Float64Array;
+  /** Goroutines with a track, ascending, and their group (start function). */
+  goroutines: {
+    id: Float64Array;
+    /** Per goroutine: index into groups. */
+    group: Uint32Array;
+    /** Start functions ("" for goroutines never seen with a stack). */
+    groups: string[];
+  };
+  /** Whether the trace has GC mark phases / stop-the-world pauses. */
+  gc: boolean;
+  stw: boolean;
+  /** Procs with incremental sweeps; goroutines with mark assists. */
+  sweep: Float64Array;
+  assist: Float64Array;
+  /** Goroutines with user regions. */
+  regions: Float64Array;
+  /** Rows of the task layout (0: no tasks). */
+  taskRows: number;
+  /** How many user logs and CPU samples there are. */
+  logs: number;
+  samples: number;
+  /** Series with at least one value. */
+  series: SeriesName[];
+}
+
+/** SliceState codes of SliceRects.state. */
+export declare const sliceStates: readonly ['running', 'runnable', 'waiting', 'syscall', 'active'];
+export declare const wakeKinds: readonly ['unblock', 'create', 'syscall-exit'];
+
+/**
+ * Rectangles of a slice track. A rectangle with count 1 is one slice (clipped to the
+ * view); with count > 1 it merges slices narrower than a pixel.
+ */
+export interface SliceRects {
+  type: 'slices';
+  start: Float64Array;
+  end: Float64Array;
+  /** Index into sliceStates (for merged rectangles, the state with most time). */
+  state: Uint8Array;
+  count: Uint32Array;
+  /** proc / thread tracks: the goroutine run (-1 none); other tracks: -1. */
+  goroutine: Float64Array;
+  /** goroutine tracks: why it waits / is runnable; stw: the kind. Index into labels, -1: none. */
+  label: Int32Array;
+  labels: string[];
+  /** Time in each state within the rectangle: timeIn[state][i]. */
+  timeIn: Float64Array[];
+}
+
+/** User regions (row = nesting depth) or tasks (row = layout lane). */
+export interface SpanRects {
+  type: 'spans';
+  start: Float64Array;
+  end: Float64Array;
+  row: Uint32Array;
+  count: Uint32Array;
+  task: Float64Array;
+  /** Index into names: the region type / task name. */
+  name: Uint32Array;
+  names: string[];
+}
+
+/** Logs or CPU samples by resource, merged per resource and pixel. */
+export interface InstantMarks {
+  type: 'instants';
+  time: Float64Array;
+  /** The goroutine / proc / thread (-1: none). */
+  resource: Float64Array;
+  count: Uint32Array;
+  /** Event index of the first (use eventAt / events for the text). */
+  event: Float64Array;
+}
+
+export interface SeriesPoints {
+  type: 'series';
+  /** true: each point is a change (value holds from time on). false: one point per pixel. */
+  exact: boolean;
+  time: Float64Array;
+  value: Float64Array;
+  min: Float64Array;
+  max: Float64Array;
+}
+
+export interface WakeEdges {
+  type: 'edges';
+  /** More starts than the limit: one per pixel was kept. */
+  sampled: boolean;
+  fromTime: Float64Array;
+  toTime: Float64Array;
+  /** Index into wakeKinds. */
+  kind: Uint8Array;
+  goroutine: Float64Array;
+  fromGoroutine: Float64Array;
+  fromProc: Float64Array;
+  fromThread: Float64Array;
+  toProc: Float64Array;
+  toThread: Float64Array;
+  /** Unblock: why it had blocked (index into reasons, -1 none). */
+  reason: Int32Array;
+  reasons: string[];
+}
+
+export type TimelineResult = SliceRects | SpanRects | InstantMarks | SeriesPoints | WakeEdges;
+
+export interface Frame {
+  func: string;
+  file: string;
+  line: number;
+  pc: number;
+}
+
+/** What the details panel shows for one slice of a slice track. */
+export interface SliceDetails {
+  track: { kind: SliceTrackKind; id: number };
+  start: number;
+  end: number;
+  duration: number;
+  state: (typeof sliceStates)[number];
+  /** Why it waits / is runnable (goroutine tracks), the STW kind, the range's name. */
+  label: string;
+  /** The goroutine the slice is about (goroutine tracks: itself; proc/thread: the one run). -1: none */
+  goroutine: number;
+  /** The event that began the slice (index, Go's text of it) and its stack (leaf first). */
+  event: number;
+  eventText: string;
+  stack: Frame[];
+  /** The event that ended it (-1: still open at the end of the trace) and its stack. */
+  endEvent: number;
+  endStack: Frame[];
+  /** For a running slice of a goroutine: who made it runnable. */
+  wokenBy: { goroutine: number; time: number; event: number; kind: (typeof wakeKinds)[number]; stack: Frame[] } | null;
+  /** The slice after it on the same track (-1 / null at the end). */
+  next: { start: number; state: (typeof sliceStates)[number]; goroutine: number; label: string } | null;
+}
+
 export declare class Trace {
   /** Why reading stopped early ("" when the whole trace was read). */
   readonly partialError: string;
   readonly eventCount: number;
   stats(): TraceStats;
   events(options?: { from?: number; limit?: number; filter?: EventFilter }): EventPage;
+  /** One event: its kind, time, resources and Go's text of it, and its stack (leaf first). */
+  eventAt(index: number): {
+    index: number; time: number; kind: EventKind; goroutine: number; proc: number; thread: number;
+    text: string; stack: Frame[];
+  };
+
+  /** `gotrace goroutines --json`: summaries and their grouping by start function. */
+  goroutines(): GoroutinesResult;
+  /** `gotrace tasks --json`. */
+  tasks(): TasksResult;
+  /** `gotrace regions --json`. */
+  regions(): RegionsResult;
+  /** MMU for these window lengths (ns; default 1µs..1s by decades), worst windows and a curve. */
+  mmu(windows?: number[], flags?: MmuFlags): MmuResult;
+
+  /** The profile of `go tool trace -pprof=TYPE`, as a gzipped pprof protobuf. */
+  pprof(type: ProfileType, filter?: ProfileFilter): Uint8Array;
+  /** The same profile as a flame graph. */
+  flame(type: ProfileType, filter?: ProfileFilter): FlameGraph;
+
+  /** Every track of the timeline (builds the timeline index on first use). */
+  tracks(): TrackList;
+  /** One track for [t0, t1) drawn in `pixels`: exact where wider than a pixel, merged below. */
+  timeline(track: TrackRef, t0: number, t1: number, pixels: number): TimelineResult;
+  /** The slice of a slice track at a time (null if none). */
+  sliceDetails(track: { kind: SliceTrackKind; id?: number }, time: number): SliceDetails | null;
+
   dispose(): void;
 }
 
