@@ -1,0 +1,134 @@
+// The app shell: open a trace (drop, picker, sample, ?url=), loading progress, errors,
+// tabs and the hash router. Views come from the route registry (views/routes.js).
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { useSession } from './model/session.js';
+import { href, match, useHash } from './model/router.js';
+import { routes, headerItems, tabs } from './views/routes.js';
+import { Welcome } from './views/shell/Welcome.jsx';
+import { Progress } from './views/shell/Progress.jsx';
+import { ErrorBanner } from './views/shell/ErrorBanner.jsx';
+
+const SAMPLE = 'go123-workload.trace';
+
+export function App() {
+  const session = useSession();
+  const { state, error, setError, openBlob, openUrl, cancel, client } = session;
+  const route = useHash();
+  const fileInput = useRef(null);
+  const [dragging, setDragging] = useState(false);
+
+  // Drop a file anywhere on the page.
+  useEffect(() => {
+    let depth = 0;
+    const hasFiles = (e) => [...(e.dataTransfer?.types ?? [])].includes('Files');
+    const enter = (e) => {
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      depth++;
+      setDragging(true);
+    };
+    const over = (e) => {
+      if (hasFiles(e)) e.preventDefault();
+    };
+    const leave = () => {
+      depth = Math.max(0, depth - 1);
+      if (depth === 0) setDragging(false);
+    };
+    const drop = (e) => {
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      depth = 0;
+      setDragging(false);
+      const f = e.dataTransfer.files[0];
+      if (f) openBlob(f, f.name);
+    };
+    window.addEventListener('dragenter', enter);
+    window.addEventListener('dragover', over);
+    window.addEventListener('dragleave', leave);
+    window.addEventListener('drop', drop);
+    return () => {
+      window.removeEventListener('dragenter', enter);
+      window.removeEventListener('dragover', over);
+      window.removeEventListener('dragleave', leave);
+      window.removeEventListener('drop', drop);
+    };
+  }, [openBlob]);
+
+  const pick = () => fileInput.current?.click();
+  const onFile = (e) => {
+    const f = e.currentTarget.files?.[0];
+    e.currentTarget.value = '';
+    if (f) openBlob(f, f.name);
+  };
+  const openSample = () => openUrl(SAMPLE, SAMPLE);
+
+  const ready = state.status === 'ready';
+  let body;
+  if (ready) {
+    body = <RouteView key={state.serial} route={route} trace={client} info={state.info} />;
+  } else {
+    body = <Welcome onPick={pick} onSample={openSample} loading={state.status === 'loading'} />;
+  }
+
+  return (
+    <div class={`app${dragging ? ' dragging' : ''}`}>
+      <header class="topbar">
+        <a class="brand" href={href('/overview')}>gotrace</a>
+        {ready && <Tabs route={route} />}
+        <div class="spacer" />
+        {ready && headerItems.map((Item, i) => <Item key={i} trace={client} info={state.info} route={route} />)}
+        {ready && (
+          <span class="trace-name" title={state.name}>
+            {state.name}
+          </span>
+        )}
+        <button type="button" onClick={pick}>
+          Open trace…
+        </button>
+        <button type="button" onClick={openSample}>
+          Open the sample
+        </button>
+        <input ref={fileInput} type="file" class="hidden" data-testid="file-input" onChange={onFile} />
+      </header>
+      {error && <ErrorBanner error={error} onClose={() => setError(null)} />}
+      {state.status === 'loading' && <Progress name={state.name} progress={state.progress} onCancel={cancel} />}
+      <main class="main">{body}</main>
+      {dragging && <div class="drop-overlay">Drop a trace to open it</div>}
+    </div>
+  );
+}
+
+function Tabs({ route }) {
+  const current = routes.find((r) => match(r.path, route.segments));
+  const owner = current?.tabPath ?? current?.path ?? route.path;
+  return (
+    <nav class="tabs">
+      {tabs().map((t) => {
+        const active = owner === t.path || (t.prefix && owner.startsWith(t.prefix)) || route.path === t.path;
+        return (
+          <a key={t.path} href={href(t.path)} class={`tab${active ? ' active' : ''}${t.available ? '' : ' unavailable'}`}>
+            {t.label}
+          </a>
+        );
+      })}
+    </nav>
+  );
+}
+
+function RouteView({ route, trace, info }) {
+  for (const r of routes) {
+    const params = match(r.path, route.segments);
+    if (params) {
+      const View = r.view;
+      return <View trace={trace} info={info} params={params} query={route.query} route={route} />;
+    }
+  }
+  return (
+    <div class="page">
+      <h2>Not available</h2>
+      <p>
+        This build has no view for <code>{route.path}</code>. <a href={href('/overview')}>Back to the overview</a>.
+      </p>
+    </div>
+  );
+}

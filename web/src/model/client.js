@@ -1,0 +1,108 @@
+// The page's handle on the trace: a promise API mirroring the npm package's Trace
+// (wasm-bindings/js/index.d.ts), run in the worker (../worker/worker.js).
+//
+//   const client = new TraceClient();
+//   const info = await client.open(fileOrBlob, { onProgress });  // { stats, partialError, eventCount, bytes }
+//   client.cancel();                       // stops a load (or anything in flight): rejects with CancelledError
+//   await client.stats(); await client.timeline(track, t0, t1, pixels); …  // same arguments as Trace
+//   await client.call('anyTraceMethod', ...args);                          // the general form
+//
+// Typed arrays in results are transferred, not copied. Requests run one at a time, in order.
+
+export class CancelledError extends Error {
+  constructor() {
+    super('cancelled');
+    this.name = 'CancelledError';
+  }
+}
+
+// The Trace methods forwarded by name (others go through call()).
+const TRACE_METHODS = [
+  'stats', 'events', 'eventAt', 'goroutines', 'tasks', 'regions', 'mmu', 'pprof', 'flame', 'tracks',
+  'timeline', 'sliceDetails',
+];
+
+export class TraceClient {
+  #worker = null;
+  #next = 1;
+  #pending = new Map();
+
+  constructor() {
+    for (const m of TRACE_METHODS) {
+      if (!(m in this)) this[m] = (...args) => this.call(m, ...args);
+    }
+  }
+
+  #ensure() {
+    if (this.#worker) return this.#worker;
+    const w = new Worker(new URL('../worker/worker.js', import.meta.url), { type: 'module', name: 'gotrace' });
+    w.onmessage = (e) => {
+      const { id, progress, result, error } = e.data;
+      const p = this.#pending.get(id);
+      if (!p) return;
+      if (progress) {
+        p.onProgress?.(progress);
+        return;
+      }
+      this.#pending.delete(id);
+      if (error !== undefined) p.reject(new Error(error));
+      else p.resolve(result);
+    };
+    w.onerror = (e) => {
+      e.preventDefault?.();
+      this.#fail(new Error(`the trace worker failed: ${e.message || 'unknown error'}`));
+    };
+    this.#worker = w;
+    return w;
+  }
+
+  #fail(error) {
+    const pending = [...this.#pending.values()];
+    this.#pending.clear();
+    this.#worker?.terminate();
+    this.#worker = null;
+    for (const p of pending) p.reject(error);
+  }
+
+  /** Calls a Trace method in the worker. */
+  call(method, ...args) {
+    return this.#request(method, args);
+  }
+
+  #request(method, args, onProgress) {
+    const w = this.#ensure();
+    const id = this.#next++;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject, onProgress });
+      w.postMessage({ id, method, args });
+    });
+  }
+
+  /**
+   * Reads and parses a trace (a File or Blob; gzip is inflated). onProgress receives
+   * { phase: 'reading' | 'parsing', bytesDone, bytesTotal, events? }.
+   */
+  open(blob, { onProgress } = {}) {
+    return this.#request('open', [blob], onProgress);
+  }
+
+  /** Several timeline() queries in one round trip: requests are [track, t0, t1, pixels]. */
+  timelines(requests) {
+    return this.#request('timelines', [requests]);
+  }
+
+  /** Stops whatever is in flight; its promises reject with CancelledError. The open
+   *  trace is lost too (the worker is replaced). */
+  cancel() {
+    this.#fail(new CancelledError());
+  }
+
+  /** Frees the worker. */
+  dispose() {
+    this.#fail(new CancelledError());
+  }
+
+  get busy() {
+    return this.#pending.size > 0;
+  }
+}

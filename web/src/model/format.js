@@ -1,0 +1,59 @@
+// Numbers for people: durations (trace time is in nanoseconds), bytes, counts.
+const UNITS = [
+  ['s', 1e9],
+  ['ms', 1e6],
+  ['µs', 1e3],
+  ['ns', 1],
+];
+
+/** 1234567 → "1.23 ms". */
+export function formatDuration(ns, digits = 3) {
+  if (!Number.isFinite(ns)) return '—';
+  const a = Math.abs(ns);
+  if (a === 0) return '0';
+  for (const [u, f] of UNITS) {
+    if (a >= f || f === 1) return `${trim((ns / f).toPrecision(digits))} ${u}`;
+  }
+  return `${ns} ns`;
+}
+
+function trim(s) {
+  return s.includes('e') ? String(Number(s)) : s.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
+}
+
+export function formatBytes(n) {
+  if (!Number.isFinite(n)) return '—';
+  if (n < 1024) return `${n} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let v = n / 1024;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v.toFixed(v < 10 ? 2 : 1)} ${units[i]}`;
+}
+
+export function formatCount(n) {
+  if (!Number.isFinite(n)) return '—';
+  return Math.round(n).toLocaleString('en-US');
+}
+
+/** Axis ticks for [t0, t1] ns over `pixels`: a step of 1, 2 or 5 × 10^k ns, and a unit. */
+export function timeTicks(t0, t1, pixels, minSpacing = 90) {
+  const span = Math.max(1, t1 - t0);
+  const raw = (span / Math.max(1, pixels)) * minSpacing;
+  const pow = Math.pow(10, Math.floor(Math.log10(raw)));
+  const step = [1, 2, 5, 10].map((m) => m * pow).find((s) => s >= raw);
+  const first = Math.ceil(t0 / step) * step;
+  const ticks = [];
+  for (let t = first; t <= t1; t += step) ticks.push(t);
+  return { step, ticks };
+}
+
+/** Label for a tick at offset `t` from the trace start, with the unit chosen from step. */
+export function formatTick(t, step) {
+  const [u, f] = UNITS.find(([, f]) => step >= f) ?? UNITS[3];
+  const decimals = Math.max(0, Math.ceil(-Math.log10(step / f) - 1e-9));
+  return `${(t / f).toFixed(Math.min(decimals, 6))} ${u}`;
+}

@@ -1,0 +1,142 @@
+import { BreakdownBar } from './BreakdownBar.jsx';
+import { segments, rangeNames } from './breakdown.js';
+import { formatCount, formatDuration, formatPercent, timelineHref } from './format.js';
+import { goroutineHref, groupHref } from './GoroutinesView.jsx';
+import { goroutinesOf, Pending, statsOf, useAsync } from './query.jsx';
+import { StateLane } from './StateLane.jsx';
+
+// Who woke this goroutine and whom it woke, from the wake-up edges of its lifetime.
+async function wakeups(client, id, t0, t1) {
+  const edges = await client.timeline({ kind: 'edges', limit: 1_000_000 }, t0, t1 + 1, 1000);
+  const by = new Map();
+  const woke = new Map();
+  for (let i = 0; i < edges.goroutine.length; i++) {
+    if (edges.goroutine[i] === id) {
+      const from = edges.fromGoroutine[i];
+      const e = by.get(from) ?? { goroutine: from, count: 0, first: edges.toTime[i] };
+      e.count++;
+      by.set(from, e);
+    }
+    if (edges.fromGoroutine[i] === id && edges.goroutine[i] !== id) {
+      const to = edges.goroutine[i];
+      const e = woke.get(to) ?? { goroutine: to, count: 0, first: edges.fromTime[i] };
+      e.count++;
+      woke.set(to, e);
+    }
+  }
+  const order = (m) => [...m.values()].sort((a, b) => b.count - a.count || a.goroutine - b.goroutine);
+  return { wokenBy: order(by), woke: order(woke), sampled: edges.sampled };
+}
+
+function WakeList({ title, list, traceStart, testid }) {
+  return (
+    <div class="gt-wake" data-testid={testid}>
+      <h3>{title} ({list.length})</h3>
+      {list.length === 0 ? <p>none</p> : (
+        <ul>
+          {list.slice(0, 100).map((e) => (
+            <li key={e.goroutine}>
+              {e.goroutine < 0 ? 'the runtime (no goroutine)' : <a href={goroutineHref(e.goroutine)}>G{e.goroutine}</a>}
+              {' '}× {formatCount(e.count)}, first at <a href={timelineHref(e.first - 1000, e.first + 1000)}>{formatDuration(e.first - traceStart)}</a>
+            </li>
+          ))}
+          {list.length > 100 && <li>… {list.length - 100} more</li>}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+export function GoroutineView({ client, id }) {
+  const state = useAsync(async () => {
+    const [data, stats] = await Promise.all([goroutinesOf(client), statsOf(client)]);
+    const g = data.byId.get(id);
+    let wakes = null;
+    if (g) {
+      const t0 = g.start || g.creation || stats.time.start;
+      const t1 = g.end || stats.time.end;
+      wakes = await wakeups(client, id, t0, t1);
+    }
+    return { data, stats, g, wakes };
+  }, [client, id]);
+  if (!state.data) return <Pending state={state} what={`goroutine ${id}`} />;
+  const { data, stats, g, wakes } = state.data;
+  if (!g) return <p class="gt-error">There is no goroutine {id} in this trace. <a href="#/goroutines">All goroutines</a></p>;
+  const traceStart = stats.time.start;
+  const t0 = g.creation || g.start || traceStart;
+  const t1 = g.end || stats.time.end;
+  const group = data.groupOf.get(g.id) ?? g.name;
+  const total = g.stats.total ?? 0;
+  const segs = segments(g.stats);
+  const ranges = rangeNames([g.stats]);
+  return (
+    <section class="gt-view" data-testid="goroutine-view">
+      <header class="gt-view-head">
+        <h2>
+          <a href="#/goroutines">Goroutines</a> › <a href={groupHref(group)}>{group || '(no start function)'}</a> › <span data-testid="goroutine-title">G{g.id}</span>
+        </h2>
+        <a href={timelineHref(t0, t1, `&g=${g.id}`)} data-testid="goroutine-timeline-link">Open in timeline</a>
+        <a href={`#/profiles/sync?goroutine=${g.id}`}>Profiles of this goroutine</a>
+      </header>
+      <dl class="gt-facts">
+        <dt>Start function</dt><dd>{g.name || '(none seen)'}</dd>
+        <dt>Created</dt><dd>{g.creation ? formatDuration(g.creation - traceStart) : 'before the trace'}</dd>
+        <dt>First ran</dt><dd>{g.start ? formatDuration(g.start - traceStart) : 'never'}</dd>
+        <dt>Ended</dt><dd>{g.end ? formatDuration(g.end - traceStart) : 'still alive at the end'}</dd>
+        <dt>Total</dt><dd data-stat="total" data-ns={total}>{formatDuration(total)}</dd>
+      </dl>
+      <BreakdownBar stats={g.stats} />
+      <table class="gt-table gt-stats" data-testid="goroutine-stats">
+        <thead><tr><th>Time in</th><th class="num">Duration</th><th class="num">Share</th><th class="num">ns</th></tr></thead>
+        <tbody>
+          {segs.map((s) => (
+            <tr key={s.key} data-stat={s.key} data-ns={s.value}>
+              <td><i class="gt-swatch" style={{ background: s.color }} />{s.label}</td>
+              <td class="num">{formatDuration(s.value)}</td>
+              <td class="num">{formatPercent(s.value, total)}</td>
+              <td class="num">{s.value}</td>
+            </tr>
+          ))}
+          {ranges.map((r) => (
+            <tr key={r} data-stat={`range:${r}`} data-ns={g.stats[`range:${r}`]}>
+              <td>In range: {r}</td>
+              <td class="num">{formatDuration(g.stats[`range:${r}`])}</td>
+              <td class="num">{formatPercent(g.stats[`range:${r}`], total)}</td>
+              <td class="num">{g.stats[`range:${r}`]}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <h3>Lane</h3>
+      <StateLane
+        client={client}
+        goroutine={g.id}
+        t0={t0}
+        t1={t1}
+        onPick={(t) => { location.hash = timelineHref(t - (t1 - t0) / 200, t + (t1 - t0) / 200, `&g=${g.id}`); }}
+      />
+      <div class="gt-wakes">
+        <WakeList title="Woken by" list={wakes.wokenBy} traceStart={traceStart} testid="woken-by" />
+        <WakeList title="Woke" list={wakes.woke} traceStart={traceStart} testid="woke" />
+      </div>
+      {g.regions && g.regions.length > 0 && (
+        <>
+          <h3>Regions ({g.regions.length})</h3>
+          <table class="gt-table">
+            <thead><tr><th>Region</th><th>Task</th><th class="num">Start</th><th class="num">Duration</th></tr></thead>
+            <tbody>
+              {g.regions.slice(0, 500).map((r, i) => (
+                <tr key={i}>
+                  <td><a href={timelineHref(r.start || t0, r.end || t1, `&g=${g.id}`)}>{r.name}</a></td>
+                  <td>{r.task ? <a href={`#/task/${r.task}`}>task {r.task}</a> : ''}</td>
+                  <td class="num">{r.start ? formatDuration(r.start - traceStart) : ''}</td>
+                  <td class="num">{r.start && r.end ? formatDuration(r.end - r.start) : ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </section>
+  );
+}

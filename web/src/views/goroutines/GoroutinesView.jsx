@@ -1,0 +1,59 @@
+import { useMemo } from 'preact/hooks';
+import { BreakdownBar, BreakdownLegend } from './BreakdownBar.jsx';
+import { CopyCSVButton, SortableTable } from './SortableTable.jsx';
+import { formatCount, formatDuration } from './format.js';
+import { goroutinesOf, Pending, useAsync } from './query.jsx';
+
+export const groupHref = (name) => `#/goroutines/group/${encodeURIComponent(name)}`;
+export const goroutineHref = (id) => `#/goroutine/${id}`;
+
+const dur = (key, label) => ({ key, label, numeric: true, value: (g) => g[key] ?? 0, format: formatDuration, csv: (g) => g[key] ?? 0 });
+
+export function groupColumns(maxTotal) {
+  return [
+    {
+      key: 'name',
+      label: 'Start function',
+      value: (g) => g.name,
+      render: (g) => <a href={groupHref(g.name)} data-testid="group-link">{g.name || '(no start function)'}</a>,
+    },
+    { key: 'count', label: 'Goroutines', numeric: true, value: (g) => g.count, format: formatCount },
+    dur('exec', 'Execution'),
+    dur('sched_wait', 'Sched wait'),
+    dur('block', 'Block'),
+    dur('syscall', 'Syscall'),
+    dur('syscall_block', 'Syscall blocked'),
+    dur('unknown', 'Unknown'),
+    {
+      key: 'assist', label: 'GC assist', numeric: true,
+      value: (g) => g.stats['range:GC mark assist'] ?? 0, format: formatDuration, csv: (g) => g.stats['range:GC mark assist'] ?? 0,
+    },
+    dur('total', 'Total'),
+    {
+      key: 'breakdown', label: 'Breakdown', title: 'Sort by execution share',
+      value: (g) => (g.total ? g.exec / g.total : 0), csv: () => '',
+      render: (g) => <BreakdownBar stats={g.stats} scale={maxTotal} />,
+    },
+  ];
+}
+
+// Goroutines grouped by start function, as `go tool trace`'s goroutine analysis.
+export function GoroutinesView({ client }) {
+  const state = useAsync(() => goroutinesOf(client), [client]);
+  const data = state.data;
+  const columns = useMemo(() => groupColumns(data ? Math.max(...data.groups.map((g) => g.total)) : 1), [data]);
+  if (!data) return <Pending state={state} what="goroutines" />;
+  return (
+    <section class="gt-view" data-testid="goroutines-view">
+      <header class="gt-view-head">
+        <h2>Goroutines</h2>
+        <span>{formatCount(data.goroutines.length)} goroutines in {data.groups.length} groups by start function</span>
+        <CopyCSVButton columns={columns.filter((c) => c.key !== 'breakdown')} rows={data.groups} name="the groups" />
+        <a href="#/profiles/sched">Profiles</a>
+        <a href="#/timeline">Timeline</a>
+      </header>
+      <BreakdownLegend statsList={data.groups.map((g) => g.stats)} />
+      <SortableTable testid="groups-table" columns={columns} rows={data.groups} initialSort="exec" rowKey={(g) => g.name} />
+    </section>
+  );
+}

@@ -1,0 +1,72 @@
+import { useMemo } from 'preact/hooks';
+import { BreakdownBar, BreakdownLegend } from './BreakdownBar.jsx';
+import { CopyCSVButton, SortableTable } from './SortableTable.jsx';
+import { blockTotal, unknownTime } from './breakdown.js';
+import { formatCount, formatDuration, timelineHref } from './format.js';
+import { goroutineHref } from './GoroutinesView.jsx';
+import { goroutinesOf, Pending, statsOf, useAsync } from './query.jsx';
+
+const stat = (key, label) => ({
+  key, label, numeric: true, value: (g) => g.stats[key] ?? 0, format: formatDuration, csv: (g) => g.stats[key] ?? 0,
+});
+
+export function goroutineColumns(maxTotal, traceStart) {
+  return [
+    {
+      key: 'id', label: 'Goroutine', numeric: true, value: (g) => g.id,
+      render: (g) => <a href={goroutineHref(g.id)} data-testid="goroutine-link">G{g.id}</a>,
+    },
+    {
+      key: 'start', label: 'Started', numeric: true, value: (g) => (g.start ? g.start - traceStart : -1),
+      format: (v) => (v < 0 ? 'never ran' : formatDuration(v)), csv: (g) => (g.start ? g.start - traceStart : ''),
+    },
+    stat('total', 'Total'),
+    stat('exec', 'Execution'),
+    stat('sched_wait', 'Sched wait'),
+    { key: 'block', label: 'Block', numeric: true, value: (g) => blockTotal(g.stats), format: formatDuration },
+    stat('syscall', 'Syscall'),
+    stat('syscall_block', 'Syscall blocked'),
+    { key: 'unknown', label: 'Unknown', numeric: true, value: (g) => unknownTime(g.stats), format: formatDuration },
+    stat('range:GC mark assist', 'GC assist'),
+    {
+      key: 'breakdown', label: 'Breakdown', value: (g) => (g.stats.total ? (g.stats.exec ?? 0) / g.stats.total : 0), csv: () => '',
+      render: (g) => <BreakdownBar stats={g.stats} scale={maxTotal} />,
+    },
+  ];
+}
+
+// One group: the goroutines that start in the same function.
+export function GroupView({ client, name }) {
+  const state = useAsync(async () => {
+    const [data, stats] = await Promise.all([goroutinesOf(client), statsOf(client)]);
+    return { data, stats };
+  }, [client]);
+  const group = state.data?.data.groups.find((g) => g.name === name);
+  const rows = useMemo(() => (group ? group.goroutines.map((id) => state.data.data.byId.get(id)).filter(Boolean) : []), [group]);
+  const columns = useMemo(
+    () => goroutineColumns(Math.max(1, ...rows.map((g) => g.stats.total ?? 0)), state.data?.stats.time.start ?? 0),
+    [rows],
+  );
+  if (!state.data) return <Pending state={state} what="goroutines" />;
+  if (!group) return <p class="gt-error">No goroutine group starts in “{name}”. <a href="#/goroutines">All groups</a></p>;
+  let t0 = Infinity;
+  let t1 = -Infinity;
+  const end = state.data.stats.time.end;
+  for (const g of rows) {
+    t0 = Math.min(t0, g.start || g.creation || end);
+    t1 = Math.max(t1, g.end || end);
+  }
+  return (
+    <section class="gt-view" data-testid="group-view">
+      <header class="gt-view-head">
+        <h2><a href="#/goroutines">Goroutines</a> › <span data-testid="group-name">{name || '(no start function)'}</span></h2>
+        <span><b data-testid="group-count">{formatCount(group.count)}</b> goroutines, {formatDuration(group.exec)} execution, {formatDuration(group.total)} in all</span>
+        <CopyCSVButton columns={columns.filter((c) => c.key !== 'breakdown')} rows={rows} name="the goroutines" />
+        <a href={`#/profiles/sync?group=${encodeURIComponent(name)}`}>Profiles of this group</a>
+        {Number.isFinite(t0) && <a href={timelineHref(t0, t1, `&group=${encodeURIComponent(name)}`)}>Timeline</a>}
+      </header>
+      <BreakdownLegend statsList={[group.stats]} />
+      <SortableTable testid="group-goroutines" columns={columns} rows={rows} initialSort="total" rowKey={(g) => g.id} />
+    </section>
+  );
+}

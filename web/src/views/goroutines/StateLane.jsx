@@ -1,0 +1,81 @@
+import { useEffect, useRef } from 'preact/hooks';
+import { formatDuration } from './format.js';
+
+// A goroutine's own timeline lane: its states over [t0, t1] from the timeline index,
+// drawn on a canvas at the width it is shown at.
+export const STATE_COLORS = {
+  running: '#2e7d32',
+  runnable: '#f9a825',
+  waiting: '#cfd8dc',
+  syscall: '#6a1b9a',
+  active: '#90caf9',
+};
+const STATES = ['running', 'runnable', 'waiting', 'syscall', 'active'];
+
+export function drawLane(canvas, rects, t0, t1) {
+  const dpr = window.devicePixelRatio || 1;
+  const w = canvas.clientWidth;
+  const h = canvas.clientHeight;
+  canvas.width = Math.round(w * dpr);
+  canvas.height = Math.round(h * dpr);
+  const ctx = canvas.getContext('2d');
+  ctx.scale(dpr, dpr);
+  ctx.fillStyle = '#fafafa';
+  ctx.fillRect(0, 0, w, h);
+  if (!rects) return;
+  const x = (t) => ((t - t0) / (t1 - t0)) * w;
+  for (let i = 0; i < rects.start.length; i++) {
+    const x0 = x(rects.start[i]);
+    const x1 = Math.max(x0 + 1, x(rects.end[i]));
+    ctx.fillStyle = STATE_COLORS[STATES[rects.state[i]]] ?? '#999';
+    ctx.fillRect(x0, 2, x1 - x0, h - 4);
+  }
+}
+
+export function StateLane({ client, goroutine, t0, t1, onPick }) {
+  const ref = useRef(null);
+  const rectsRef = useRef(null);
+  useEffect(() => {
+    let live = true;
+    const canvas = ref.current;
+    const pixels = Math.max(100, Math.round(canvas.clientWidth || 800));
+    drawLane(canvas, null, t0, t1);
+    client.timeline({ kind: 'goroutine', id: goroutine }, t0, t1, pixels).then((rects) => {
+      if (!live) return;
+      rectsRef.current = rects;
+      drawLane(canvas, rects, t0, t1);
+    });
+    return () => { live = false; };
+  }, [client, goroutine, t0, t1]);
+  const title = (e) => {
+    const rects = rectsRef.current;
+    if (!rects) return;
+    const box = e.currentTarget.getBoundingClientRect();
+    const t = t0 + ((e.clientX - box.left) / box.width) * (t1 - t0);
+    for (let i = 0; i < rects.start.length; i++) {
+      if (rects.start[i] <= t && t < rects.end[i]) {
+        const label = rects.label[i] >= 0 ? ` (${rects.labels[rects.label[i]]})` : '';
+        e.currentTarget.title = `${STATES[rects.state[i]]}${label}: ${formatDuration(rects.end[i] - rects.start[i])}${rects.count[i] > 1 ? `, ${rects.count[i]} slices` : ''}`;
+        return;
+      }
+    }
+    e.currentTarget.title = '';
+  };
+  return (
+    <div class="gt-lane">
+      <canvas
+        ref={ref}
+        data-testid="goroutine-lane"
+        onMouseMove={title}
+        onClick={(e) => {
+          if (!onPick) return;
+          const box = e.currentTarget.getBoundingClientRect();
+          onPick(t0 + ((e.clientX - box.left) / box.width) * (t1 - t0));
+        }}
+      />
+      <div class="gt-legend">
+        {STATES.slice(0, 4).map((s) => <span key={s}><i style={{ background: STATE_COLORS[s] }} />{s}</span>)}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,72 @@
+// What the trace is: format, span, counts, and what is wrong with it.
+import { formatBytes, formatCount, formatDuration } from '../../model/format.js';
+import { href } from '../../model/router.js';
+
+export function Overview({ info }) {
+  const s = info.stats;
+  const lostBytes = Math.max(0, s.bytes - s.bytes_used);
+  const warnings = [];
+  if (info.partialError) {
+    warnings.push(
+      `The trace breaks off: ${formatBytes(lostBytes)} of ${formatBytes(s.bytes)} ` +
+        `(${((100 * lostBytes) / Math.max(1, s.bytes)).toFixed(1)}%) could not be read. ` +
+        `Reading stopped at: ${info.partialError}`,
+    );
+  }
+  const rows = [
+    ['Go version', s.format.go_version, 'go-version'],
+    ['Format', s.format.family === 'v2' ? 'v2 (Go 1.22 and later)' : 'v1 (Go 1.5 to 1.21)', 'format'],
+    ['Duration', formatDuration(s.time.duration), 'duration'],
+    ['Goroutines', formatCount(s.goroutines), 'goroutines'],
+    ['Procs', formatCount(s.procs), 'procs'],
+    ['Threads', formatCount(s.threads), 'threads'],
+    ['Events', formatCount(s.events), 'events'],
+    ['GCs', formatCount(s.gcs), 'gcs'],
+    ['Generations', formatCount(s.generations), 'generations'],
+    ['Size', formatBytes(s.bytes), 'bytes'],
+    ['Stacks', formatCount(s.stacks), 'stacks'],
+    ['Strings', formatCount(s.strings), 'strings'],
+  ];
+  const kinds = Object.entries(s.events_by_type ?? {}).sort((a, b) => b[1] - a[1]);
+  return (
+    <div class="page overview" data-testid="overview">
+      <h2>{info.name}</h2>
+      {warnings.map((w) => (
+        <p class="warning" role="note" data-testid="warning">
+          {w}
+        </p>
+      ))}
+      <div class="cards">
+        {rows.map(([label, value, key]) => (
+          <div class="card" data-stat={key}>
+            <div class="card-label">{label}</div>
+            <div class="card-value">{value}</div>
+          </div>
+        ))}
+      </div>
+      <p>
+        <a class="button primary" href={href('/timeline')}>
+          Open the timeline
+        </a>
+        <span class="muted"> Opened in {formatDuration(info.openMs * 1e6)}.</span>
+      </p>
+      <h3>Events by type</h3>
+      <table class="table compact">
+        <thead>
+          <tr>
+            <th>Type</th>
+            <th class="num">Count</th>
+          </tr>
+        </thead>
+        <tbody>
+          {kinds.map(([k, n]) => (
+            <tr>
+              <td>{k}</td>
+              <td class="num">{formatCount(n)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+import { Fragment } from 'preact';
+import { useMemo, useState } from 'preact/hooks';
+import { SortableTable } from '../goroutines/SortableTable.jsx';
+import { formatCount, formatDuration } from '../goroutines/format.js';
+import { bucketIndex, bucketOfMin, Histogram } from './Histogram.jsx';
+
+// Types (of tasks or regions) with their duration distribution. A click on a histogram
+// bar lists the instances whose duration falls in that bucket.
+export function DurationTable({ kind, types, label, instancesOf, instanceColumns, extraColumns = [], testid }) {
+  const [pick, setPick] = useState(null);
+  const q = (key) => (t) => t.durations.quantiles[key] ?? 0;
+  const columns = [
+    { key: 'name', label, value: (t) => t.name, render: (t) => <span data-testid="type-name">{t.name || '(unnamed)'}{t.func ? <small> {t.func}:{t.line}</small> : ''}</span> },
+    { key: 'count', label: 'Count', numeric: true, value: (t) => t.count, render: (t) => <span data-testid="type-count">{formatCount(t.count)}</span> },
+    ...(kind === 'task' ? [{ key: 'complete', label: 'Complete', numeric: true, value: (t) => t.complete, format: formatCount }] : []),
+    { key: 'total', label: 'Total', numeric: true, value: q('total'), format: formatDuration },
+    { key: 'min', label: 'Min', numeric: true, value: q('min'), format: formatDuration },
+    { key: 'p50', label: 'Median', numeric: true, value: q('p50'), format: formatDuration },
+    { key: 'p99', label: 'p99', numeric: true, value: q('p99'), format: formatDuration },
+    { key: 'max', label: 'Max', numeric: true, value: q('max'), format: formatDuration },
+    {
+      key: 'hist', label: 'Durations (click a bar)', sortable: false, value: () => 0,
+      render: (t) => (
+        <Histogram
+          histogram={t.durations.histogram}
+          selected={pick && pick.type === t ? pick.min : null}
+          onPick={(b) => setPick({ type: t, min: b.min, count: b.count })}
+        />
+      ),
+    },
+    ...extraColumns,
+  ];
+  const instances = useMemo(() => {
+    if (!pick) return [];
+    const k = bucketOfMin(pick.min);
+    return instancesOf(pick.type).filter((x) => x.duration != null && bucketIndex(x.duration) === k);
+  }, [pick]);
+  return (
+    <Fragment>
+      <SortableTable testid={testid} columns={columns} rows={types} initialSort="total" rowKey={(t) => `${t.name}\u0000${t.pc ?? ''}`} />
+      {pick && (
+        <div class="gt-instances" data-testid="instances">
+          <h3>
+            {pick.type.name}: {formatCount(instances.length)} {kind === 'task' ? 'tasks' : 'regions'} of {formatDuration(pick.min)} to {formatDuration(10 ** ((k(pick.min) + 1) / 5))}
+            {' '}<button type="button" onClick={() => setPick(null)}>close</button>
+          </h3>
+          <SortableTable columns={instanceColumns} rows={instances} initialSort="duration" limit={200} />
+        </div>
+      )}
+    </Fragment>
+  );
+}
+
+const k = bucketOfMin;

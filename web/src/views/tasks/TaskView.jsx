@@ -1,0 +1,113 @@
+import { formatDuration, timelineHref } from '../goroutines/format.js';
+import { goroutineHref } from '../goroutines/GoroutinesView.jsx';
+import { Pending, statsOf, tasksOf, useAsync } from '../goroutines/query.jsx';
+import { taskHref } from './TasksView.jsx';
+
+// The task drawn on its own small timeline: the task on top, then one row per
+// goroutine with its regions in the task and the task's logs as ticks.
+function TaskTimeline({ task, t0, t1 }) {
+  const pos = (t) => `${(100 * (t - t0)) / (t1 - t0)}%`;
+  const width = (a, b) => `${Math.max(0.2, (100 * (b - a)) / (t1 - t0))}%`;
+  const rows = task.goroutines.map((g) => ({
+    g,
+    regions: task.regions.filter((r) => r.goroutine === g),
+    logs: task.logs.filter((l) => l.goroutine === g),
+  }));
+  return (
+    <div class="gt-task-tl" data-testid="task-timeline">
+      <div class="row">
+        <span class="lbl">task {task.id}</span>
+        <div class="track">
+          <a
+            class="span task"
+            href={timelineHref(task.start ?? t0, task.end ?? t1, `&task=${task.id}`)}
+            title={`${task.name}: ${formatDuration((task.end ?? t1) - (task.start ?? t0))}`}
+            style={{ left: pos(task.start ?? t0), width: width(task.start ?? t0, task.end ?? t1) }}
+          >{task.name}</a>
+        </div>
+      </div>
+      {rows.map(({ g, regions, logs }) => (
+        <div class="row" key={g}>
+          <a class="lbl" href={goroutineHref(g)}>G{g}</a>
+          <div class="track">
+            {regions.map((r, i) => (
+              <a
+                key={i}
+                class="span region"
+                href={timelineHref(r.start ?? t0, r.end ?? t1, `&g=${g}`)}
+                title={`${r.name}: ${formatDuration((r.end ?? t1) - (r.start ?? t0))}`}
+                style={{ left: pos(r.start ?? t0), width: width(r.start ?? t0, r.end ?? t1) }}
+              >{r.name}</a>
+            ))}
+            {logs.map((l, i) => (
+              <span key={`l${i}`} class="tick" title={`${l.category ? `${l.category}: ` : ''}${l.message}`} style={{ left: pos(l.time) }} />
+            ))}
+          </div>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+export function TaskView({ client, id }) {
+  const state = useAsync(async () => {
+    const [tasks, stats] = await Promise.all([tasksOf(client), statsOf(client)]);
+    return { tasks, stats };
+  }, [client]);
+  if (!state.data) return <Pending state={state} what={`task ${id}`} />;
+  const { tasks, stats } = state.data;
+  const task = tasks.byId.get(id);
+  if (!task) return <p class="gt-error">There is no task {id} in this trace. <a href="#/tasks">All tasks</a></p>;
+  const start = stats.time.start;
+  const t0 = task.start ?? start;
+  const t1 = Math.max(t0 + 1, task.end ?? stats.time.end);
+  const rel = (t) => (t == null ? '' : formatDuration(t - start));
+  return (
+    <section class="gt-view" data-testid="task-view">
+      <header class="gt-view-head">
+        <h2><a href="#/tasks">Tasks</a> › <span data-testid="task-title">{task.name} {task.id}</span></h2>
+        <a href={timelineHref(t0, t1, `&task=${task.id}`)} data-testid="task-timeline-link">Open in timeline</a>
+      </header>
+      <dl class="gt-facts">
+        <dt>Type</dt><dd>{task.name}</dd>
+        <dt>Start</dt><dd>{task.start == null ? 'before the trace' : rel(task.start)}</dd>
+        <dt>End</dt><dd>{task.end == null ? 'after the trace' : rel(task.end)}</dd>
+        <dt>Duration</dt><dd>{task.duration == null ? `> ${formatDuration(t1 - t0)}` : formatDuration(task.duration)}</dd>
+        <dt>Parent</dt><dd>{task.parent == null ? 'none' : <a href={taskHref(task.parent)}>task {task.parent}</a>}</dd>
+        <dt>Children</dt>
+        <dd>{task.children.length === 0 ? 'none' : task.children.map((c) => <a key={c} href={taskHref(c)}>task {c} </a>)}</dd>
+        <dt>Goroutines</dt>
+        <dd>{task.goroutines.map((g) => <a key={g} href={goroutineHref(g)}>G{g} </a>)}</dd>
+      </dl>
+      <TaskTimeline task={task} t0={t0} t1={t1} />
+      <h3>Regions ({task.regions.length})</h3>
+      <table class="gt-table" data-testid="task-regions">
+        <thead><tr><th>Region</th><th>Goroutine</th><th class="num">Start</th><th class="num">Duration</th></tr></thead>
+        <tbody>
+          {task.regions.map((r, i) => (
+            <tr key={i}>
+              <td><a href={timelineHref(r.start ?? t0, r.end ?? t1, `&g=${r.goroutine}`)}>{r.name}</a></td>
+              <td><a href={goroutineHref(r.goroutine)}>G{r.goroutine}</a></td>
+              <td class="num">{rel(r.start)}</td>
+              <td class="num">{r.start != null && r.end != null ? formatDuration(r.end - r.start) : ''}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <h3>Logs ({task.logs.length})</h3>
+      <table class="gt-table" data-testid="task-logs">
+        <thead><tr><th class="num">Time</th><th>Goroutine</th><th>Category</th><th>Message</th></tr></thead>
+        <tbody>
+          {task.logs.map((l, i) => (
+            <tr key={i}>
+              <td class="num"><a href={timelineHref(l.time - 1000, l.time + 1000, `&g=${l.goroutine}`)}>{rel(l.time)}</a></td>
+              <td><a href={goroutineHref(l.goroutine)}>G{l.goroutine}</a></td>
+              <td>{l.category}</td>
+              <td>{l.message}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

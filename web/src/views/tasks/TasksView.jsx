@@ -1,0 +1,103 @@
+import { formatDuration, timelineHref } from '../goroutines/format.js';
+import { goroutineHref } from '../goroutines/GoroutinesView.jsx';
+import { Pending, regionsOf, statsOf, tasksOf, useAsync } from '../goroutines/query.jsx';
+import { DurationTable } from './DurationTable.jsx';
+
+export const taskHref = (id) => `#/task/${id}`;
+
+function Tabs({ at }) {
+  return (
+    <nav class="gt-tabs">
+      <a href="#/tasks" class={at === 'tasks' ? 'on' : ''}>Tasks</a>
+      <a href="#/regions" class={at === 'regions' ? 'on' : ''}>Regions</a>
+    </nav>
+  );
+}
+
+export function TasksView({ client }) {
+  const state = useAsync(async () => {
+    const [tasks, stats] = await Promise.all([tasksOf(client), statsOf(client)]);
+    const byName = new Map();
+    for (const t of tasks.tasks) {
+      if (!byName.has(t.name)) byName.set(t.name, []);
+      byName.get(t.name).push(t);
+    }
+    return { tasks, stats, byName };
+  }, [client]);
+  if (!state.data) return <Pending state={state} what="tasks" />;
+  const { tasks, stats, byName } = state.data;
+  const start = stats.time.start;
+  const columns = [
+    { key: 'id', label: 'Task', numeric: true, value: (t) => t.id, render: (t) => <a href={taskHref(t.id)} data-testid="task-link">{t.id}</a> },
+    { key: 'start', label: 'Start', numeric: true, value: (t) => (t.start ?? start) - start, format: formatDuration },
+    { key: 'duration', label: 'Duration', numeric: true, value: (t) => t.duration ?? 0, format: formatDuration },
+    { key: 'goroutines', label: 'Goroutines', numeric: true, value: (t) => t.goroutines.length },
+    { key: 'regions', label: 'Regions', numeric: true, value: (t) => t.regions.length },
+    { key: 'logs', label: 'Logs', numeric: true, value: (t) => t.logs.length },
+    {
+      key: 'timeline', label: '', sortable: false, value: () => '',
+      render: (t) => <a href={timelineHref(t.start ?? start, t.end ?? stats.time.end, `&task=${t.id}`)}>timeline</a>,
+    },
+  ];
+  return (
+    <section class="gt-view" data-testid="tasks-view">
+      <header class="gt-view-head"><h2>User tasks</h2><Tabs at="tasks" /><a href="#/timeline">Timeline</a></header>
+      {tasks.types.length === 0 ? <p>This trace has no user tasks.</p> : (
+        <DurationTable
+          kind="task"
+          label="Task type"
+          testid="task-types"
+          types={tasks.types}
+          instancesOf={(type) => byName.get(type.name) ?? []}
+          instanceColumns={columns}
+        />
+      )}
+    </section>
+  );
+}
+
+export function RegionsView({ client }) {
+  const state = useAsync(async () => {
+    const [regions, stats] = await Promise.all([regionsOf(client), statsOf(client)]);
+    const byName = new Map();
+    for (const r of regions.regions) {
+      if (!byName.has(r.name)) byName.set(r.name, []);
+      byName.get(r.name).push(r);
+    }
+    return { regions, stats, byName };
+  }, [client]);
+  if (!state.data) return <Pending state={state} what="regions" />;
+  const { regions, stats, byName } = state.data;
+  const start = stats.time.start;
+  const columns = [
+    { key: 'goroutine', label: 'Goroutine', numeric: true, value: (r) => r.goroutine, render: (r) => <a href={goroutineHref(r.goroutine)}>G{r.goroutine}</a> },
+    { key: 'task', label: 'Task', numeric: true, value: (r) => r.task, render: (r) => (r.task ? <a href={taskHref(r.task)}>{r.task}</a> : '') },
+    { key: 'start', label: 'Start', numeric: true, value: (r) => (r.start ?? start) - start, format: formatDuration },
+    { key: 'duration', label: 'Duration', numeric: true, value: (r) => r.duration, format: formatDuration },
+    { key: 'exec', label: 'Execution', numeric: true, value: (r) => r.stats.exec ?? 0, format: formatDuration },
+    { key: 'sched_wait', label: 'Sched wait', numeric: true, value: (r) => r.stats.sched_wait ?? 0, format: formatDuration },
+    {
+      key: 'timeline', label: '', sortable: false, value: () => '',
+      render: (r) => <a href={timelineHref(r.start ?? start, r.end ?? stats.time.end, `&g=${r.goroutine}`)}>timeline</a>,
+    },
+  ];
+  return (
+    <section class="gt-view" data-testid="regions-view">
+      <header class="gt-view-head"><h2>User regions</h2><Tabs at="regions" /><a href="#/timeline">Timeline</a></header>
+      {regions.types.length === 0 ? <p>This trace has no user regions.</p> : (
+        <DurationTable
+          kind="region"
+          label="Region type"
+          testid="region-types"
+          types={regions.types}
+          instancesOf={(type) => (byName.get(type.name) ?? [])}
+          instanceColumns={columns}
+          extraColumns={[{
+            key: 'profile', label: '', sortable: false, value: () => '',
+            render: (t) => <a href={`#/profiles/sync?region=${encodeURIComponent(t.name)}`}>profiles</a>,
+          }]}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,3 @@
+import { Timeline } from './Timeline.jsx';
+
+export const routes = [{ path: '/timeline', view: Timeline, tab: { label: 'Timeline', order: 20 } }];

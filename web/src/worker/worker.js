@@ -1,0 +1,92 @@
+// The Web Worker that hosts the WebAssembly core. One trace at a time.
+//
+// Protocol (see ../model/client.js):
+//   page → worker  { id, method, args }
+//   worker → page  { id, progress }         while `open` reads and parses
+//                  { id, result }           typed arrays in result are transferred
+//                  { id, error }            the Error's message
+// `open` takes a Blob (a File, or a fetched body); gzip is recognised by its magic bytes
+// and inflated here. Every other method calls the Trace method of the same name.
+// Cancelling is done by the page: it terminates this worker and starts a new one (the
+// parser runs synchronously, so no message could reach it before it finishes).
+import { openTrace, loadCore } from 'gotrace';
+import { readBlob } from './read.js';
+
+let trace = null;
+let core = null;
+
+const methods = {
+  async open(id, blob) {
+    if (trace) {
+      trace.dispose();
+      trace = null;
+    }
+    const bytes = await readBlob(blob, (p) => post({ id, progress: { phase: 'reading', ...p } }));
+    core = await loadCore();
+    let last = 0;
+    const t = await openTrace(bytes, {
+      allowPartial: true,
+      onProgress(p) {
+        const now = performance.now();
+        if (now - last > 50 || p.bytesDone === p.bytesTotal) {
+          last = now;
+          post({ id, progress: { phase: 'parsing', ...p } });
+        }
+      },
+    });
+    trace = t;
+    return { stats: t.stats(), partialError: t.partialError, eventCount: t.eventCount, bytes: bytes.length };
+  },
+  timelines(id, requests) {
+    if (!trace) throw new Error('no trace is open');
+    return requests.map(([track, t0, t1, pixels]) => trace.timeline(track, t0, t1, pixels));
+  },
+  close() {
+    if (trace) trace.dispose();
+    trace = null;
+    return null;
+  },
+};
+
+function post(message, transfer = []) {
+  self.postMessage(message, transfer);
+}
+
+// The buffers of typed arrays in a result, to transfer rather than copy. Views on the
+// WebAssembly memory itself are never transferred (that would detach the heap).
+function transferables(value, out = new Set(), depth = 0) {
+  if (value == null || typeof value !== 'object' || depth > 4) return out;
+  if (ArrayBuffer.isView(value)) {
+    const b = value.buffer;
+    if (b instanceof ArrayBuffer && !(core && b === core.HEAPU8.buffer)) out.add(b);
+    return out;
+  }
+  if (value instanceof ArrayBuffer) {
+    out.add(value);
+    return out;
+  }
+  const items = Array.isArray(value) ? value : Object.values(value);
+  if (items.length > 10000) return out;
+  for (const v of items) transferables(v, out, depth + 1);
+  return out;
+}
+
+self.onmessage = async (e) => {
+  const { id, method, args = [] } = e.data;
+  try {
+    let result;
+    if (Object.hasOwn(methods, method)) {
+      result = await methods[method](id, ...args);
+    } else {
+      if (!trace) throw new Error('no trace is open');
+      const fn = trace[method];
+      if (typeof fn !== 'function' || method.startsWith('_') || method === 'dispose') {
+        throw new Error(`unknown method ${method}`);
+      }
+      result = await fn.apply(trace, args);
+    }
+    post({ id, result }, [...transferables(result)]);
+  } catch (err) {
+    post({ id, error: String(err && err.message ? err.message : err) });
+  }
+};
