@@ -75,7 +75,7 @@ export function GoroutineView({ client, id }) {
         <h2>
           <a href="#/goroutines">Goroutines</a> › <a href={groupHref(group)}>{group || '(no start function)'}</a> › <span data-testid="goroutine-title">G{g.id}</span>
         </h2>
-        <a href={timelineHref(t0, t1, `&g=${g.id}`)} data-testid="goroutine-timeline-link">Open in timeline</a>
+        <a href={timelineHref(t0, t1, { g: g.id })} data-testid="goroutine-timeline-link">Open in timeline</a>
         <a href={`#/profiles/sync?goroutine=${g.id}`}>Profiles of this goroutine</a>
       </header>
       <dl class="gt-facts">
@@ -113,7 +113,7 @@ export function GoroutineView({ client, id }) {
         goroutine={g.id}
         t0={t0}
         t1={t1}
-        onPick={(t) => { location.hash = timelineHref(t - (t1 - t0) / 200, t + (t1 - t0) / 200, `&g=${g.id}`); }}
+        onPick={(t) => { location.hash = timelineHref(t - (t1 - t0) / 200, t + (t1 - t0) / 200, { g: g.id }); }}
       />
       <div class="gt-wakes">
         <WakeList title="Woken by" list={wakes.wokenBy} traceStart={traceStart} testid="woken-by" />
@@ -127,7 +127,7 @@ export function GoroutineView({ client, id }) {
             <tbody>
               {g.regions.slice(0, 500).map((r, i) => (
                 <tr key={i}>
-                  <td><a href={timelineHref(r.start || t0, r.end || t1, `&g=${g.id}`)}>{r.name}</a></td>
+                  <td><a href={timelineHref(r.start || t0, r.end || t1, { g: g.id })}>{r.name}</a></td>
                   <td>{r.task ? <a href={`#/task/${r.task}`}>task {r.task}</a> : ''}</td>
                   <td class="num">{r.start ? formatDuration(r.start - traceStart) : ''}</td>
                   <td class="num">{r.start && r.end ? formatDuration(r.end - r.start) : ''}</td>

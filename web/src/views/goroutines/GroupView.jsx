@@ -1,3 +1,4 @@
+import { href } from '../../model/router.js';
 import { useMemo } from 'preact/hooks';
 import { BreakdownBar, BreakdownLegend } from './BreakdownBar.jsx';
 import { CopyCSVButton, SortableTable } from './SortableTable.jsx';
@@ -14,7 +15,7 @@ export function goroutineColumns(maxTotal, traceStart) {
   return [
     {
       key: 'id', label: 'Goroutine', numeric: true, value: (g) => g.id,
-      render: (g) => <a href={goroutineHref(g.id)} data-testid="goroutine-link">G{g.id}</a>,
+      render: (g) => <a href={goroutineHref(g.id)} data-testid='goroutine-link'>G{g.id}</a>,
     },
     {
       key: 'start', label: 'Started', numeric: true, value: (g) => (g.start ? g.start - traceStart : -1),
@@ -47,8 +48,8 @@ export function GroupView({ client, name }) {
     () => goroutineColumns(Math.max(1, ...rows.map((g) => g.stats.total ?? 0)), state.data?.stats.time.start ?? 0),
     [rows],
   );
-  if (!state.data) return <Pending state={state} what="goroutines" />;
-  if (!group) return <p class="gt-error">No goroutine group starts in “{name}”. <a href="#/goroutines">All groups</a></p>;
+  if (!state.data) return <Pending state={state} what='goroutines' />;
+  if (!group) return <p class='gt-error'>No goroutine group starts in “{name}”. <a href='#/goroutines'>All groups</a></p>;
   let t0 = Infinity;
   let t1 = -Infinity;
   const end = state.data.stats.time.end;
@@ -57,16 +58,16 @@ export function GroupView({ client, name }) {
     t1 = Math.max(t1, g.end || end);
   }
   return (
-    <section class="gt-view" data-testid="group-view">
-      <header class="gt-view-head">
-        <h2><a href="#/goroutines">Goroutines</a> › <span data-testid="group-name">{name || '(no start function)'}</span></h2>
-        <span><b data-testid="group-count">{formatCount(group.count)}</b> goroutines, {formatDuration(group.exec)} execution, {formatDuration(group.total)} in all</span>
-        <CopyCSVButton columns={columns.filter((c) => c.key !== 'breakdown')} rows={rows} name="the goroutines" />
-        <a href={`#/profiles/sync?group=${encodeURIComponent(name)}`}>Profiles of this group</a>
-        {Number.isFinite(t0) && <a href={timelineHref(t0, t1, `&group=${encodeURIComponent(name)}`)}>Timeline</a>}
+    <section class='gt-view' data-testid='group-view'>
+      <header class='gt-view-head'>
+        <h2><a href='#/goroutines'>Goroutines</a> › <span data-testid='group-name'>{name || '(no start function)'}</span></h2>
+        <span><b data-testid='group-count'>{formatCount(group.count)}</b> goroutines, {formatDuration(group.exec)} execution, {formatDuration(group.total)} in all</span>
+        <CopyCSVButton columns={columns.filter((c) => c.key !== 'breakdown')} rows={rows} name='the goroutines' />
+        <a href={href('/profiles/sync', { group: name })}>Profiles of this group</a>
+        {Number.isFinite(t0) && <a href={timelineHref(t0, t1, { group: name })}>Timeline</a>}
       </header>
       <BreakdownLegend statsList={[group.stats]} />
-      <SortableTable testid="group-goroutines" columns={columns} rows={rows} initialSort="total" rowKey={(g) => g.id} />
+      <SortableTable testid='group-goroutines' columns={columns} rows={rows} initialSort='total' rowKey={(g) => g.id} />
     </section>
   );
 }

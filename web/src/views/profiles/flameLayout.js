@@ -8,8 +8,6 @@ export function layout(flame) {
   const cursor = new Float64Array(n);
   for (let i = 1; i < n; i++) {
     const p = flame.parent[i];
-    x[i] = cursor[p] + (i === 0 ? 0 : 0);
-    if (cursor[p] < x[p]) cursor[p] = x[p];
     x[i] = cursor[p];
     cursor[p] += flame.value[i];
     cursor[i] = x[i];

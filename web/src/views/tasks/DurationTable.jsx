@@ -6,11 +6,11 @@ import { bucketIndex, bucketOfMin, Histogram } from './Histogram.jsx';
 
 // Types (of tasks or regions) with their duration distribution. A click on a histogram
 // bar lists the instances whose duration falls in that bucket.
-export function DurationTable({ kind, types, label, instancesOf, instanceColumns, extraColumns = [], testid }) {
+export function DurationTable({ kind, types, label, instancesOf, instanceColumns, extraColumns = [], testid, highlight }) {
   const [pick, setPick] = useState(null);
   const q = (key) => (t) => t.durations.quantiles[key] ?? 0;
   const columns = [
-    { key: 'name', label, value: (t) => t.name, render: (t) => <span data-testid="type-name">{t.name || '(unnamed)'}{t.func ? <small> {t.func}:{t.line}</small> : ''}</span> },
+    { key: 'name', label, value: (t) => t.name, render: (t) => <span data-testid="type-name" class={t.name === highlight ? 'gt-hl' : ''} ref={t.name === highlight ? scrollTo : undefined}>{t.name || '(unnamed)'}{t.func ? <small> {t.func}:{t.line}</small> : ''}</span> },
     { key: 'count', label: 'Count', numeric: true, value: (t) => t.count, render: (t) => <span data-testid="type-count">{formatCount(t.count)}</span> },
     ...(kind === 'task' ? [{ key: 'complete', label: 'Complete', numeric: true, value: (t) => t.complete, format: formatCount }] : []),
     { key: 'total', label: 'Total', numeric: true, value: q('total'), format: formatDuration },
@@ -52,3 +52,4 @@ export function DurationTable({ kind, types, label, instancesOf, instanceColumns
 }
 
 const k = bucketOfMin;
+const scrollTo = (el) => el && el.scrollIntoView({ block: 'center' });

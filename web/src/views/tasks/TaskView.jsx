@@ -20,7 +20,7 @@ function TaskTimeline({ task, t0, t1 }) {
         <div class="track">
           <a
             class="span task"
-            href={timelineHref(task.start ?? t0, task.end ?? t1, `&task=${task.id}`)}
+            href={timelineHref(task.start ?? t0, task.end ?? t1, { task: task.id })}
             title={`${task.name}: ${formatDuration((task.end ?? t1) - (task.start ?? t0))}`}
             style={{ left: pos(task.start ?? t0), width: width(task.start ?? t0, task.end ?? t1) }}
           >{task.name}</a>
@@ -34,7 +34,7 @@ function TaskTimeline({ task, t0, t1 }) {
               <a
                 key={i}
                 class="span region"
-                href={timelineHref(r.start ?? t0, r.end ?? t1, `&g=${g}`)}
+                href={timelineHref(r.start ?? t0, r.end ?? t1, { g: g })}
                 title={`${r.name}: ${formatDuration((r.end ?? t1) - (r.start ?? t0))}`}
                 style={{ left: pos(r.start ?? t0), width: width(r.start ?? t0, r.end ?? t1) }}
               >{r.name}</a>
@@ -66,7 +66,7 @@ export function TaskView({ client, id }) {
     <section class="gt-view" data-testid="task-view">
       <header class="gt-view-head">
         <h2><a href="#/tasks">Tasks</a> › <span data-testid="task-title">{task.name} {task.id}</span></h2>
-        <a href={timelineHref(t0, t1, `&task=${task.id}`)} data-testid="task-timeline-link">Open in timeline</a>
+        <a href={timelineHref(t0, t1, { task: task.id })} data-testid="task-timeline-link">Open in timeline</a>
       </header>
       <dl class="gt-facts">
         <dt>Type</dt><dd>{task.name}</dd>
@@ -86,7 +86,7 @@ export function TaskView({ client, id }) {
         <tbody>
           {task.regions.map((r, i) => (
             <tr key={i}>
-              <td><a href={timelineHref(r.start ?? t0, r.end ?? t1, `&g=${r.goroutine}`)}>{r.name}</a></td>
+              <td><a href={timelineHref(r.start ?? t0, r.end ?? t1, { g: r.goroutine })}>{r.name}</a></td>
               <td><a href={goroutineHref(r.goroutine)}>G{r.goroutine}</a></td>
               <td class="num">{rel(r.start)}</td>
               <td class="num">{r.start != null && r.end != null ? formatDuration(r.end - r.start) : ''}</td>
@@ -100,7 +100,7 @@ export function TaskView({ client, id }) {
         <tbody>
           {task.logs.map((l, i) => (
             <tr key={i}>
-              <td class="num"><a href={timelineHref(l.time - 1000, l.time + 1000, `&g=${l.goroutine}`)}>{rel(l.time)}</a></td>
+              <td class="num"><a href={timelineHref(l.time - 1000, l.time + 1000, { g: l.goroutine })}>{rel(l.time)}</a></td>
               <td><a href={goroutineHref(l.goroutine)}>G{l.goroutine}</a></td>
               <td>{l.category}</td>
               <td>{l.message}</td>

@@ -1,3 +1,4 @@
+import { href } from '../../model/router.js';
 import { formatDuration, timelineHref } from '../goroutines/format.js';
 import { goroutineHref } from '../goroutines/GoroutinesView.jsx';
 import { Pending, regionsOf, statsOf, tasksOf, useAsync } from '../goroutines/query.jsx';
@@ -14,7 +15,7 @@ function Tabs({ at }) {
   );
 }
 
-export function TasksView({ client }) {
+export function TasksView({ client, name }) {
   const state = useAsync(async () => {
     const [tasks, stats] = await Promise.all([tasksOf(client), statsOf(client)]);
     const byName = new Map();
@@ -36,7 +37,7 @@ export function TasksView({ client }) {
     { key: 'logs', label: 'Logs', numeric: true, value: (t) => t.logs.length },
     {
       key: 'timeline', label: '', sortable: false, value: () => '',
-      render: (t) => <a href={timelineHref(t.start ?? start, t.end ?? stats.time.end, `&task=${t.id}`)}>timeline</a>,
+      render: (t) => <a href={timelineHref(t.start ?? start, t.end ?? stats.time.end, { task: t.id })}>timeline</a>,
     },
   ];
   return (
@@ -45,6 +46,7 @@ export function TasksView({ client }) {
       {tasks.types.length === 0 ? <p>This trace has no user tasks.</p> : (
         <DurationTable
           kind="task"
+          highlight={name}
           label="Task type"
           testid="task-types"
           types={tasks.types}
@@ -56,7 +58,7 @@ export function TasksView({ client }) {
   );
 }
 
-export function RegionsView({ client }) {
+export function RegionsView({ client, name }) {
   const state = useAsync(async () => {
     const [regions, stats] = await Promise.all([regionsOf(client), statsOf(client)]);
     const byName = new Map();
@@ -78,7 +80,7 @@ export function RegionsView({ client }) {
     { key: 'sched_wait', label: 'Sched wait', numeric: true, value: (r) => r.stats.sched_wait ?? 0, format: formatDuration },
     {
       key: 'timeline', label: '', sortable: false, value: () => '',
-      render: (r) => <a href={timelineHref(r.start ?? start, r.end ?? stats.time.end, `&g=${r.goroutine}`)}>timeline</a>,
+      render: (r) => <a href={timelineHref(r.start ?? start, r.end ?? stats.time.end, { g: r.goroutine })}>timeline</a>,
     },
   ];
   return (
@@ -87,6 +89,7 @@ export function RegionsView({ client }) {
       {regions.types.length === 0 ? <p>This trace has no user regions.</p> : (
         <DurationTable
           kind="region"
+          highlight={name}
           label="Region type"
           testid="region-types"
           types={regions.types}
@@ -94,7 +97,7 @@ export function RegionsView({ client }) {
           instanceColumns={columns}
           extraColumns={[{
             key: 'profile', label: '', sortable: false, value: () => '',
-            render: (t) => <a href={`#/profiles/sync?region=${encodeURIComponent(t.name)}`}>profiles</a>,
+            render: (t) => <a href={href('/profiles/sync', { region: t.name })}>profiles</a>,
           }]}
         />
       )}

@@ -1,0 +1,23 @@
+import { h } from 'preact';
+import { GoroutinesView } from './GoroutinesView.jsx';
+import { GroupView } from './GroupView.jsx';
+import { GoroutineView } from './GoroutineView.jsx';
+import './views.css';
+
+export const routes = [
+  {
+    path: '/goroutines',
+    view: ({ trace }) => h(GoroutinesView, { client: trace }),
+    tab: { label: 'Goroutines', order: 30 },
+  },
+  {
+    path: '/goroutines/group/:name',
+    view: ({ trace, params }) => h(GroupView, { client: trace, name: params.name }),
+    tabPath: '/goroutines',
+  },
+  {
+    path: '/goroutine/:id',
+    view: ({ trace, params }) => h(GoroutineView, { client: trace, id: Number(params.id) }),
+    tabPath: '/goroutines',
+  },
+];

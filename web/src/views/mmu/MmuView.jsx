@@ -1,0 +1,123 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { formatDuration, timelineHref } from '../goroutines/format.js';
+import { Pending, statsOf, useAsync } from '../goroutines/query.jsx';
+import { chartGeometry, drawMmu } from './mmuChart.js';
+
+const FLAGS = [
+  { key: 'stw', label: 'STW', def: true },
+  { key: 'background', label: 'Background workers', def: true },
+  { key: 'assist', label: 'Mark assists', def: true },
+  { key: 'sweep', label: 'Sweeping', def: true },
+  { key: 'perProc', label: 'Per proc', def: false },
+];
+
+/** Window lengths from 1µs to the trace's length, by decades, the length itself last. */
+export function windowsFor(duration) {
+  const out = [];
+  for (let w = 1e3; w < duration; w *= 10) out.push(w);
+  out.push(Math.max(1e3, Math.floor(duration)));
+  return out;
+}
+
+function flagsOf(query) {
+  const f = {};
+  for (const { key, def } of FLAGS) f[key] = query.has(key) ? query.get(key) === '1' : def;
+  return f;
+}
+
+export function MmuView({ client, query = new URLSearchParams() }) {
+  const flags = flagsOf(query);
+  const picked = query.get('window') ? Number(query.get('window')) : null;
+  const state = useAsync(async () => {
+    const stats = await statsOf(client);
+    const windows = windowsFor(stats.time.duration);
+    if (picked && !windows.includes(picked)) windows.push(picked);
+    windows.sort((a, b) => a - b);
+    const mmu = await client.mmu(windows, flags);
+    return { stats, mmu };
+  }, [client, JSON.stringify(flags), picked]);
+  const ref = useRef(null);
+  const [hover, setHover] = useState(null);
+  const mmu = state.data?.mmu;
+  useEffect(() => {
+    if (!mmu) return undefined;
+    const canvas = ref.current;
+    const draw = () => drawMmu(canvas, mmu.curve, picked);
+    draw();
+    const ro = new ResizeObserver(draw);
+    ro.observe(canvas);
+    return () => ro.disconnect();
+  }, [mmu, picked]);
+  const setQuery = (change) => {
+    const q = new URLSearchParams(query);
+    for (const [k, v] of Object.entries(change)) {
+      if (v == null) q.delete(k);
+      else q.set(k, v);
+    }
+    const s = q.toString();
+    location.hash = `#/mmu${s ? `?${s}` : ''}`;
+  };
+  const head = (
+    <header class="gt-view-head">
+      <h2>Minimum mutator utilization</h2>
+      <div class="gt-filters" data-testid="mmu-flags">
+        {FLAGS.map(({ key, label }) => (
+          <label key={key}>
+            <input type="checkbox" data-flag={key} checked={flags[key]} onChange={(e) => setQuery({ [key]: e.currentTarget.checked ? '1' : '0' })} /> {label}
+          </label>
+        ))}
+      </div>
+      <a href="#/timeline">Timeline</a>
+    </header>
+  );
+  if (!mmu) return <section class="gt-view">{head}<Pending state={state} what="the MMU" /></section>;
+  const start = state.data.stats.time.start;
+  const windowAt = (e) => {
+    const box = e.currentTarget.getBoundingClientRect();
+    const g = chartGeometry(box.width, box.height, mmu.curve.xMin, mmu.curve.xMax);
+    const w = g.windowAt(e.clientX - box.left);
+    return w >= mmu.curve.xMin && w <= mmu.curve.xMax * 1.0001 ? w : null;
+  };
+  const curveAt = (w) => {
+    const c = mmu.curve;
+    let best = 0;
+    for (let i = 1; i < c.window.length; i++) if (Math.abs(Math.log(c.window[i] / w)) < Math.abs(Math.log(c.window[best] / w))) best = i;
+    return { window: c.window[best], mmu: c.mmu[best] };
+  };
+  return (
+    <section class="gt-view" data-testid="mmu-view">
+      {head}
+      <p>GC work counted: <b data-testid="mmu-flags-text">{mmu.flags}</b>{mmu.series > 1 ? `, ${mmu.series} series (one per proc)` : ''}. Click the chart to list the worst windows of that length.</p>
+      <canvas
+        ref={ref}
+        class="gt-mmu-chart"
+        data-testid="mmu-chart"
+        onMouseMove={(e) => { const w = windowAt(e); setHover(w ? curveAt(w) : null); }}
+        onMouseLeave={() => setHover(null)}
+        onClick={(e) => { const w = windowAt(e); if (w) setQuery({ window: String(Math.round(curveAt(w).window)) }); }}
+      />
+      <div class="gt-flame-info">{hover ? `window ${formatDuration(hover.window)}: MMU ${(hover.mmu * 100).toFixed(1)}%` : '\u00a0'}</div>
+      <table class="gt-table" data-testid="mmu-windows">
+        <thead>
+          <tr><th class="num">Window</th><th class="num">MMU</th><th class="num">0.1%ile</th><th class="num">1%ile</th><th class="num">5%ile</th><th>Worst windows (since trace start: utilization)</th></tr>
+        </thead>
+        <tbody>
+          {mmu.windows.map((w) => (
+            <tr key={w.window} class={picked === w.window ? 'sel' : ''}>
+              <td class="num">{w.label}</td>
+              <td class="num">{(w.mmu * 100).toFixed(2)}%</td>
+              {[1, 2, 3].map((k) => <td key={k} class="num">{w.mud[k] ? `${(w.mud[k].util * 100).toFixed(2)}%` : ''}</td>)}
+              <td>
+                {w.worst.map((x, i) => (
+                  <a key={i} class="gt-worst" data-testid="worst-window" href={timelineHref(x.time, x.time + w.window)}>
+                    {formatDuration(x.time - start)}: {(x.util * 100).toFixed(1)}%
+                  </a>
+                ))}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

@@ -1,0 +1,161 @@
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { SortableTable } from '../goroutines/SortableTable.jsx';
+import { formatCount, formatDuration, formatPercent, timelineHref } from '../goroutines/format.js';
+import { goroutinesOf, Pending, regionsOf, statsOf, useAsync } from '../goroutines/query.jsx';
+import { layout, maxDepth, topFunctions } from './flameLayout.js';
+import { drawFlame, pick, ROW } from './flameRender.js';
+
+export const PROFILE_TYPES = [
+  { type: 'net', label: 'Network blocking' },
+  { type: 'sync', label: 'Sync blocking' },
+  { type: 'syscall', label: 'Syscalls' },
+  { type: 'sched', label: 'Scheduler latency' },
+];
+
+/** The filter of a profile route's query: group, region, goroutine, t0/t1. */
+export function filterOf(query) {
+  const f = {};
+  if (query.get('group') != null) f.group = query.get('group');
+  if (query.get('region') != null) f.region = query.get('region');
+  if (query.get('goroutine') != null) f.goroutines = [Number(query.get('goroutine'))];
+  if (query.get('t0') != null && query.get('t1') != null) f.range = [Number(query.get('t0')), Number(query.get('t1'))];
+  return f;
+}
+
+export function profileHref(type, query) {
+  const q = query.toString();
+  return `#/profiles/${type}${q ? `?${q}` : ''}`;
+}
+
+function FlameGraph({ flame, highlight }) {
+  const ref = useRef(null);
+  const boxes = useRef([]);
+  const [focus, setFocus] = useState(0);
+  const [hover, setHover] = useState(-1);
+  const x = useMemo(() => layout(flame), [flame]);
+  const rows = useMemo(() => maxDepth(flame) + 1, [flame]);
+  useEffect(() => setFocus(0), [flame]);
+  useEffect(() => {
+    const canvas = ref.current;
+    const draw = () => { boxes.current = drawFlame(canvas, flame, x, focus, highlight); };
+    draw();
+    const ro = new ResizeObserver(draw);
+    ro.observe(canvas);
+    return () => ro.disconnect();
+  }, [flame, x, focus, highlight]);
+  const at = (e) => {
+    const box = e.currentTarget.getBoundingClientRect();
+    return pick(boxes.current, e.clientX - box.left, e.clientY - box.top);
+  };
+  const total = flame.value[0];
+  const h = hover >= 0 ? hover : -1;
+  return (
+    <div class="gt-flame">
+      <canvas
+        ref={ref}
+        data-testid="flame-canvas"
+        style={{ height: `${Math.max(3, rows) * ROW}px` }}
+        onMouseMove={(e) => setHover(at(e))}
+        onMouseLeave={() => setHover(-1)}
+        onClick={(e) => { const n = at(e); if (n >= 0) setFocus(n === focus ? Math.max(0, flame.parent[n]) : n); }}
+      />
+      <div class="gt-flame-info" data-testid="flame-hover">
+        {h >= 0
+          ? `${h === 0 ? 'all' : flame.names[flame.name[h]]}: ${formatDuration(flame.value[h])} (${formatPercent(flame.value[h], total)}), self ${formatDuration(flame.self[h])}, ${formatCount(flame.count[h])} events`
+          : focus ? 'Click a frame to zoom in, click it again to zoom out.' : 'Click a frame to zoom in.'}
+      </div>
+    </div>
+  );
+}
+
+export function ProfilesView({ client, type = 'sync', query = new URLSearchParams() }) {
+  const filter = filterOf(query);
+  const key = JSON.stringify(filter);
+  const [highlight, setHighlight] = useState('');
+  const state = useAsync(async () => {
+    const [flame, stats, goroutines, regions] = await Promise.all([
+      client.flame(type, filter), statsOf(client), goroutinesOf(client), regionsOf(client),
+    ]);
+    return { flame, stats, groups: goroutines.groups.map((g) => g.name), regionTypes: [...new Set(regions.types.map((r) => r.name))] };
+  }, [client, type, key]);
+  const [download, setDownload] = useState(null);
+  useEffect(() => () => download && URL.revokeObjectURL(download.url), [download]);
+  useEffect(() => setDownload(null), [type, key]);
+  const top = useMemo(() => (state.data ? topFunctions(state.data.flame) : []), [state.data]);
+  const set = (name, value) => {
+    const q = new URLSearchParams(query);
+    if (value === '' || value == null) q.delete(name);
+    else q.set(name, value);
+    location.hash = profileHref(type, q);
+  };
+  const tabs = (
+    <nav class="gt-tabs" data-testid="profile-tabs">
+      {PROFILE_TYPES.map((p) => (
+        <a key={p.type} href={profileHref(p.type, query)} class={p.type === type ? 'on' : ''} data-type={p.type}>{p.label}</a>
+      ))}
+    </nav>
+  );
+  if (!state.data) return <section class="gt-view">{tabs}<Pending state={state} what="the profile" /></section>;
+  const { flame, stats, groups, regionTypes } = state.data;
+  const total = flame.value[0];
+  const start = stats.time.start;
+  const columns = [
+    { key: 'name', label: 'Function', value: (r) => r.name },
+    { key: 'flat', label: 'Flat', numeric: true, value: (r) => r.flat, format: formatDuration },
+    { key: 'flatp', label: 'Flat %', numeric: true, value: (r) => r.flat, format: (v) => formatPercent(v, total) },
+    { key: 'cum', label: 'Cum', numeric: true, value: (r) => r.cum, format: formatDuration },
+    { key: 'cump', label: 'Cum %', numeric: true, value: (r) => r.cum, format: (v) => formatPercent(v, total) },
+    { key: 'count', label: 'Count', numeric: true, value: (r) => r.count, format: formatCount },
+  ];
+  const saveAs = async () => {
+    const bytes = await client.pprof(type, filter);
+    const url = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }));
+    setDownload({ url, size: bytes.length });
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = `${type}.pb.gz`;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+  };
+  const range = filter.range;
+  return (
+    <section class="gt-view" data-testid="profiles-view">
+      <header class="gt-view-head">
+        <h2>Profiles</h2>
+        {tabs}
+      </header>
+      <div class="gt-filters">
+        <label>Goroutine group{' '}
+          <select data-testid="filter-group" value={filter.group ?? ''} onChange={(e) => set('group', e.currentTarget.value)}>
+            <option value="">all goroutines</option>
+            {groups.map((g) => <option key={g} value={g}>{g || '(no start function)'}</option>)}
+          </select>
+        </label>
+        <label>Region type{' '}
+          <select data-testid="filter-region" value={filter.region ?? ''} onChange={(e) => set('region', e.currentTarget.value)}>
+            <option value="">anywhere</option>
+            {regionTypes.map((r) => <option key={r} value={r}>{r}</option>)}
+          </select>
+        </label>
+        {filter.goroutines && <span>goroutine G{filter.goroutines[0]} <button type="button" onClick={() => set('goroutine', '')}>×</button></span>}
+        {range ? (
+          <span>
+            time {formatDuration(range[0] - start)} – {formatDuration(range[1] - start)}{' '}
+            <a href={timelineHref(range[0], range[1])}>timeline</a>{' '}
+            <button type="button" onClick={() => { const q = new URLSearchParams(query); q.delete('t0'); q.delete('t1'); location.hash = profileHref(type, q); }}>whole trace</button>
+          </span>
+        ) : <span>whole trace (select a range on the timeline to narrow it)</span>}
+        <label>Find <input type="search" value={highlight} onInput={(e) => setHighlight(e.currentTarget.value)} placeholder="function" /></label>
+        <button type="button" data-testid="download-pprof" onClick={saveAs}>Download pprof</button>
+        {download && <span data-testid="pprof-size">{formatCount(download.size)} bytes</span>}
+      </div>
+      <p class="gt-total">
+        Total <b data-testid="flame-total" data-ns={total}>{formatDuration(total)}</b> in {formatCount(flame.count[0])} events, {formatCount(flame.parent.length - 1)} frames
+      </p>
+      {total === 0 ? <p>Nothing of this kind happened here.</p> : <FlameGraph flame={flame} highlight={highlight} />}
+      <h3>Top functions</h3>
+      <SortableTable testid="top-functions" columns={columns} rows={top} initialSort="flat" limit={100} rowKey={(r) => r.name} />
+    </section>
+  );
+}

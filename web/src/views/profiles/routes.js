@@ -1,0 +1,11 @@
+import { h } from 'preact';
+import { ProfilesView } from './ProfilesView.jsx';
+import '../goroutines/views.css';
+
+const view = ({ trace, params, query }) =>
+  h(ProfilesView, { client: trace, type: params.type ?? 'sync', query: new URLSearchParams(query) });
+
+export const routes = [
+  { path: '/profiles', view, tabPath: '/profiles/sync' },
+  { path: '/profiles/:type', view, tab: { label: 'Profiles', order: 60, href: '/profiles/sync', prefix: '/profiles' } },
+];

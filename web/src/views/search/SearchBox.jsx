@@ -1,0 +1,78 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { goroutinesOf, regionsOf, tasksOf } from '../goroutines/query.jsx';
+import { search } from './searchIndex.js';
+
+// One box for everything (keyboard: /). The analyses it searches are fetched the first
+// time it is used.
+export function SearchBox({ trace }) {
+  const input = useRef(null);
+  const [text, setText] = useState('');
+  const [data, setData] = useState(null);
+  const [loading, setLoading] = useState(false);
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(0);
+
+  useEffect(() => {
+    const key = (e) => {
+      if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey) return;
+      const t = e.target;
+      if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable)) return;
+      e.preventDefault();
+      input.current?.focus();
+      input.current?.select();
+    };
+    window.addEventListener('keydown', key);
+    return () => window.removeEventListener('keydown', key);
+  }, []);
+
+  const load = () => {
+    if (data || loading) return;
+    setLoading(true);
+    Promise.all([goroutinesOf(trace), tasksOf(trace), regionsOf(trace)]).then(
+      ([goroutines, tasks, regions]) => { setData({ goroutines, tasks, regions }); setLoading(false); },
+      () => setLoading(false),
+    );
+  };
+  const results = data ? search(text, data) : [];
+  const go = (r) => {
+    if (!r) return;
+    setOpen(false);
+    input.current?.blur();
+    location.hash = r.href;
+  };
+  const onKey = (e) => {
+    if (e.key === 'ArrowDown') { e.preventDefault(); setActive((a) => Math.min(results.length - 1, a + 1)); }
+    else if (e.key === 'ArrowUp') { e.preventDefault(); setActive((a) => Math.max(0, a - 1)); }
+    else if (e.key === 'Enter') go(results[active]);
+    else if (e.key === 'Escape') { setOpen(false); input.current?.blur(); }
+  };
+  return (
+    <div class="gt-search">
+      <input
+        ref={input}
+        type="search"
+        data-testid="search"
+        placeholder="Search ( / )"
+        aria-label="Search goroutines, tasks, regions and logs"
+        value={text}
+        onFocus={() => { load(); setOpen(true); }}
+        onBlur={() => setTimeout(() => setOpen(false), 150)}
+        onInput={(e) => { setText(e.currentTarget.value); setActive(0); setOpen(true); load(); }}
+        onKeyDown={onKey}
+      />
+      {open && text.trim() && (
+        <ul class="gt-search-results" data-testid="search-results" role="listbox">
+          {loading && !data && <li class="muted">Loading…</li>}
+          {data && results.length === 0 && <li class="muted">Nothing found</li>}
+          {results.map((r, i) => (
+            <li key={i} role="option" aria-selected={i === active} class={i === active ? 'on' : ''}>
+              <a href={r.href} data-kind={r.kind} onMouseDown={(e) => { e.preventDefault(); go(r); }}>
+                <span class="kind">{r.kind}</span> {r.label} <span class="muted">{r.detail}</span>
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+// What the search box finds: goroutines by id or start function, tasks by id or type,
+// region types, and log categories / messages. Pure: it takes the analyses' answers.
+import { href } from '../../model/router.js';
+
+const groupHref = (name) => `#/goroutines/group/${encodeURIComponent(name)}`;
+
+export function search(text, { goroutines, tasks, regions }, limit = 30) {
+  const q = text.trim();
+  if (!q) return [];
+  const lower = q.toLowerCase();
+  const out = [];
+  const idText = q.replace(/^(g|goroutine|task|t)\s*/i, '');
+  const id = /^\d+$/.test(idText) ? Number(idText) : null;
+  const wantTask = /^(task|t)\s*\d+$/i.test(q);
+  if (id != null && !wantTask && goroutines.byId.has(id)) {
+    const g = goroutines.byId.get(id);
+    out.push({ kind: 'goroutine', label: `G${id}`, detail: g.name || '(no start function)', href: `#/goroutine/${id}` });
+  }
+  if (id != null && tasks.byId.has(id)) {
+    const t = tasks.byId.get(id);
+    out.push({ kind: 'task', label: `task ${id}`, detail: t.name, href: `#/task/${id}` });
+  }
+  for (const g of goroutines.groups) {
+    if (g.name.toLowerCase().includes(lower)) {
+      out.push({ kind: 'goroutines', label: g.name, detail: `${g.count} goroutines`, href: groupHref(g.name) });
+    }
+  }
+  for (const t of tasks.types) {
+    if (t.name.toLowerCase().includes(lower)) {
+      out.push({ kind: 'task type', label: t.name, detail: `${t.count} tasks`, href: href('/tasks', { name: t.name }) });
+    }
+  }
+  const seenRegion = new Set();
+  for (const r of regions.types) {
+    if (seenRegion.has(r.name)) continue;
+    if (r.name.toLowerCase().includes(lower)) {
+      seenRegion.add(r.name);
+      out.push({ kind: 'region', label: r.name, detail: `${r.count} regions, ${r.func}`, href: href('/regions', { name: r.name }) });
+    }
+  }
+  let logs = 0;
+  for (const t of tasks.tasks) {
+    for (const l of t.logs) {
+      if (logs >= limit) break;
+      if (l.category.toLowerCase().includes(lower) || l.message.toLowerCase().includes(lower)) {
+        logs++;
+        out.push({ kind: 'log', label: l.category ? `${l.category}: ${l.message}` : l.message, detail: `task ${t.id}, G${l.goroutine}`, href: `#/task/${t.id}` });
+      }
+    }
+    if (logs >= limit) break;
+  }
+  return out.slice(0, limit);
+}
