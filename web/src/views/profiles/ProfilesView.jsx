@@ -76,7 +76,7 @@ export function ProfilesView({ client, type = 'sync', query = new URLSearchParam
     const [flame, stats, goroutines, regions] = await Promise.all([
       client.flame(type, filter), statsOf(client), goroutinesOf(client), regionsOf(client),
     ]);
-    return { flame, stats, groups: goroutines.groups.map((g) => g.name), regionTypes: [...new Set(regions.types.map((r) => r.name))] };
+    return { shown: `${type} ${key}`, flame, stats, groups: goroutines.groups.map((g) => g.name), regionTypes: [...new Set(regions.types.map((r) => r.name))] };
   }, [client, type, key]);
   const [download, setDownload] = useState(null);
   useEffect(() => () => download && URL.revokeObjectURL(download.url), [download]);
@@ -120,7 +120,7 @@ export function ProfilesView({ client, type = 'sync', query = new URLSearchParam
   };
   const range = filter.range;
   return (
-    <section class="gt-view" data-testid="profiles-view">
+    <section class="gt-view" data-testid="profiles-view" data-shown={state.data.shown} data-loading={state.loading ? 1 : 0}>
       <header class="gt-view-head">
         <h2>Profiles</h2>
         {tabs}

@@ -1,0 +1,203 @@
+// The analysis views (goroutines, tasks, regions, profiles, MMU, search) in Chromium on
+// the sample trace: every figure they show must equal the native CLI's.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launch, newPage, startSite } from './browser.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const cli = path.join(root, 'build/native/cli/gotrace');
+const TRACE = path.join(root, 'public/go123-workload.trace');
+const gotrace = (...args) => execFileSync(cli, [...args, TRACE], { maxBuffer: 1 << 30 }).toString();
+const gotraceJSON = (...args) => JSON.parse(gotrace(...args, '--json'));
+
+let site;
+let browser;
+let page;
+let problems;
+
+/** Goes to a view of the open trace (no reload: the trace stays open). */
+async function show(hash, selector) {
+  await page.evaluate((h) => { location.hash = h; }, hash);
+  await page.waitForSelector(selector, { timeout: 60_000 });
+}
+
+const count = (s) => Number(s.replace(/[^0-9]/g, ''));
+
+/** Pixels of a canvas that are neither white nor transparent. */
+async function inkedPixels(selector) {
+  return page.$eval(selector, (c) => {
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i + 3] > 0 && (d[i] < 240 || d[i + 1] < 240 || d[i + 2] < 240)) n++;
+    return { n, total: c.width * c.height };
+  });
+}
+
+before(async () => {
+  site = await startSite();
+  browser = await launch();
+  ({ page, problems } = await newPage(browser));
+  await page.goto(`${site.url}?url=go123-workload.trace#/goroutines`);
+  await page.waitForSelector('[data-testid=goroutines-view]', { timeout: 120_000 });
+});
+
+after(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+test('the goroutines view lists the groups of `gotrace goroutines` with their counts', async () => {
+  const native = gotraceJSON('goroutines');
+  const rows = await page.$$eval('[data-testid=groups-table] tbody tr', (trs) =>
+    trs.map((tr) => ({
+      name: tr.querySelector('td[data-key=name]').textContent,
+      count: tr.querySelector('td[data-key=count]').textContent,
+    })));
+  const shown = rows.map((r) => [r.name, count(r.count)]).sort();
+  const expected = native.groups.map((g) => [g.name || '(no start function)', g.count]).sort();
+  assert.deepEqual(shown, expected);
+  // By execution time, most first, as the CLI prints them.
+  assert.deepEqual(rows.map((r) => r.name), native.groups.map((g) => g.name || '(no start function)'));
+  const bars = await page.$$eval('[data-testid=groups-table] .gt-bar', (b) => b.length);
+  assert.equal(bars, native.groups.length);
+});
+
+test('the goroutines view sorts by any column, both ways', async () => {
+  await show('#/goroutines', '[data-testid=groups-table]');
+  const column = async (key) => page.$$eval(`[data-testid=groups-table] tbody td[data-key=${key}]`, (tds) => tds.map((t) => t.textContent));
+  await page.click('[data-testid=groups-table] th[data-key=count]');
+  let counts = (await column('count')).map(count);
+  assert.deepEqual(counts, [...counts].sort((a, b) => b - a));
+  assert.equal(await page.getAttribute('[data-testid=groups-table] th[data-key=count]', 'aria-sort'), 'descending');
+  await page.click('[data-testid=groups-table] th[data-key=count]');
+  counts = (await column('count')).map(count);
+  assert.deepEqual(counts, [...counts].sort((a, b) => a - b));
+  await page.click('[data-testid=groups-table] th[data-key=name]');
+  const names = await column('name');
+  assert.deepEqual(names, [...names].sort((a, b) => a.localeCompare(b)));
+  assert.notDeepEqual(names, (await column('name')).reverse());
+});
+
+test('a group page lists its goroutines; a goroutine page shows the numbers of `gotrace goroutines --json`', async () => {
+  const native = gotraceJSON('goroutines');
+  const group = native.groups.find((g) => g.name === 'main.main.func3');
+  await show('#/goroutines', '[data-testid=groups-table]');
+  await page.click('[data-testid=groups-table] a:text-is("main.main.func3")');
+  await page.waitForSelector('[data-testid=group-view]');
+  const ids = await page.$$eval('[data-testid=group-goroutines] a[data-testid=goroutine-link]', (as) => as.map((a) => Number(a.textContent.slice(1))));
+  assert.deepEqual([...ids].sort((a, b) => a - b), [...group.goroutines].sort((a, b) => a - b));
+
+  const id = group.goroutines[0];
+  const g = native.goroutines.find((x) => x.id === id);
+  await page.click(`[data-testid=group-goroutines] a:text-is("G${id}")`);
+  await page.waitForSelector('[data-testid=goroutine-view]');
+  assert.equal(await page.textContent('[data-testid=goroutine-title]'), `G${id}`);
+  const shown = Object.fromEntries(await page.$$eval('[data-testid=goroutine-view] [data-stat]', (els) =>
+    els.map((e) => [e.getAttribute('data-stat'), Number(e.getAttribute('data-ns'))])));
+  for (const [key, ns] of Object.entries(g.stats)) {
+    if (ns === 0) continue;
+    assert.equal(shown[key], ns, key);
+  }
+  assert.equal(shown.total, g.stats.total);
+  // Its own lane is drawn, and the wake-ups are listed.
+  await page.waitForFunction(() => {
+    const c = document.querySelector('[data-testid=goroutine-lane]');
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    for (let i = 0; i < d.length; i += 4) if (d[i + 1] > 100 && d[i] < 100) return true;
+    return false;
+  });
+  assert.match(await page.textContent('[data-testid=woken-by] h3'), /Woken by \(\d+\)/);
+  const link = await page.getAttribute('[data-testid=goroutine-timeline-link]', 'href');
+  assert.match(link, /^#\/timeline\?t0=\d+&t1=\d+&g=\d+$/);
+});
+
+test('the tasks view shows the task types and counts of `gotrace tasks`; a histogram bar lists its tasks', async () => {
+  const native = gotraceJSON('tasks');
+  await show('#/tasks', '[data-testid=task-types]');
+  const rows = await page.$$eval('[data-testid=task-types] tbody tr', (trs) =>
+    trs.map((tr) => [tr.querySelector('[data-testid=type-name]').textContent, tr.querySelector('[data-testid=type-count]').textContent]));
+  assert.deepEqual(rows.map(([n, c]) => [n, count(c)]).sort(), native.types.map((t) => [t.name, t.count]).sort());
+
+  const bar = page.locator('[data-testid=task-types] tbody tr').first().locator('[data-testid=histogram] button').first();
+  const expected = Number(await bar.getAttribute('data-count'));
+  await bar.click();
+  await page.waitForSelector('[data-testid=instances]');
+  const listed = await page.$$eval('[data-testid=instances] tbody tr', (trs) => trs.length);
+  assert.equal(listed, Math.min(expected, 200));
+  await page.click('[data-testid=instances] a[data-testid=task-link]');
+  await page.waitForSelector('[data-testid=task-view]');
+  assert.ok(await page.isVisible('[data-testid=task-timeline] .span.task'));
+});
+
+test('the regions view shows the region types and counts of `gotrace regions`', async () => {
+  const native = gotraceJSON('regions');
+  await show('#/regions', '[data-testid=region-types]');
+  const rows = await page.$$eval('[data-testid=region-types] tbody tr', (trs) =>
+    trs.map((tr) => count(tr.querySelector('[data-testid=type-count]').textContent)));
+  assert.equal(rows.length, native.types.length);
+});
+
+for (const type of ['net', 'sync', 'syscall', 'sched']) {
+  test(`a ${type} flame graph renders and totals what \`gotrace pprof\` counts`, async () => {
+    const folded = gotrace('pprof', `--type=${type}`, '--folded');
+    let total = 0;
+    for (const line of folded.split('\n')) if (line) total += Number(line.split(' ')[1]);
+    await show(`#/profiles/${type}`, `[data-testid=profiles-view][data-shown="${type} {}"][data-loading="0"]`);
+    assert.equal(Number(await page.getAttribute('[data-testid=flame-total]', 'data-ns')), total);
+    const ink = await inkedPixels('[data-testid=flame-canvas]');
+    assert.ok(ink.n > ink.total * 0.02, `flame graph drawn (${ink.n} of ${ink.total} pixels)`);
+    assert.ok((await page.$$eval('[data-testid=top-functions] tbody tr', (t) => t.length)) > 0);
+  });
+}
+
+test('a profile narrowed to a goroutine group totals what `gotrace pprof --goroutine` counts', async () => {
+  const folded = gotrace('pprof', '--type=sync', '--folded', '--goroutine=main.main.func3');
+  let total = 0;
+  for (const line of folded.split('\n')) if (line) total += Number(line.split(' ')[1]);
+  await show('#/profiles/sync?group=main.main.func3', '[data-testid=filter-group]');
+  await page.waitForFunction((t) => Number(document.querySelector('[data-testid=flame-total]')?.dataset.ns) === t, total);
+});
+
+test('the MMU chart renders, and its worst windows link to the timeline', async () => {
+  await show('#/mmu', '[data-testid=mmu-chart]');
+  const native = gotraceJSON('mmu');
+  assert.equal(await page.textContent('[data-testid=mmu-flags-text]'), native.mmu.flags);
+  const blue = await page.$eval('[data-testid=mmu-chart]', (c) => {
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i] < 60 && d[i + 2] > 150) n++;
+    return n;
+  });
+  assert.ok(blue > 200, `curve drawn (${blue} curve pixels)`);
+  const worst = await page.getAttribute('[data-testid=worst-window] >> nth=0', 'href');
+  assert.match(worst, /^#\/timeline\?t0=\d+&t1=\d+$/);
+  // Leaving out STW and background work changes what is counted.
+  await page.click('[data-flag=background]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=mmu-flags-text]')?.textContent === 'stw+assist+sweep');
+});
+
+test('search (/) finds a goroutine by id and a region by name and jumps to them', async () => {
+  await show('#/overview', 'body');
+  await page.keyboard.press('/');
+  await page.keyboard.type('G22');
+  await page.waitForSelector('[data-testid=search-results] a[data-kind=goroutine]');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('[data-testid=goroutine-view]');
+  assert.equal(await page.textContent('[data-testid=goroutine-title]'), 'G22');
+  assert.equal(await page.evaluate(() => location.hash), '#/goroutine/22');
+
+  await page.keyboard.press('/');
+  await page.keyboard.type('alloc');
+  await page.click('[data-testid=search-results] a[data-kind=region]');
+  await page.waitForSelector('[data-testid=region-types] .gt-hl');
+  assert.equal(await page.textContent('[data-testid=region-types] .gt-hl'), 'allocmain.handler:40');
+  assert.equal(await page.evaluate(() => location.hash), '#/regions?name=alloc');
+});
+
+test('no page errors and no CSP violations', () => {
+  assert.deepEqual(problems.errors, []);
+  assert.deepEqual(problems.csp, []);
+});
