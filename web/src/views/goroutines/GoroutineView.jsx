@@ -7,7 +7,7 @@ import { StateLane } from './StateLane.jsx';
 
 // Who woke this goroutine and whom it woke, from the wake-up edges of its lifetime.
 async function wakeups(client, id, t0, t1) {
-  const edges = await client.timeline({ kind: 'edges', limit: 1_000_000 }, t0, t1 + 1, 1000);
+  const edges = await client.timeline({ kind: 'edges', limit: 200_000 }, t0, t1 + 1, 1000);
   const by = new Map();
   const woke = new Map();
   for (let i = 0; i < edges.goroutine.length; i++) {

@@ -73,11 +73,22 @@ export function ProfilesView({ client, type = 'sync', query = new URLSearchParam
   const key = JSON.stringify(filter);
   const [highlight, setHighlight] = useState('');
   const state = useAsync(async () => {
-    const [flame, stats, goroutines, regions] = await Promise.all([
-      client.flame(type, filter), statsOf(client), goroutinesOf(client), regionsOf(client),
-    ]);
-    return { shown: `${type} ${key}`, flame, stats, groups: goroutines.groups.map((g) => g.name), regionTypes: [...new Set(regions.types.map((r) => r.name))] };
+    const [flame, stats] = await Promise.all([client.flame(type, filter), statsOf(client)]);
+    return { shown: `${type} ${key}`, flame, stats };
   }, [client, type, key]);
+  // The choices of the filters need the goroutine and region analyses: asked for only
+  // when a filter is used, so that the profile itself opens fast.
+  const [choices, setChoices] = useState(null);
+  const loadChoices = () => {
+    if (choices) return;
+    setChoices({ groups: [], regionTypes: [] });
+    Promise.all([goroutinesOf(client), regionsOf(client)]).then(([goroutines, regions]) => setChoices({
+      groups: goroutines.groups.map((g) => g.name),
+      regionTypes: [...new Set(regions.types.map((r) => r.name))],
+    }));
+  };
+  const groups = choices?.groups.length ? choices.groups : filter.group != null ? [filter.group] : [];
+  const regionTypes = choices?.regionTypes.length ? choices.regionTypes : filter.region != null ? [filter.region] : [];
   const [download, setDownload] = useState(null);
   useEffect(() => () => download && URL.revokeObjectURL(download.url), [download]);
   useEffect(() => setDownload(null), [type, key]);
@@ -96,7 +107,7 @@ export function ProfilesView({ client, type = 'sync', query = new URLSearchParam
     </nav>
   );
   if (!state.data) return <section class="gt-view">{tabs}<Pending state={state} what="the profile" /></section>;
-  const { flame, stats, groups, regionTypes } = state.data;
+  const { flame, stats } = state.data;
   const total = flame.value[0];
   const start = stats.time.start;
   const columns = [
@@ -127,13 +138,13 @@ export function ProfilesView({ client, type = 'sync', query = new URLSearchParam
       </header>
       <div class="gt-filters">
         <label>Goroutine group{' '}
-          <select data-testid="filter-group" value={filter.group ?? ''} onChange={(e) => set('group', e.currentTarget.value)}>
+          <select data-testid="filter-group" onFocus={loadChoices} onMouseDown={loadChoices} value={filter.group ?? ''} onChange={(e) => set('group', e.currentTarget.value)}>
             <option value="">all goroutines</option>
             {groups.map((g) => <option key={g} value={g}>{g || '(no start function)'}</option>)}
           </select>
         </label>
         <label>Region type{' '}
-          <select data-testid="filter-region" value={filter.region ?? ''} onChange={(e) => set('region', e.currentTarget.value)}>
+          <select data-testid="filter-region" onFocus={loadChoices} onMouseDown={loadChoices} value={filter.region ?? ''} onChange={(e) => set('region', e.currentTarget.value)}>
             <option value="">anywhere</option>
             {regionTypes.map((r) => <option key={r} value={r}>{r}</option>)}
           </select>
