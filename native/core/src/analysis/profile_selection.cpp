@@ -1,0 +1,38 @@
+#include "gotrace/analysis/profile_selection.h"
+
+#include <algorithm>
+
+#include "gotrace/analysis/profile_filter.h"
+#include "gotrace/analysis/regions.h"
+
+namespace gotrace::analysis {
+
+Profile select_profile(const EventStore& store, const Summary& summary, ProfileType type,
+                       const ProfileSelection& selection) {
+  std::vector<GoID> ids = selection.goroutines;
+  std::sort(ids.begin(), ids.end());
+  auto selected = [&](const GoroutineSummary& g) {
+    if (!ids.empty() && !std::binary_search(ids.begin(), ids.end(), g.id)) return false;
+    return !selection.group || g.name == *selection.group;
+  };
+  GoroutineIntervals intervals;
+  if (selection.region) {
+    GoroutineIntervals in_regions = region_type_intervals(summary, *selection.region);
+    for (size_t k = 0; k < in_regions.goroutines(); k++) {
+      const GoID g = in_regions.goroutine(k);
+      const GoroutineSummary* gs = summary.goroutine(g);
+      if (gs && !selected(*gs)) continue;
+      for (const Interval& iv : in_regions.of(g)) intervals.add(g, iv);
+    }
+  } else {
+    for (const GoroutineSummary& g : summary.goroutines) {
+      if (!selected(g)) continue;
+      // As goroutine_group_intervals: alive at the end counts until the last event.
+      intervals.add(g.id, {g.start_time, g.end_time != 0 ? g.end_time : summary.last_time});
+    }
+  }
+  if (intervals.goroutines() == 0) return Profile{type, {}};
+  return compute_profile(store, type, ProfileFilter{&intervals, selection.range});
+}
+
+}  // namespace gotrace::analysis
