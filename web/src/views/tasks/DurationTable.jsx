@@ -2,7 +2,8 @@ import { Fragment } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
 import { SortableTable } from '../goroutines/SortableTable.jsx';
 import { formatCount, formatDuration } from '../goroutines/format.js';
-import { bucketIndex, bucketOfMin, Histogram } from './Histogram.jsx';
+import { bucketIndex, bucketOfMin, bucketUpper } from './buckets.js';
+import { Histogram } from './Histogram.jsx';
 
 // Types (of tasks or regions) with their duration distribution. A click on a histogram
 // bar lists the instances whose duration falls in that bucket.
@@ -32,8 +33,8 @@ export function DurationTable({ kind, types, label, instancesOf, instanceColumns
   ];
   const instances = useMemo(() => {
     if (!pick) return [];
-    const k = bucketOfMin(pick.min);
-    return instancesOf(pick.type).filter((x) => x.duration != null && bucketIndex(x.duration) === k);
+    const b = bucketOfMin(pick.min);
+    return instancesOf(pick.type).filter((x) => x.duration != null && bucketIndex(x.duration) === b);
   }, [pick]);
   return (
     <Fragment>
@@ -41,7 +42,7 @@ export function DurationTable({ kind, types, label, instancesOf, instanceColumns
       {pick && (
         <div class="gt-instances" data-testid="instances">
           <h3>
-            {pick.type.name}: {formatCount(instances.length)} {kind === 'task' ? 'tasks' : 'regions'} of {formatDuration(pick.min)} to {formatDuration(10 ** ((k(pick.min) + 1) / 5))}
+            {pick.type.name}: {formatCount(instances.length)} {kind === 'task' ? 'tasks' : 'regions'} of {formatDuration(pick.min)} to {formatDuration(bucketUpper(pick.min))}
             {' '}<button type="button" onClick={() => setPick(null)}>close</button>
           </h3>
           <SortableTable columns={instanceColumns} rows={instances} initialSort="duration" limit={200} />
@@ -51,5 +52,4 @@ export function DurationTable({ kind, types, label, instancesOf, instanceColumns
   );
 }
 
-const k = bucketOfMin;
 const scrollTo = (el) => el && el.scrollIntoView({ block: 'center' });

@@ -1,10 +1,5 @@
 import { formatCount, formatDuration } from '../goroutines/format.js';
-
-// Durations are bucketed on a log scale, five buckets per decade, as Go's
-// durationHistogram does; a bucket is named by its lower bound.
-export const bucketIndex = (ns) => (ns > 0 ? Math.floor(Math.log10(ns) * 5 + 1e-9) : 0);
-export const bucketOfMin = (min) => Math.round(Math.log10(Math.max(1, min)) * 5);
-export const bucketUpper = (min) => 10 ** ((bucketOfMin(min) + 1) / 5);
+import { bucketOfMin, bucketUpper } from './buckets.js';
 
 // A duration histogram whose bars can be clicked (one call of onPick with the bucket).
 export function Histogram({ histogram, selected, onPick, width = 240, height = 36 }) {

@@ -1,0 +1,124 @@
+// The pure parts of the analysis views (no browser), on the CLI's answers for the sample
+// trace: the breakdown bar partitions each total, histogram buckets hold the instances
+// the engine counted in them, the flame graph's top table equals `gotrace pprof --top`,
+// and search finds goroutines, regions and logs.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { segments } from '../../web/src/views/goroutines/breakdown.js';
+import { bucketIndex, bucketOfMin } from '../../web/src/views/tasks/buckets.js';
+import { layout, topFunctions } from '../../web/src/views/profiles/flameLayout.js';
+import { search } from '../../web/src/views/search/searchIndex.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const cli = path.join(root, 'build/native/cli/gotrace');
+const TRACE = path.join(root, 'public/go123-workload.trace');
+const gotrace = (...args) => execFileSync(cli, [...args, TRACE], { maxBuffer: 1 << 30 }).toString();
+const json = (...args) => JSON.parse(gotrace(...args, '--json'));
+
+test('the breakdown of every group and goroutine adds up to its total', () => {
+  const { groups, goroutines } = json('goroutines');
+  for (const x of [...groups.map((g) => g.stats), ...goroutines.map((g) => g.stats)]) {
+    const sum = segments(x).reduce((s, seg) => s + seg.value, 0);
+    assert.equal(sum, x.total);
+  }
+  const serve = groups.find((g) => g.name === 'net/http.(*conn).serve');
+  const unknown = segments(serve.stats).find((s) => s.key === 'unknown');
+  assert.equal(unknown?.value ?? 0, serve.unknown);
+});
+
+test('each complete task and region falls in the histogram bucket the engine counted it in', () => {
+  for (const [kind, items] of [['tasks', 'tasks'], ['regions', 'regions']]) {
+    const result = json(kind);
+    for (const type of result.types) {
+      const counted = new Map();
+      for (const x of result[items]) {
+        if (x.name !== type.name || x.duration == null || (kind === 'tasks' && !x.complete)) continue;
+        const k = bucketIndex(x.duration);
+        counted.set(k, (counted.get(k) ?? 0) + 1);
+      }
+      for (const b of type.durations.histogram.buckets) {
+        assert.equal(counted.get(bucketOfMin(b.min)) ?? 0, b.count, `${kind} ${type.name} bucket ${b.min}`);
+      }
+    }
+  }
+});
+
+// A FlameGraph (the npm package's shape) built from folded stacks.
+function flameFromFolded(text) {
+  const names = [''];
+  const nameIds = new Map([['', 0]]);
+  const root = { name: 0, children: new Map(), self: 0, value: 0, selfCount: 0, count: 0 };
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    const [n, ns, stack] = [line.split(' ')[0], line.split(' ')[1], line.split(' ').slice(2).join(' ')];
+    const frames = stack.split(';').reverse();
+    let node = root;
+    node.value += Number(ns);
+    node.count += Number(n);
+    for (const f of frames) {
+      if (!nameIds.has(f)) { nameIds.set(f, names.length); names.push(f); }
+      const id = nameIds.get(f);
+      if (!node.children.has(id)) node.children.set(id, { name: id, children: new Map(), self: 0, value: 0, selfCount: 0, count: 0 });
+      node = node.children.get(id);
+      node.value += Number(ns);
+      node.count += Number(n);
+    }
+    node.self += Number(ns);
+    node.selfCount += Number(n);
+  }
+  const cols = { name: [], parent: [], depth: [], self: [], value: [], selfCount: [], count: [] };
+  const walk = (node, parent, depth) => {
+    const i = cols.name.length;
+    cols.name.push(node.name); cols.parent.push(parent); cols.depth.push(depth);
+    cols.self.push(node.self); cols.value.push(node.value); cols.selfCount.push(node.selfCount); cols.count.push(node.count);
+    for (const c of [...node.children.values()].sort((a, b) => names[a.name].localeCompare(names[b.name]))) walk(c, i, depth + 1);
+  };
+  walk(root, -1, 0);
+  return {
+    names,
+    name: Uint32Array.from(cols.name), parent: Int32Array.from(cols.parent), depth: Uint32Array.from(cols.depth),
+    self: Float64Array.from(cols.self), value: Float64Array.from(cols.value),
+    selfCount: Float64Array.from(cols.selfCount), count: Float64Array.from(cols.count),
+  };
+}
+
+test('the flame layout nests children inside their parents, and the top table equals `gotrace pprof --top`', () => {
+  for (const type of ['net', 'sync', 'syscall', 'sched']) {
+    const flame = flameFromFolded(gotrace('pprof', `--type=${type}`, '--folded'));
+    const x = layout(flame);
+    for (let i = 1; i < flame.parent.length; i++) {
+      const p = flame.parent[i];
+      assert.ok(x[i] >= x[p] && x[i] + flame.value[i] <= x[p] + flame.value[p] + 1e-6, `${type} node ${i}`);
+    }
+    const top = new Map(topFunctions(flame).map((r) => [r.name, r]));
+    const lines = gotrace('pprof', `--type=${type}`, '--top=10').trim().split('\n').slice(1);
+    assert.ok(lines.length > 0);
+    for (const line of lines) {
+      const cols = line.trim().split(/\s+/);
+      const name = cols.slice(5).join(' ');
+      const count = Number(cols[4]);
+      assert.equal(top.get(name)?.count, count, `${type} ${name}`);
+    }
+  }
+});
+
+test('search finds goroutines by id and function, tasks, regions and log messages', () => {
+  const g = json('goroutines');
+  const t = json('tasks');
+  const r = json('regions');
+  const data = {
+    goroutines: { ...g, byId: new Map(g.goroutines.map((x) => [x.id, x])) },
+    tasks: { ...t, byId: new Map(t.tasks.map((x) => [x.id, x])) },
+    regions: r,
+  };
+  assert.deepEqual(search('G22', data)[0], { kind: 'goroutine', label: 'G22', detail: g.goroutines.find((x) => x.id === 22).name, href: '#/goroutine/22' });
+  assert.equal(search('task 5', data)[0].href, '#/task/5');
+  assert.ok(search('conn).serve', data).some((x) => x.href === '#/goroutines/group/net%2Fhttp.(*conn).serve'));
+  assert.ok(search('hash', data).some((x) => x.kind === 'region' && x.href === '#/regions?name=hash'));
+  const log = t.tasks.find((x) => x.logs.length).logs[0];
+  assert.ok(search(log.message, data).some((x) => x.kind === 'log'));
+  assert.deepEqual(search('   ', data), []);
+});
