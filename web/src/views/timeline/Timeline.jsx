@@ -1,3 +1,657 @@
-export function Timeline() {
-  return <div class="page">Timeline</div>;
+// The timeline: a canvas of every track, zoomed and panned by the person, fed by
+// level-of-detail queries for the visible rows only. The view (t0, t1, selection) lives
+// in the URL hash.
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { formatDuration, formatCount } from '../../model/format.js';
+import { navigate } from '../../model/router.js';
+import { drawFrame, hitTest, LABEL_WIDTH } from '../../render/draw.js';
+import { AXIS_HEIGHT, layoutRows, trackKey } from '../../render/layout.js';
+import { STATES } from '../../render/colors.js';
+import { Details } from './Details.jsx';
+import { RangeStats } from './RangeStats.jsx';
+import { formatSel, num, parseSel } from './view.js';
+
+const tracksOf = new WeakMap();
+/** The trace's TrackList, asked for once per open trace. */
+export function trackList(trace) {
+  let p = tracksOf.get(trace);
+  if (!p) {
+    p = trace.tracks();
+    tracksOf.set(trace, p);
+    p.catch(() => tracksOf.delete(trace));
+  }
+  return p;
+}
+
+export function Timeline({ trace, query }) {
+  const [list, setList] = useState(null);
+  const [error, setError] = useState(null);
+  useEffect(() => {
+    let live = true;
+    trackList(trace)
+      .then((l) => live && setList(l))
+      .catch((e) => live && setError(e.message));
+    return () => {
+      live = false;
+    };
+  }, [trace]);
+  if (error) return <div class="page warning">The timeline could not be built: {error}</div>;
+  if (!list) return <div class="page muted">Building the timeline…</div>;
+  return <TimelineCanvas trace={trace} list={list} query={query} />;
+}
+
+function TimelineCanvas({ trace, list, query }) {
+  const start = list.start;
+  const end = Math.max(list.end, list.start + 1);
+  const scrollRef = useRef(null);
+  const canvasRef = useRef(null);
+  const tipRef = useRef(null);
+  const [size, setSize] = useState({ width: 800, height: 400 });
+  const [openGroups, setOpenGroups] = useState(() => new Set());
+  const [details, setDetails] = useState(null);
+  const [range, setRange] = useState(() => {
+    const a = num(query.r0);
+    const b = num(query.r1);
+    return a !== null && b !== null && b > a ? [a, b] : null;
+  });
+  const [status, setStatus] = useState('');
+
+  // Mutable view state: pan and zoom redraw without re-rendering the component.
+  const v = useRef(null);
+  if (!v.current) {
+    let t0 = num(query.t0);
+    let t1 = num(query.t1);
+    if (t0 === null || t1 === null || !(t1 > t0)) {
+      t0 = start;
+      t1 = end;
+    }
+    v.current = {
+      t0,
+      t1,
+      data: new Map(), // trackKey → result
+      cover: new Map(), // trackKey → { t0, t1, nsPerPx }
+      inFlight: false,
+      dirty: true,
+      frame: 0,
+      selection: null, // { rowKey, start, end, goroutine, track }
+      arrows: [],
+      edges: null,
+      hoverX: null,
+      drag: null,
+      frameTimes: [],
+    };
+  }
+  const layout = useMemo(() => layoutRows(list, openGroups), [list, openGroups]);
+  const rowsRef = useRef(layout);
+  rowsRef.current = layout;
+
+  const plotWidth = () => Math.max(1, size.width - LABEL_WIDTH);
+
+  // ---- drawing ----
+  const draw = useCallback(() => {
+    const s = v.current;
+    s.frame = 0;
+    const canvas = canvasRef.current;
+    if (!canvas) return;
+    const dpr = window.devicePixelRatio || 1;
+    const ctx = canvas.getContext('2d');
+    const t = performance.now();
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const { rows } = rowsRef.current;
+    s.arrows = arrowsFor(s, rowsRef.current);
+    drawFrame(ctx, {
+      width: size.width,
+      height: size.height,
+      t0: s.t0,
+      t1: s.t1,
+      start,
+      rows,
+      scrollY: scrollRef.current?.scrollTop ?? 0,
+      data: s.data,
+      selection: s.selection,
+      range: s.range,
+      arrows: s.arrows,
+      hoverX: s.hoverX,
+    });
+    s.frameTimes.push(performance.now() - t);
+    if (s.frameTimes.length > 2000) s.frameTimes.splice(0, 1000);
+    canvas.dataset.painted = String((Number(canvas.dataset.painted) || 0) + 1);
+  }, [size, start]);
+
+  const requestDraw = useCallback(() => {
+    const s = v.current;
+    if (!s.frame) s.frame = requestAnimationFrame(draw);
+  }, [draw]);
+
+  // ---- queries: visible rows at the screen's level of detail ----
+  const fetchVisible = useCallback(async () => {
+    const s = v.current;
+    if (s.inFlight) {
+      s.dirty = true;
+      return;
+    }
+    s.dirty = false;
+    const pw = plotWidth();
+    const span = s.t1 - s.t0;
+    const nsPerPx = span / pw;
+    const top = scrollRef.current?.scrollTop ?? 0;
+    const bottom = top + size.height;
+    const want = [];
+    // Fetch a margin of half a screen on each side, so that panning finds data ready.
+    const q0 = Math.max(start, s.t0 - span / 2);
+    const q1 = Math.min(end, s.t1 + span / 2);
+    const px = Math.max(1, Math.round((q1 - q0) / nsPerPx));
+    const seen = new Set();
+    const visible = [];
+    for (const row of rowsRef.current.rows) {
+      if (row.y + row.height < top - 200 || row.y > bottom + 200) continue;
+      visible.push(row);
+    }
+    for (const row of visible) {
+      for (const ref of row.tracks) {
+        const key = trackKey(ref);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const c = s.cover.get(key);
+        const fine = c && c.nsPerPx <= nsPerPx * 1.3 && c.nsPerPx >= nsPerPx / 4;
+        if (c && fine && c.t0 <= Math.max(start, s.t0) && c.t1 >= Math.min(end, s.t1)) continue;
+        want.push([ref, q0, q1, px]);
+      }
+    }
+    const selG = s.selection?.goroutine;
+    if (selG !== undefined && selG >= 0) {
+      const c = s.cover.get('edges');
+      if (!c || c.t0 > s.t0 || c.t1 < s.t1 || c.nsPerPx > nsPerPx * 1.3 || c.nsPerPx < nsPerPx / 4) {
+        want.push([{ kind: 'edges' }, q0, q1, px]);
+      }
+    }
+    if (!want.length) return;
+    s.inFlight = true;
+    setStatus('loading');
+    try {
+      const res = await trace.timelines(want);
+      for (let i = 0; i < want.length; i++) {
+        const key = trackKey(want[i][0]);
+        s.data.set(key, res[i]);
+        s.cover.set(key, { t0: q0, t1: q1, nsPerPx: (q1 - q0) / px });
+      }
+      setStatus('');
+    } catch (e) {
+      setStatus(`query failed: ${e.message}`);
+    } finally {
+      s.inFlight = false;
+    }
+    requestDraw();
+    if (s.dirty) fetchVisible();
+  }, [trace, size, start, end, requestDraw]);
+
+  // ---- URL ----
+  const urlTimer = useRef(0);
+  const syncUrl = useCallback(() => {
+    clearTimeout(urlTimer.current);
+    urlTimer.current = setTimeout(() => {
+      const s = v.current;
+      const q = { ...parseQueryNow(), t0: Math.round(s.t0), t1: Math.round(s.t1) };
+      if (s.range) {
+        q.r0 = Math.round(s.range[0]);
+        q.r1 = Math.round(s.range[1]);
+      } else {
+        delete q.r0;
+        delete q.r1;
+      }
+      q.sel = s.selection ? formatSel(s.selection.track, s.selection.time) : undefined;
+      navigate('/timeline', q, { replace: true });
+    }, 150);
+  }, []);
+
+  const setView = useCallback(
+    (t0, t1) => {
+      const s = v.current;
+      const minSpan = 1000;
+      let span = Math.max(minSpan, Math.min(t1 - t0, (end - start) * 1.2));
+      let a = t0;
+      if (span !== t1 - t0) a = (t0 + t1) / 2 - span / 2;
+      const lo = start - (end - start) * 0.1;
+      const hi = end + (end - start) * 0.1;
+      if (a < lo) a = lo;
+      if (a + span > hi) a = hi - span;
+      s.t0 = a;
+      s.t1 = a + span;
+      requestDraw();
+      fetchVisible();
+      syncUrl();
+    },
+    [start, end, requestDraw, fetchVisible, syncUrl],
+  );
+
+  const zoom = useCallback(
+    (factor, atX) => {
+      const s = v.current;
+      const pw = plotWidth();
+      const fx = atX == null ? 0.5 : Math.min(1, Math.max(0, (atX - LABEL_WIDTH) / pw));
+      const at = s.t0 + (s.t1 - s.t0) * fx;
+      const span = (s.t1 - s.t0) * factor;
+      setView(at - span * fx, at - span * fx + span);
+    },
+    [setView, size],
+  );
+
+  const pan = useCallback(
+    (fraction) => {
+      const s = v.current;
+      const d = (s.t1 - s.t0) * fraction;
+      setView(s.t0 + d, s.t1 + d);
+    },
+    [setView],
+  );
+
+  const fit = useCallback(() => setView(start, end), [setView, start, end]);
+
+  // ---- selection ----
+  const select = useCallback(
+    async (track, time, goroutineHint) => {
+      const s = v.current;
+      try {
+        const d = await trace.sliceDetails(track, time);
+        if (!d) {
+          s.selection = null;
+          setDetails(null);
+        } else {
+          s.selection = {
+            rowKey: trackKey(d.track.kind === 'gc' || d.track.kind === 'stw' ? { kind: d.track.kind } : d.track),
+            track: d.track.kind === 'gc' || d.track.kind === 'stw' ? { kind: d.track.kind } : d.track,
+            time,
+            start: d.start,
+            end: d.end,
+            goroutine: d.goroutine,
+            wokenBy: d.wokenBy,
+          };
+          setDetails(d);
+          const g = goroutineHint ?? (d.track.kind === 'goroutine' ? d.track.id : undefined);
+          if (g !== undefined) revealGoroutine(g);
+          // Keep the slice on screen.
+          if (d.end < s.t0 || d.start > s.t1) {
+            const span = s.t1 - s.t0;
+            const mid = (d.start + Math.max(d.start, d.end)) / 2;
+            setView(mid - span / 2, mid + span / 2);
+          }
+        }
+      } catch (e) {
+        setStatus(`details failed: ${e.message}`);
+      }
+      s.cover.delete('edges');
+      requestDraw();
+      fetchVisible();
+      syncUrl();
+    },
+    [trace, requestDraw, fetchVisible, syncUrl, setView],
+  );
+
+  const pendingReveal = useRef(null);
+  const revealGoroutine = useCallback(
+    (g) => {
+      const group = layout.groupOf.get(g);
+      if (group === undefined) return;
+      pendingReveal.current = g;
+      setOpenGroups((prev) => {
+        if (prev.has(group)) return prev;
+        const n = new Set(prev);
+        n.add(group);
+        return n;
+      });
+    },
+    [layout],
+  );
+
+  // Scroll a goroutine's lane into view once its group is open.
+  useEffect(() => {
+    const g = pendingReveal.current;
+    if (g === null) return;
+    const row = layout.rows.find((r) => r.key === 'goroutine:' + g);
+    if (!row) return;
+    pendingReveal.current = null;
+    const el = scrollRef.current;
+    if (el && (row.y < el.scrollTop || row.y + row.height > el.scrollTop + size.height - AXIS_HEIGHT)) {
+      el.scrollTop = Math.max(0, row.y - (size.height - AXIS_HEIGHT) / 3);
+    }
+  }, [layout, size]);
+
+  // Layout, size or groups changed: draw and query.
+  useEffect(() => {
+    requestDraw();
+    fetchVisible();
+  }, [layout, size, requestDraw, fetchVisible]);
+
+  // First mount: restore the selection, the goroutine to show and the range from the URL.
+  useEffect(() => {
+    const sel = parseSel(query.sel);
+    if (query.g !== undefined) revealGoroutine(Number(query.g));
+    if (sel) select(sel.track, sel.time);
+    if (range) v.current.range = range;
+  }, []);
+
+  // Size of the canvas follows its box.
+  useEffect(() => {
+    const el = scrollRef.current;
+    const ro = new ResizeObserver(() => {
+      const r = el.getBoundingClientRect();
+      setSize({ width: Math.max(300, Math.floor(r.width)), height: Math.max(200, Math.floor(r.height)) });
+    });
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+
+  useEffect(() => {
+    const c = canvasRef.current;
+    const dpr = window.devicePixelRatio || 1;
+    c.width = Math.round(size.width * dpr);
+    c.height = Math.round(size.height * dpr);
+    c.style.width = `${size.width}px`;
+    c.style.height = `${size.height}px`;
+    draw();
+  }, [size, draw]);
+
+  // ---- input ----
+  useEffect(() => {
+    const onKey = (e) => {
+      if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.ctrlKey || e.metaKey || e.altKey) return;
+      const k = e.key.toLowerCase();
+      if (k === 'w') zoom(0.8);
+      else if (k === 's') zoom(1.25);
+      else if (k === 'a') pan(-0.1);
+      else if (k === 'd') pan(0.1);
+      else if (k === 'f' || k === '0') fit();
+      else if (k === 'escape') {
+        v.current.selection = null;
+        v.current.range = null;
+        setDetails(null);
+        setRange(null);
+        requestDraw();
+        syncUrl();
+      } else return;
+      e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [zoom, pan, fit, requestDraw, syncUrl]);
+
+  useEffect(() => {
+    const el = scrollRef.current;
+    const onWheel = (e) => {
+      const scale = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? size.height : 1;
+      const dy = e.deltaY * scale;
+      const dx = e.deltaX * scale;
+      if (e.shiftKey) {
+        el.scrollTop += dy || dx;
+        e.preventDefault();
+        return;
+      }
+      e.preventDefault();
+      const rect = el.getBoundingClientRect();
+      if (Math.abs(dx) > Math.abs(dy)) pan(dx / plotWidth());
+      else zoom(Math.exp(dy * 0.0015), e.clientX - rect.left);
+    };
+    el.addEventListener('wheel', onWheel, { passive: false });
+    return () => el.removeEventListener('wheel', onWheel);
+  }, [zoom, pan, size]);
+
+  const rowAt = (y) => {
+    const top = scrollRef.current.scrollTop;
+    const cy = y - AXIS_HEIGHT + top;
+    if (y < AXIS_HEIGHT) return null;
+    for (const r of rowsRef.current.rows) if (cy >= r.y && cy < r.y + r.height) return r;
+    return null;
+  };
+  const timeAt = (x) => {
+    const s = v.current;
+    return s.t0 + ((x - LABEL_WIDTH) / plotWidth()) * (s.t1 - s.t0);
+  };
+  const local = (e) => {
+    const r = canvasRef.current.getBoundingClientRect();
+    return [e.clientX - r.left, e.clientY - r.top];
+  };
+
+  const onPointerDown = (e) => {
+    if (e.button !== 0) return;
+    const [x, y] = local(e);
+    const s = v.current;
+    s.drag = { x0: x, y0: y, t0: s.t0, t1: s.t1, moved: false, select: e.shiftKey || y < AXIS_HEIGHT, id: e.pointerId };
+    canvasRef.current.setPointerCapture?.(e.pointerId);
+  };
+  const onPointerMove = (e) => {
+    const [x, y] = local(e);
+    const s = v.current;
+    const d = s.drag;
+    if (d) {
+      if (Math.abs(x - d.x0) > 3) d.moved = true;
+      if (!d.moved) return;
+      hideTip();
+      if (d.select) {
+        const a = timeAt(Math.min(d.x0, x));
+        const b = timeAt(Math.max(d.x0, x));
+        s.range = [a, b];
+        requestDraw();
+      } else {
+        const dt = ((x - d.x0) / plotWidth()) * (d.t1 - d.t0);
+        setView(d.t0 - dt, d.t1 - dt);
+      }
+      return;
+    }
+    s.hoverX = x;
+    requestDraw();
+    showTip(x, y);
+  };
+  const onPointerUp = (e) => {
+    const [x, y] = local(e);
+    const s = v.current;
+    const d = s.drag;
+    s.drag = null;
+    if (!d) return;
+    if (d.moved) {
+      if (d.select && s.range) {
+        setRange(s.range);
+        syncUrl();
+      }
+      return;
+    }
+    const row = rowAt(y);
+    if (!row) return;
+    if (row.type === 'group') {
+      setOpenGroups((prev) => {
+        const n = new Set(prev);
+        if (n.has(row.group)) n.delete(row.group);
+        else n.add(row.group);
+        return n;
+      });
+      return;
+    }
+    if (x < LABEL_WIDTH) return;
+    if (row.type === 'slices') {
+      const t = timeAt(x);
+      const dd = s.data.get(row.key);
+      const i = hitTest(dd, t, ((s.t1 - s.t0) / plotWidth()) * 2);
+      if (i >= 0) {
+        const inside = Math.min(Math.max(t, dd.start[i]), dd.end[i]);
+        select(row.tracks[0], dd.count[i] > 1 ? inside : (dd.start[i] + dd.end[i]) / 2);
+      } else {
+        s.selection = null;
+        setDetails(null);
+        requestDraw();
+        syncUrl();
+      }
+    }
+  };
+  const onLeave = () => {
+    v.current.hoverX = null;
+    hideTip();
+    requestDraw();
+  };
+
+  const hideTip = () => {
+    if (tipRef.current) tipRef.current.style.display = 'none';
+  };
+  const showTip = (x, y) => {
+    const tip = tipRef.current;
+    const row = rowAt(y);
+    if (!tip || !row || x < LABEL_WIDTH || row.type === 'section' || row.type === 'group') return hideTip();
+    const s = v.current;
+    const t = timeAt(x);
+    const slop = ((s.t1 - s.t0) / plotWidth()) * 2;
+    const lines = tipLines(row, s.data, t, slop, start);
+    if (!lines.length) return hideTip();
+    tip.textContent = lines.join('\n');
+    tip.style.display = 'block';
+    const w = tip.offsetWidth;
+    tip.style.left = `${Math.min(x + 14, size.width - w - 4)}px`;
+    tip.style.top = `${y + scrollRef.current.scrollTop + 14}px`;
+  };
+
+  const onScroll = () => {
+    requestDraw();
+    fetchVisible();
+  };
+
+  const frameStats = () => v.current.frameTimes;
+  // Exposed for the benchmark script (frame times of drawFrame).
+  useEffect(() => {
+    window.__gotraceTimeline = { frameStats, zoom, pan, fit, view: () => ({ t0: v.current.t0, t1: v.current.t1 }) };
+    return () => {
+      delete window.__gotraceTimeline;
+    };
+  }, [zoom, pan, fit]);
+
+  return (
+    <div class="timeline">
+      <div class="timeline-bar">
+        <button type="button" onClick={fit} title="Fit (F)">
+          Fit
+        </button>
+        <button type="button" onClick={() => zoom(0.5)} title="Zoom in (W)">
+          +
+        </button>
+        <button type="button" onClick={() => zoom(2)} title="Zoom out (S)">
+          −
+        </button>
+        <span class="muted help">
+          Wheel or W/S: zoom · drag or A/D: pan · shift+drag or drag the ruler: select a range · click: details · Esc: clear
+        </span>
+        <span class="spacer" />
+        <span class="muted" data-testid="timeline-status">
+          {status}
+        </span>
+      </div>
+      <div class="timeline-body">
+        <div class="timeline-scroll" ref={scrollRef} onScroll={onScroll} data-testid="timeline">
+          <canvas
+            ref={canvasRef}
+            class="timeline-canvas"
+            data-testid="timeline-canvas"
+            onPointerDown={onPointerDown}
+            onPointerMove={onPointerMove}
+            onPointerUp={onPointerUp}
+            onPointerLeave={onLeave}
+          />
+          <div style={{ height: `${Math.max(0, layout.height + AXIS_HEIGHT - size.height)}px` }} />
+          <div ref={tipRef} class="tooltip" data-testid="tooltip" />
+        </div>
+        {(details || range) && (
+          <aside class="side">
+            {details && (
+              <Details
+                details={details}
+                start={start}
+                query={parseQueryNow()}
+                onSelect={(track, time, g) => select(track, time, g)}
+                onClose={() => {
+                  v.current.selection = null;
+                  setDetails(null);
+                  requestDraw();
+                  syncUrl();
+                }}
+              />
+            )}
+            {range && (
+              <RangeStats
+                trace={trace}
+                list={list}
+                range={range}
+                start={start}
+                onClose={() => {
+                  v.current.range = null;
+                  setRange(null);
+                  requestDraw();
+                  syncUrl();
+                }}
+              />
+            )}
+          </aside>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function parseQueryNow() {
+  const raw = location.hash.replace(/^#/, '');
+  const q = raw.indexOf('?');
+  return Object.fromEntries(new URLSearchParams(q < 0 ? '' : raw.slice(q + 1)));
+}
+
+function tipLines(row, data, t, slop, start) {
+  const out = [];
+  for (const ref of row.tracks) {
+    const d = data.get(trackKey(ref));
+    if (!d) continue;
+    if (d.type === 'series') {
+      let i = -1;
+      for (let k = 0; k < d.time.length && d.time[k] <= t; k++) i = k;
+      if (i >= 0) out.push(`${ref.name}: ${formatCount(d.value[i])}`);
+      continue;
+    }
+    const i = hitTest(d, t, slop);
+    if (i < 0) continue;
+    if (d.type === 'slices') {
+      const state = STATES[d.state[i]];
+      const label = d.label[i] >= 0 ? d.labels[d.label[i]] : '';
+      out.push(`${row.label.trim()}: ${state}${label ? ` (${label})` : ''}`);
+      if (d.goroutine[i] >= 0) out.push(`goroutine G${d.goroutine[i]}`);
+      out.push(d.count[i] > 1 ? `${d.count[i]} slices in ${formatDuration(d.end[i] - d.start[i])}` : `duration ${formatDuration(d.end[i] - d.start[i])}`);
+      out.push(`at ${formatDuration(d.start[i] - start, 6)}`);
+    } else if (d.type === 'spans') {
+      out.push(`${d.names[d.name[i]] ?? ''}${d.count[i] > 1 ? ` (${d.count[i]} merged)` : ''}`);
+      out.push(`duration ${formatDuration(d.end[i] - d.start[i])}`);
+      if (d.task[i] > 0) out.push(`task ${d.task[i]}`);
+    } else if (d.type === 'instants') {
+      out.push(`${d.count[i]} ${row.label.toLowerCase()} at ${formatDuration(d.time[i] - start, 6)}`);
+    }
+  }
+  return out;
+}
+
+/** Unblock edges that touch the selected goroutine, placed on the visible rows. */
+function arrowsFor(s, layout) {
+  const sel = s.selection;
+  if (!sel || sel.goroutine === undefined || sel.goroutine < 0) return [];
+  const y = new Map();
+  for (const r of layout.rows) if (r.type === 'slices') y.set(r.key, r.y + r.height / 2);
+  const place = (g, p, m) => y.get('goroutine:' + g) ?? y.get('proc:' + p) ?? y.get('thread:' + m);
+  const out = [];
+  const e = s.data.get('edges');
+  const G = sel.goroutine;
+  if (e && e.type === 'edges') {
+    for (let i = 0; i < e.goroutine.length && out.length < 400; i++) {
+      if (e.goroutine[i] !== G && e.fromGoroutine[i] !== G) continue;
+      const fromY = place(e.fromGoroutine[i], e.fromProc[i], e.fromThread[i]);
+      const toY = place(e.goroutine[i], e.toProc[i], e.toThread[i]);
+      if (fromY === undefined || toY === undefined) continue;
+      out.push({ fromTime: e.fromTime[i], toTime: e.toTime[i], fromY, toY, color: e.goroutine[i] === G ? '#111827' : '#2563eb' });
+    }
+  }
+  const w = sel.wokenBy;
+  if (w && w.goroutine >= 0) {
+    const fromY = y.get('goroutine:' + w.goroutine);
+    const toY = y.get(sel.rowKey);
+    if (fromY !== undefined && toY !== undefined) out.push({ fromTime: w.time, toTime: sel.start, fromY, toY, color: '#d9534f' });
+  }
+  return out;
 }

@@ -1,0 +1,80 @@
+// The rows of the timeline, from the trace's TrackList and which goroutine groups are
+// open. A row knows its height, its label and the tracks to query for it.
+export const AXIS_HEIGHT = 26;
+const SLICE = 18;
+const SERIES = 44;
+const GROUP = 20;
+const INSTANTS = 16;
+const SECTION = 20;
+
+export function trackKey(ref) {
+  return ref.kind + (ref.id !== undefined ? ':' + ref.id : '') + (ref.name ? ':' + ref.name : '') + (ref.by ? ':' + ref.by : '');
+}
+
+/** Rows top to bottom, each { key, type, label, height, y, tracks[] , … }. */
+export function layoutRows(list, openGroups) {
+  const rows = [];
+  const add = (r) => rows.push({ tracks: [], ...r });
+  const series = new Set(list.series);
+  const plots = [
+    ['Heap', ['heap-alloc', 'heap-goal'], 'bytes'],
+    ['Goroutines', ['goroutines-running', 'goroutines-runnable', 'goroutines-syscall', 'goroutines-waiting'], 'count'],
+    ['Procs', ['procs-running', 'gomaxprocs'], 'count'],
+  ];
+  const plotRows = plots.filter(([, names]) => names.some((n) => series.has(n)));
+  if (plotRows.length) add({ key: 's:plots', type: 'section', label: 'Plots', height: SECTION });
+  for (const [label, names, unit] of plotRows) {
+    const present = names.filter((n) => series.has(n));
+    add({ key: 'plot:' + label, type: 'series', label, unit, height: SERIES, tracks: present.map((name) => ({ kind: 'series', name })) });
+  }
+  add({ key: 's:gc', type: 'section', label: 'Runtime', height: SECTION });
+  if (list.gc) add({ key: 'gc', type: 'slices', label: 'GC', height: SLICE, tracks: [{ kind: 'gc' }] });
+  if (list.stw) add({ key: 'stw', type: 'slices', label: 'STW', height: SLICE, tracks: [{ kind: 'stw' }] });
+  if (list.taskRows > 0) {
+    add({ key: 'tasks', type: 'spans', label: 'Tasks', rowsOf: Math.min(list.taskRows, 8), height: 8 + 12 * Math.min(list.taskRows, 8), tracks: [{ kind: 'tasks' }] });
+  }
+  if (list.logs > 0) add({ key: 'logs', type: 'instants', label: 'Logs', height: INSTANTS, tracks: [{ kind: 'logs', by: 'proc' }] });
+  if (list.samples > 0) add({ key: 'samples', type: 'instants', label: 'CPU samples', height: INSTANTS, tracks: [{ kind: 'samples', by: 'proc' }] });
+
+  add({ key: 's:procs', type: 'section', label: `Procs (${list.procs.length})`, height: SECTION });
+  const sweep = new Set(list.sweep);
+  for (const p of list.procs) {
+    add({ key: 'proc:' + p, type: 'slices', label: `Proc ${p}`, height: SLICE, tracks: [{ kind: 'proc', id: p }], resource: ['proc', p] });
+    if (sweep.has(p)) add({ key: 'sweep:' + p, type: 'slices', label: `  sweep`, height: 8, tracks: [{ kind: 'sweep', id: p }], thin: true });
+  }
+  add({ key: 's:threads', type: 'section', label: `Threads (${list.threads.length})`, height: SECTION });
+  for (const m of list.threads) {
+    add({ key: 'thread:' + m, type: 'slices', label: `Thread ${m}`, height: SLICE, tracks: [{ kind: 'thread', id: m }], resource: ['thread', m] });
+  }
+
+  const g = list.goroutines;
+  add({ key: 's:goroutines', type: 'section', label: `Goroutines (${g.id.length})`, height: SECTION });
+  const members = g.groups.map(() => []);
+  for (let i = 0; i < g.id.length; i++) members[g.group[i]].push(g.id[i]);
+  const order = g.groups.map((name, i) => i).sort((a, b) => members[b].length - members[a].length || (g.groups[a] < g.groups[b] ? -1 : 1));
+  const regions = new Set(list.regions);
+  const assist = new Set(list.assist);
+  for (const gi of order) {
+    const name = g.groups[gi] || '(unknown start function)';
+    const open = openGroups.has(g.groups[gi]);
+    add({ key: 'group:' + gi, type: 'group', label: `${open ? '▾' : '▸'} ${name} (${members[gi].length})`, height: GROUP, group: g.groups[gi] });
+    if (!open) continue;
+    for (const id of members[gi]) {
+      add({ key: 'goroutine:' + id, type: 'slices', label: `G${id}`, height: SLICE, tracks: [{ kind: 'goroutine', id }], resource: ['goroutine', id] });
+      if (assist.has(id)) add({ key: 'assist:' + id, type: 'slices', label: '  assist', height: 8, tracks: [{ kind: 'assist', id }], thin: true });
+      if (regions.has(id)) add({ key: 'regions:' + id, type: 'spans', label: '  regions', rowsOf: 2, height: 26, tracks: [{ kind: 'regions', id }] });
+    }
+  }
+  let y = 0;
+  for (const r of rows) {
+    r.y = y;
+    y += r.height;
+  }
+  return { rows, height: y, groupOf: groupIndex(g) };
+}
+
+function groupIndex(g) {
+  const m = new Map();
+  for (let i = 0; i < g.id.length; i++) m.set(g.id[i], g.groups[g.group[i]]);
+  return m;
+}

@@ -1,0 +1,104 @@
+// Aggregate figures of a selected time range, computed from one-pixel timeline queries
+// (each rectangle carries the time spent in each state).
+import { useEffect, useState } from 'preact/hooks';
+import { formatCount, formatDuration } from '../../model/format.js';
+import { href } from '../../model/router.js';
+
+const RUNNING = 0;
+const ACTIVE = 4;
+
+function sumState(r, state) {
+  if (!r || r.type !== 'slices') return 0;
+  let t = 0;
+  const col = r.timeIn?.[state];
+  if (col) for (let i = 0; i < col.length; i++) t += col[i];
+  return t;
+}
+
+function sumCount(r) {
+  let n = 0;
+  if (r?.count) for (let i = 0; i < r.count.length; i++) n += r.count[i];
+  return n;
+}
+
+export function RangeStats({ trace, list, range, start, onClose }) {
+  const [stats, setStats] = useState(null);
+  const [error, setError] = useState(null);
+  const [a, b] = range;
+  useEffect(() => {
+    let live = true;
+    const reqs = list.procs.map((p) => [{ kind: 'proc', id: p }, a, b, 1]);
+    if (list.gc) reqs.push([{ kind: 'gc' }, a, b, 1]);
+    if (list.stw) reqs.push([{ kind: 'stw' }, a, b, 1]);
+    reqs.push([{ kind: 'logs', by: 'proc' }, a, b, 1], [{ kind: 'samples', by: 'proc' }, a, b, 1]);
+    trace
+      .timelines(reqs)
+      .then((res) => {
+        if (!live) return;
+        const procs = list.procs.map((p, i) => ({ id: p, busy: sumState(res[i], RUNNING), runs: sumCount(res[i]) }));
+        let k = list.procs.length;
+        const gc = list.gc ? sumState(res[k++], ACTIVE) : 0;
+        const stw = list.stw ? sumState(res[k++], ACTIVE) : 0;
+        const logs = sumCount(res[k++]);
+        const samples = sumCount(res[k++]);
+        setStats({ procs, gc, stw, logs, samples });
+      })
+      .catch((e) => live && setError(e.message));
+    return () => {
+      live = false;
+    };
+  }, [trace, list, a, b]);
+  const span = Math.max(1, b - a);
+  const pct = (v) => `${((100 * v) / span).toFixed(1)}%`;
+  return (
+    <div class="details" data-testid="range-stats">
+      <div class="panel-head">
+        <strong>Range {formatDuration(b - a)}</strong>
+        <button type="button" onClick={onClose} aria-label="Close">
+          ×
+        </button>
+      </div>
+      <p class="muted">
+        From {formatDuration(a - start, 6)} to {formatDuration(b - start, 6)}.{' '}
+        <a href={href('/timeline', { t0: Math.round(a), t1: Math.round(b) })}>Zoom to it</a>
+        {' · '}
+        <a href={href('/profiles/sync', { t0: Math.round(a), t1: Math.round(b) })}>Profiles of it</a>
+      </p>
+      {error && <p class="warning">{error}</p>}
+      {stats && (
+        <table class="kv">
+          <tbody>
+            <tr>
+              <th>GC</th>
+              <td>
+                {formatDuration(stats.gc)} ({pct(stats.gc)})
+              </td>
+            </tr>
+            <tr>
+              <th>Stop-the-world</th>
+              <td>
+                {formatDuration(stats.stw)} ({pct(stats.stw)})
+              </td>
+            </tr>
+            <tr>
+              <th>Logs</th>
+              <td>{formatCount(stats.logs)}</td>
+            </tr>
+            <tr>
+              <th>CPU samples</th>
+              <td>{formatCount(stats.samples)}</td>
+            </tr>
+            {stats.procs.map((p) => (
+              <tr>
+                <th>Proc {p.id}</th>
+                <td>
+                  running {pct(p.busy)}, {formatCount(p.runs)} goroutine runs
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
