@@ -5,7 +5,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 export NODE_PATH=${NODE_PATH:-/usr/share/nodejs}  # emcc needs Debian's acorn
 emcmake cmake -S "$root" -B "$root/build-wasm" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O3 -DNDEBUG" >/dev/null
-cmake --build "$root/build-wasm" -j "$(nproc)" --target gotrace_wasm
+cmake --build "$root/build-wasm" -j "${JOBS:-2}" --target gotrace_wasm
 mkdir -p "$root/dist"
 cp "$root/build-wasm/wasm-bindings/gotrace-core.mjs" "$root/build-wasm/wasm-bindings/gotrace-core.wasm" \
    "$root/wasm-bindings/js/index.js" "$root/wasm-bindings/js/index.d.ts" "$root/dist/"

@@ -8,8 +8,21 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <optional>
+#include <stdexcept>
+#include <unordered_map>
 #include <vector>
 
+#include "gotrace/analysis/analysis_json.h"
+#include "gotrace/analysis/flame_graph.h"
+#include "gotrace/analysis/goroutines.h"
+#include "gotrace/analysis/mmu.h"
+#include "gotrace/analysis/pprof_writer.h"
+#include "gotrace/analysis/profile_selection.h"
+#include "gotrace/analysis/regions.h"
+#include "gotrace/analysis/tasks.h"
+#include "gotrace/analysis/timeline_details.h"
+#include "gotrace/analysis/timeline_query.h"
 #include "gotrace/event_format.h"
 #include "gotrace/event_view.h"
 #include "gotrace/reader.h"
@@ -17,6 +30,7 @@
 
 using emscripten::val;
 using namespace gotrace;
+using namespace gotrace::analysis;
 
 namespace {
 
@@ -25,6 +39,57 @@ template <class T>
 val typed_copy(const std::vector<T>& v) {
   val view(emscripten::typed_memory_view(v.size(), v.data()));
   return view.call<val>("slice");
+}
+
+// Integers (times, ids, event indices) as doubles: exact below 2^53.
+template <class T>
+val f64_copy(const std::vector<T>& v) {
+  std::vector<double> d(v.begin(), v.end());
+  return typed_copy(d);
+}
+
+// Enum codes as bytes.
+template <class E>
+val u8_copy(const std::vector<E>& v) {
+  std::vector<uint8_t> d(v.size());
+  for (size_t i = 0; i < v.size(); i++) d[i] = static_cast<uint8_t>(v[i]);
+  return typed_copy(d);
+}
+
+// String ids as indexes into a table of their texts (built here, sent once); id 0 ("")
+// is -1 when `zero_is_none`.
+class LocalStrings {
+ public:
+  LocalStrings(const EventStore& s, bool zero_is_none) : s_(s), zero_is_none_(zero_is_none) {}
+  int32_t operator()(StringID id) {
+    if (id == 0 && zero_is_none_) return -1;
+    auto [it, fresh] = index_.try_emplace(id, static_cast<int32_t>(texts_.size()));
+    if (fresh) texts_.emplace_back(s_.strings.get(id));
+    return it->second;
+  }
+  val texts() const {
+    val a = val::array();
+    for (const std::string& t : texts_) a.call<void>("push", val(t));
+    return a;
+  }
+
+ private:
+  const EventStore& s_;
+  bool zero_is_none_;
+  std::unordered_map<StringID, int32_t> index_;
+  std::vector<std::string> texts_;
+};
+
+val string_array(const std::vector<std::string_view>& v) {
+  val a = val::array();
+  for (std::string_view t : v) a.call<void>("push", val(std::string(t)));
+  return a;
+}
+
+std::optional<TrackKind> slice_track_kind(const std::string& name) {
+  for (size_t k = 0; k < kTrackKinds; k++)
+    if (to_string(static_cast<TrackKind>(k)) == name) return static_cast<TrackKind>(k);
+  return std::nullopt;
 }
 
 std::string what_of(const std::exception& e) {
@@ -110,7 +175,347 @@ class WasmTrace {
     });
   }
 
+
+  // `gotrace goroutines --json`.
+  val goroutines() const {
+    return guard([&] {
+      const Summary& s = summary();
+      std::string out;
+      JsonWriter w(out);
+      goroutines_json(w, s, goroutine_groups(s));
+      return val(out);
+    });
+  }
+
+  // `gotrace tasks --json`.
+  val tasks() const {
+    return guard([&] {
+      const Summary& s = summary();
+      std::string out;
+      JsonWriter w(out);
+      tasks_json(w, result_.store, s, task_types(s));
+      return val(out);
+    });
+  }
+
+  // `gotrace regions --json`.
+  val regions() const {
+    return guard([&] {
+      const Summary& s = summary();
+      std::string out;
+      JsonWriter w(out);
+      regions_json(w, s, region_types(result_.store, s));
+      return val(out);
+    });
+  }
+
+  // `gotrace mmu --json --curve` for these windows: {"mmu": ..., "plot": ...}.
+  val mmu(val windows, double flags, double worst) const {
+    return guard([&] {
+      std::vector<double> ws = emscripten::vecFromJSArray<double>(windows);
+      const auto f = static_cast<unsigned>(flags);
+      MmuCurve curve(mutator_utilization(result_.store, f));
+      std::vector<MmuWindowResult> results;
+      for (double w : ws) {
+        if (!(w >= 1)) throw std::runtime_error("an MMU window must be at least 1 ns");
+        results.push_back(mmu_window(curve, static_cast<int64_t>(w), static_cast<int>(worst), kMudQuantiles));
+      }
+      std::string out;
+      JsonWriter w(out);
+      w.begin_object();
+      w.key("mmu");
+      mmu_json(w, f, curve, results, kMudQuantiles);
+      w.key("plot");
+      mmu_plot_json(w, mmu_plot(curve, false));
+      w.end_object();
+      return val(out);
+    });
+  }
+
+  // The profile of a type for a selection {goroutines?, group?, region?, range?}, gzipped.
+  val pprof(std::string type, val selection) const {
+    return guard([&] { return typed_copy(write_pprof(profile(type, selection))); });
+  }
+
+  val flame(std::string type, val selection) const {
+    return guard([&] {
+      FlameGraph f = flame_graph(profile(type, selection));
+      val out = val::object();
+      val names = val::array();
+      for (const std::string& n : f.names) names.call<void>("push", val(n));
+      out.set("names", names);
+      out.set("name", typed_copy(f.name));
+      out.set("parent", typed_copy(f.parent));
+      out.set("depth", typed_copy(f.depth));
+      out.set("self", f64_copy(f.self_ns));
+      out.set("value", f64_copy(f.total_ns));
+      out.set("selfCount", f64_copy(f.self_count));
+      out.set("count", f64_copy(f.total_count));
+      return out;
+    });
+  }
+
+  val tracks() const {
+    return guard([&] {
+      TrackList t = list_tracks(timeline(), summary());
+      val out = val::object();
+      out.set("start", static_cast<double>(t.start));
+      out.set("end", static_cast<double>(t.end));
+      out.set("procs", f64_copy(t.procs));
+      out.set("threads", f64_copy(t.threads));
+      val g = val::object();
+      g.set("id", f64_copy(t.goroutines));
+      g.set("group", typed_copy(t.goroutine_group));
+      g.set("groups", string_array(t.groups));
+      out.set("goroutines", g);
+      out.set("gc", t.gc);
+      out.set("stw", t.stw);
+      out.set("sweep", f64_copy(t.sweeps));
+      out.set("assist", f64_copy(t.assists));
+      out.set("regions", f64_copy(t.region_goroutines));
+      out.set("taskRows", t.task_rows);
+      out.set("logs", static_cast<double>(t.logs));
+      out.set("samples", static_cast<double>(t.samples));
+      val series = val::array();
+      for (SeriesKind k : t.series) series.call<void>("push", val(std::string(to_string(k))));
+      out.set("series", series);
+      return out;
+    });
+  }
+
+  // One query of the timeline: `kind` a slice track kind or regions, tasks, logs,
+  // samples, series, edges; `id` the track's id; `arg` the series name or what instants
+  // group by; `limit` the most wake edges.
+  val timeline_query(std::string kind, double id, std::string arg, double t0, double t1, double pixels,
+                     double limit) const {
+    return guard([&] {
+      const TimelineIndex& index = timeline();
+      const EventStore& s = result_.store;
+      if (!(pixels >= 1) || pixels > 1e7) throw std::runtime_error("pixels must be between 1 and 10000000");
+      TimelineView v{static_cast<Time>(t0), static_cast<Time>(t1), static_cast<uint32_t>(pixels)};
+      val out = val::object();
+      if (auto k = slice_track_kind(kind)) {
+        SliceRects r = query_slices(index, {*k, static_cast<int64_t>(id)}, v);
+        const bool exec = *k == TrackKind::Proc || *k == TrackKind::Thread;
+        const bool labelled = *k == TrackKind::Goroutine || *k == TrackKind::STW;
+        std::vector<double> goroutine(r.size(), -1);
+        std::vector<int32_t> label(r.size(), -1);
+        LocalStrings labels(s, true);
+        for (size_t i = 0; i < r.size(); i++) {
+          if (exec) goroutine[i] = static_cast<double>(r.detail[i]);
+          if (labelled) label[i] = labels(static_cast<StringID>(r.detail[i]));
+        }
+        out.set("type", std::string("slices"));
+        out.set("start", f64_copy(r.start));
+        out.set("end", f64_copy(r.end));
+        out.set("state", u8_copy(r.state));
+        out.set("count", typed_copy(r.count));
+        out.set("goroutine", typed_copy(goroutine));
+        out.set("label", typed_copy(label));
+        out.set("labels", labels.texts());
+        val time_in = val::array();
+        for (const auto& col : r.time_in) time_in.call<void>("push", f64_copy(col));
+        out.set("timeIn", time_in);
+      } else if (kind == "regions" || kind == "tasks") {
+        SpanRects r = kind == "regions" ? query_regions(index, static_cast<GoID>(id), v) : query_tasks(index, v);
+        LocalStrings names(s, false);
+        std::vector<uint32_t> name(r.size());
+        for (size_t i = 0; i < r.size(); i++) name[i] = static_cast<uint32_t>(names(r.name[i]));
+        out.set("type", std::string("spans"));
+        out.set("start", f64_copy(r.start));
+        out.set("end", f64_copy(r.end));
+        out.set("row", typed_copy(r.row));
+        out.set("count", typed_copy(r.count));
+        out.set("task", f64_copy(r.task));
+        out.set("name", typed_copy(name));
+        out.set("names", names.texts());
+      } else if (kind == "logs" || kind == "samples") {
+        ResourceKind by = arg == "goroutine" ? ResourceKind::Goroutine
+                          : arg == "thread"  ? ResourceKind::Thread
+                          : arg.empty() || arg == "proc" ? ResourceKind::Proc
+                                                         : throw std::runtime_error("instants group by proc, goroutine or thread, not '" + arg + "'");
+        InstantMarks r = query_instants(index, kind == "logs" ? InstantKind::Log : InstantKind::CPUSample, by, v);
+        out.set("type", std::string("instants"));
+        out.set("time", f64_copy(r.time));
+        out.set("resource", f64_copy(r.resource));
+        out.set("count", typed_copy(r.count));
+        out.set("event", f64_copy(r.event));
+      } else if (kind == "series") {
+        std::optional<SeriesKind> k;
+        for (size_t i = 0; i < kSeriesKinds; i++)
+          if (to_string(static_cast<SeriesKind>(i)) == arg) k = static_cast<SeriesKind>(i);
+        if (!k) throw std::runtime_error("unknown series '" + arg + "'");
+        SeriesPoints r = query_series(index, *k, v);
+        out.set("type", std::string("series"));
+        out.set("exact", r.exact);
+        out.set("time", f64_copy(r.time));
+        out.set("value", f64_copy(r.value));
+        out.set("min", f64_copy(r.min));
+        out.set("max", f64_copy(r.max));
+      } else if (kind == "edges") {
+        const uint32_t lim = limit >= 0 ? static_cast<uint32_t>(std::min(limit, 4e9)) : v.pixels * 2;
+        WakeEdges r = query_wake_edges(index, v, lim);
+        LocalStrings reasons(s, true);
+        std::vector<int32_t> reason(r.size());
+        for (size_t i = 0; i < r.size(); i++) reason[i] = reasons(r.reason[i]);
+        out.set("type", std::string("edges"));
+        out.set("sampled", r.sampled);
+        out.set("fromTime", f64_copy(r.from_time));
+        out.set("toTime", f64_copy(r.to_time));
+        out.set("kind", u8_copy(r.kind));
+        out.set("goroutine", f64_copy(r.goroutine));
+        out.set("fromGoroutine", f64_copy(r.from_goroutine));
+        out.set("fromProc", f64_copy(r.from_proc));
+        out.set("fromThread", f64_copy(r.from_thread));
+        out.set("toProc", f64_copy(r.to_proc));
+        out.set("toThread", f64_copy(r.to_thread));
+        out.set("reason", typed_copy(reason));
+        out.set("reasons", reasons.texts());
+      } else {
+        throw std::runtime_error("unknown track kind '" + kind + "'");
+      }
+      return out;
+    });
+  }
+
+  // The slice of a slice track at a time, or null.
+  val slice_at_time(std::string kind, double id, double time) const {
+    return guard([&] {
+      auto k = slice_track_kind(kind);
+      if (!k) throw std::runtime_error("'" + kind + "' is not a slice track");
+      std::optional<SliceAt> at = slice_at(timeline(), {*k, static_cast<int64_t>(id)}, static_cast<Time>(time));
+      if (!at) return val::null();
+      const EventStore& s = result_.store;
+      const bool exec = *k == TrackKind::Proc || *k == TrackKind::Thread;
+      const bool labelled = *k == TrackKind::Goroutine || *k == TrackKind::STW;
+      auto label_of = [&](int64_t detail) { return labelled ? std::string(s.strings.get(static_cast<StringID>(detail))) : std::string(); };
+      auto goroutine_of = [&](int64_t detail) {
+        return *k == TrackKind::Goroutine || *k == TrackKind::MarkAssist ? static_cast<double>(id)
+               : exec                                                  ? static_cast<double>(detail)
+                                                                       : -1.0;
+      };
+      val out = val::object();
+      val track = val::object();
+      track.set("kind", kind);
+      track.set("id", static_cast<double>(at->track.id));
+      out.set("track", track);
+      out.set("start", static_cast<double>(at->start));
+      out.set("end", static_cast<double>(at->end));
+      out.set("duration", static_cast<double>(at->end - at->start));
+      out.set("state", std::string(to_string(at->state)));
+      out.set("label", label_of(at->detail));
+      out.set("goroutine", goroutine_of(at->detail));
+      out.set("event", static_cast<double>(at->begin_event));
+      std::string text;
+      append_go_event_string(text, s, at->begin_event);
+      out.set("eventText", text);
+      out.set("stack", frames(event_stack(at->begin_event)));
+      const bool open = at->end_event == kNoSliceEvent;
+      out.set("endEvent", open ? -1.0 : static_cast<double>(at->end_event));
+      out.set("endStack", open ? val::array() : frames(event_stack(at->end_event)));
+      if (at->wake) {
+        val w = val::object();
+        w.set("goroutine", static_cast<double>(s.context(at->wake_event).g));
+        w.set("time", static_cast<double>(s.time(at->wake_event)));
+        w.set("event", static_cast<double>(at->wake_event));
+        w.set("kind", std::string(to_string(*at->wake)));
+        w.set("stack", frames(event_stack(at->wake_event)));
+        out.set("wokenBy", w);
+      } else {
+        out.set("wokenBy", val::null());
+      }
+      if (at->has_next) {
+        val n = val::object();
+        n.set("start", static_cast<double>(at->next_start));
+        n.set("state", std::string(to_string(at->next_state)));
+        n.set("goroutine", goroutine_of(at->next_detail));
+        n.set("label", label_of(at->next_detail));
+        out.set("next", n);
+      } else {
+        out.set("next", val::null());
+      }
+      return out;
+    });
+  }
+
+  // One event: its columns, Go's text of it and its stack.
+  val event_at(double index) const {
+    return guard([&] {
+      const EventStore& s = result_.store;
+      if (!(index >= 0) || index >= static_cast<double>(s.size()))
+        throw std::runtime_error("no event " + std::to_string(static_cast<long long>(index)) + " (the trace has " +
+                                 std::to_string(s.size()) + ")");
+      const auto i = static_cast<size_t>(index);
+      EventView ev(s, i);
+      val out = val::object();
+      out.set("index", index);
+      out.set("time", static_cast<double>(ev.time()));
+      out.set("kind", static_cast<int>(ev.kind()));
+      out.set("goroutine", static_cast<double>(ev.goroutine()));
+      out.set("proc", static_cast<double>(ev.proc()));
+      out.set("thread", static_cast<double>(ev.thread()));
+      std::string text;
+      append_go_event_string(text, s, i);
+      out.set("text", text);
+      out.set("stack", frames(event_stack(i)));
+      return out;
+    });
+  }
  private:
+  const Summary& summary() const {
+    if (!summary_) summary_ = std::make_unique<Summary>(summarize(result_.store));
+    return *summary_;
+  }
+  const TimelineIndex& timeline() const {
+    if (!timeline_) timeline_ = std::make_unique<TimelineIndex>(build_timeline_index(result_.store));
+    return *timeline_;
+  }
+
+  PprofProfile profile(const std::string& type, val selection) const {
+    std::optional<ProfileType> t = parse_profile_type(type);
+    if (!t) throw std::runtime_error("unknown profile type '" + type + "' (net, sync, syscall or sched)");
+    ProfileSelection sel;
+    if (!selection.isUndefined() && !selection.isNull()) {
+      val goroutines = selection["goroutines"];
+      if (!goroutines.isUndefined() && !goroutines.isNull())
+        for (double g : emscripten::vecFromJSArray<double>(goroutines)) sel.goroutines.push_back(static_cast<GoID>(g));
+      val group = selection["group"];
+      if (group.isString()) sel.group = group.as<std::string>();
+      val region = selection["region"];
+      if (region.isString()) sel.region = region.as<std::string>();
+      val range = selection["range"];
+      if (!range.isUndefined() && !range.isNull())
+        sel.range = Interval{static_cast<Time>(range[0].as<double>()), static_cast<Time>(range[1].as<double>())};
+    }
+    return build_pprof_profile(result_.store, select_profile(result_.store, summary(), *t, sel));
+  }
+
+  // The stack an event shows: a state transition's (the goroutine changing state, as Go
+  // prints it), else the event's own.
+  StackID event_stack(size_t i) const {
+    EventView ev(result_.store, i);
+    if (ev.kind() == EventKind::StateTransition) {
+      StateTransition st = ev.state_transition();
+      if (st.has_stack && st.stack) return st.stack;
+    }
+    return ev.stack();
+  }
+
+  val frames(StackID id) const {
+    const EventStore& s = result_.store;
+    val a = val::array();
+    for (FrameID f : s.stacks.frames(id)) {
+      const Frame& fr = s.stacks.frame(f);
+      val o = val::object();
+      o.set("func", std::string(s.strings.get(fr.func)));
+      o.set("file", std::string(s.strings.get(fr.file)));
+      o.set("line", static_cast<double>(fr.line));
+      o.set("pc", static_cast<double>(fr.pc));
+      a.call<void>("push", o);
+    }
+    return a;
+  }
+
   // Runs f; any C++ exception becomes {error: message}.
   template <class F>
   val guard(F&& f) const {
@@ -125,6 +530,8 @@ class WasmTrace {
 
   ReadResult result_;
   std::string fatal_;
+  mutable std::unique_ptr<Summary> summary_;
+  mutable std::unique_ptr<TimelineIndex> timeline_;
 };
 
 }  // namespace
@@ -136,5 +543,15 @@ EMSCRIPTEN_BINDINGS(gotrace_core) {
       .function("usable", &WasmTrace::usable)
       .function("eventCount", &WasmTrace::event_count)
       .function("stats", &WasmTrace::stats)
-      .function("events", &WasmTrace::events);
+      .function("events", &WasmTrace::events)
+      .function("eventAt", &WasmTrace::event_at)
+      .function("goroutines", &WasmTrace::goroutines)
+      .function("tasks", &WasmTrace::tasks)
+      .function("regions", &WasmTrace::regions)
+      .function("mmu", &WasmTrace::mmu)
+      .function("pprof", &WasmTrace::pprof)
+      .function("flame", &WasmTrace::flame)
+      .function("tracks", &WasmTrace::tracks)
+      .function("timeline", &WasmTrace::timeline_query)
+      .function("sliceAt", &WasmTrace::slice_at_time);
 }

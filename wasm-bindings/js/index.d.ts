@@ -292,13 +292,14 @@ export interface TrackList {
   /** How many user logs and CPU samples there are. */
   logs: number;
   samples: number;
-  /** Series with at least one value. */
+  /** Series with a non-zero value somewhere. */
   series: SeriesName[];
 }
 
 /** SliceState codes of SliceRects.state. */
 export declare const sliceStates: readonly ['running', 'runnable', 'waiting', 'syscall', 'active'];
-export declare const wakeKinds: readonly ['unblock', 'create', 'syscall-exit'];
+/** Unblocked, created ("go"), or back from a syscall that lost its proc. */
+export declare const wakeKinds: readonly ['unblock', 'go', 'exit blocked syscall'];
 
 /**
  * Rectangles of a slice track. A rectangle with count 1 is one slice (clipped to the

@@ -31,6 +31,51 @@ const KINDS = [
 /** The event kinds of Go's trace model, indexed as in `events().kind`. */
 export const eventKinds = Object.freeze([...KINDS]);
 
+/** The states of timeline slices, indexed as in `SliceRects.state`. */
+export const sliceStates = Object.freeze(['running', 'runnable', 'waiting', 'syscall', 'active']);
+/** Why a goroutine started running, indexed as in `WakeEdges.kind`. */
+export const wakeKinds = Object.freeze(['unblock', 'go', 'exit blocked syscall']);
+
+const PROFILE_TYPES = ['net', 'sync', 'syscall', 'sched'];
+const SLICE_TRACKS = ['goroutine', 'proc', 'thread', 'gc', 'stw', 'sweep', 'assist'];
+const DEFAULT_WINDOWS = [1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9];
+const MMU_FLAG_BITS = { stw: 1, background: 2, assist: 4, sweep: 8, perProc: 16 };
+
+function mmuFlags(flags = {}) {
+  let bits = 0;
+  for (const [name, bit] of Object.entries(MMU_FLAG_BITS)) {
+    const on = flags[name] ?? name !== 'perProc';
+    if (on) bits |= bit;
+  }
+  return bits;
+}
+
+function checkTime(name, t) {
+  if (typeof t !== 'number' || !Number.isFinite(t)) throw new Error(`${name} must be a finite number of ns`);
+}
+
+function profileSelection(type, filter) {
+  if (!PROFILE_TYPES.includes(type)) throw new Error(`unknown profile type ${type} (net, sync, syscall or sched)`);
+  if (filter == null) return undefined;
+  if (typeof filter !== 'object') throw new TypeError('a profile filter is an object');
+  const sel = {};
+  if (filter.goroutines != null) {
+    if (!Array.isArray(filter.goroutines) && !ArrayBuffer.isView(filter.goroutines)) {
+      throw new TypeError('filter.goroutines must be an array of goroutine ids');
+    }
+    sel.goroutines = Array.from(filter.goroutines, Number);
+  }
+  if (filter.group != null) sel.group = String(filter.group);
+  if (filter.region != null) sel.region = String(filter.region);
+  if (filter.range != null) {
+    const [t0, t1] = filter.range;
+    checkTime('filter.range[0]', t0);
+    checkTime('filter.range[1]', t1);
+    sel.range = [t0, t1];
+  }
+  return sel;
+}
+
 function unwrap(result) {
   if (result !== null && typeof result === 'object' && typeof result.error === 'string') {
     throw new Error(result.error);
@@ -89,6 +134,88 @@ export class Trace {
     }
     return unwrap(this.#live().events(from, limit, filter.goroutine ?? any, filter.proc ?? any,
       filter.thread ?? any, mask));
+  }
+
+  /** One event: its columns, Go's text of it and its stack (leaf first). */
+  eventAt(index) {
+    const e = unwrap(this.#live().eventAt(index));
+    e.kind = KINDS[e.kind];
+    return e;
+  }
+
+  /** Goroutine summaries and their groups by start function (`gotrace goroutines --json`). */
+  goroutines() {
+    return JSON.parse(unwrap(this.#live().goroutines()));
+  }
+
+  /** User tasks by type and one by one (`gotrace tasks --json`). */
+  tasks() {
+    return JSON.parse(unwrap(this.#live().tasks()));
+  }
+
+  /** User regions by type and one by one (`gotrace regions --json`). */
+  regions() {
+    return JSON.parse(unwrap(this.#live().regions()));
+  }
+
+  /**
+   * Minimum mutator utilization for each window length (ns), the worst windows, the
+   * utilization quantiles, and the MMU curve for drawing. Flags say what counts as GC
+   * work (default: stw, background, assist and sweep; perProc off).
+   */
+  mmu(windows = DEFAULT_WINDOWS, flags = {}, { worst = 3 } = {}) {
+    if (!Array.isArray(windows)) throw new TypeError('mmu windows must be an array of ns');
+    for (const w of windows) checkTime('an MMU window', w);
+    const { mmu, plot } = JSON.parse(unwrap(this.#live().mmu(windows, mmuFlags(flags), worst)));
+    mmu.curve = {
+      window: Float64Array.from(plot.curve, (p) => p[0]),
+      mmu: Float64Array.from(plot.curve, (p) => p[1]),
+      xMin: plot.x_min,
+      xMax: plot.x_max,
+    };
+    return mmu;
+  }
+
+  /** A profile of `go tool trace -pprof=TYPE` as gzipped pprof protobuf (a .pb.gz file). */
+  pprof(type, filter) {
+    return unwrap(this.#live().pprof(type, profileSelection(type, filter)));
+  }
+
+  /** The same profile as a flame graph in typed arrays. */
+  flame(type, filter) {
+    return unwrap(this.#live().flame(type, profileSelection(type, filter)));
+  }
+
+  /** Every track of the timeline (the timeline index is built on first use). */
+  tracks() {
+    return unwrap(this.#live().tracks());
+  }
+
+  /**
+   * One track over [t0, t1) drawn in `pixels`: what is at least a pixel wide comes back
+   * exactly, narrower things merged per pixel. Columns are typed arrays.
+   */
+  timeline(track, t0, t1, pixels) {
+    if (track == null || typeof track.kind !== 'string') throw new TypeError('a track is an object with a kind');
+    checkTime('t0', t0);
+    checkTime('t1', t1);
+    if (!Number.isInteger(pixels) || pixels < 1) throw new Error('pixels must be a positive integer');
+    const { kind } = track;
+    let arg = '';
+    if (kind === 'series') arg = String(track.name ?? '');
+    else if (kind === 'logs' || kind === 'samples') arg = String(track.by ?? 'proc');
+    const id = track.id ?? 0;
+    if (typeof id !== 'number') throw new TypeError('a track id is a number');
+    return unwrap(this.#live().timeline(kind, id, arg, t0, t1, pixels, kind === 'edges' ? (track.limit ?? -1) : -1));
+  }
+
+  /** What the details panel shows for the slice of a slice track at a time (null: none). */
+  sliceDetails(track, time) {
+    if (track == null || !SLICE_TRACKS.includes(track.kind)) {
+      throw new Error(`sliceDetails wants a slice track (${SLICE_TRACKS.join(', ')})`);
+    }
+    checkTime('time', time);
+    return unwrap(this.#live().sliceAt(track.kind, track.id ?? 0, time));
   }
 
   /** Frees the trace's memory in the WebAssembly module. */
