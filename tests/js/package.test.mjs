@@ -72,3 +72,206 @@ test('events() pages through the stream in order with Go\'s text', async () => {
   }
   trace.dispose();
 });
+
+const run = (args) => execFileSync(cli, args, { maxBuffer: 1 << 30 }).toString();
+const runJson = (args) => JSON.parse(run(args));
+
+test('goroutines(), tasks() and regions() equal the CLI\'s --json on every v2 trace', async () => {
+  for (const name of v2Traces()) {
+    const file = path.join(corpus, name);
+    const trace = await gotrace.openTrace(fs.readFileSync(file));
+    const g = trace.goroutines();
+    assert.deepEqual(g, runJson(['goroutines', '--json', file]), `${name} goroutines`);
+    assert.ok(g.groups.length > 0, name);
+    assert.deepEqual(trace.tasks(), runJson(['tasks', '--json', file]), `${name} tasks`);
+    assert.deepEqual(trace.regions(), runJson(['regions', '--json', file]), `${name} regions`);
+    trace.dispose();
+  }
+});
+
+test('mmu() equals `gotrace mmu --json --curve` for each flag set', async () => {
+  for (const name of ['go123-stress.trace', 'go122-workload.trace']) {
+    const file = path.join(corpus, name);
+    const trace = await gotrace.openTrace(fs.readFileSync(file));
+    for (const [flags, text] of [[{}, 'all'], [{ background: false, assist: false, sweep: false }, 'stw'],
+      [{ perProc: true }, 'all,perproc']]) {
+      const native = runJson(['mmu', '--json', '--curve', `--flags=${text}`, file]);
+      const m = trace.mmu(undefined, flags);
+      const { curve, ...rest } = m;
+      // The distribution's quantiles above 0 are estimates refined band by band; the
+      // order of equal bands differs between the C++ libraries, so they agree to ~1e-7.
+      const muds = (x) => x.windows.map((w) => w.mud.map((q) => q.util));
+      const strip = (x) => ({ ...x, windows: x.windows.map((w) => ({ ...w, mud: w.mud.map((q) => q.quantile) })) });
+      assert.deepEqual(strip(rest), strip(native.mmu), `${name} ${text}`);
+      muds(rest).forEach((qs, i) => qs.forEach((u, k) => {
+        assert.ok(Math.abs(u - muds(native.mmu)[i][k]) < 1e-6, `${name} ${text} mud ${u} vs ${muds(native.mmu)[i][k]}`);
+      }));
+      assert.deepEqual(Array.from(curve.window), native.plot.curve.map((p) => p[0]), `${name} ${text} curve`);
+      assert.deepEqual(Array.from(curve.mmu), native.plot.curve.map((p) => p[1]), `${name} ${text} curve`);
+      const one = trace.mmu([1e6], flags, { worst: 5 });
+      assert.equal(one.windows.length, 1);
+      assert.equal(one.windows[0].mmu, native.mmu.windows[3].mmu);
+    }
+    trace.dispose();
+  }
+});
+
+// Folded totals: the sum of counts and of nanoseconds over every stack.
+function foldedTotals(text) {
+  let count = 0, ns = 0;
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    const [c, n] = line.split(' ');
+    count += Number(c);
+    ns += Number(n);
+  }
+  return { count, ns };
+}
+
+test('pprof() is the file `gotrace pprof -o` writes, and flame() adds up to its folded totals', async () => {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'gotrace-pprof-'));
+  try {
+    for (const name of ['go123-stress.trace', 'go122-workload.trace', 'go123-annotations-stress.trace']) {
+      const file = path.join(corpus, name);
+      const trace = await gotrace.openTrace(fs.readFileSync(file));
+      const groups = trace.goroutines().groups.filter((g) => g.name !== '');
+      const regions = trace.regions().types;
+      const t = trace.stats().time;
+      const filters = [
+        [undefined, []],
+        [{ group: groups[0].name }, [`--goroutine=${groups[0].name}`]],
+        [{ range: [t.start + Math.floor(t.duration / 4), t.end - Math.floor(t.duration / 4)] },
+          [`--from=${t.start + Math.floor(t.duration / 4)}`, `--to=${t.end - Math.floor(t.duration / 4)}`]],
+      ];
+      if (regions.length > 0) filters.push([{ region: regions[0].name }, [`--region=${regions[0].name}`]]);
+      for (const type of ['net', 'sync', 'syscall', 'sched']) {
+        for (const [filter, flags] of filters) {
+          const what = `${name} ${type} ${JSON.stringify(filter)}`;
+          const pb = path.join(out, 'p.pb.gz');
+          execFileSync(cli, ['pprof', `--type=${type}`, ...flags, '-o', pb, file]);
+          const bytes = trace.pprof(type, filter);
+          assert.ok(bytes instanceof Uint8Array, what);
+          assert.deepEqual(Buffer.from(bytes), fs.readFileSync(pb), what);
+          const want = foldedTotals(run(['pprof', `--type=${type}`, ...flags, '--folded', file]));
+          const f = trace.flame(type, filter);
+          assert.ok(f.parent instanceof Int32Array && f.value instanceof Float64Array, what);
+          assert.equal(f.parent[0], -1, what);
+          assert.equal(f.value[0], want.ns, what);
+          assert.equal(f.count[0], want.count, what);
+          let self = 0;
+          for (const v of f.self) self += v;
+          assert.equal(self, want.ns, what);
+        }
+      }
+      // The group's goroutines by id count what the group counts.
+      const ids = trace.goroutines().groups[0].goroutines;
+      const byGroup = trace.flame('sched', { group: trace.goroutines().groups[0].name });
+      assert.equal(trace.flame('sched', { goroutines: ids }).value[0], byGroup.value[0]);
+      trace.dispose();
+    }
+  } finally {
+    fs.rmSync(out, { recursive: true, force: true });
+  }
+});
+
+test('tracks() and timeline() equal `gotrace timeline --json`', async () => {
+  for (const name of ['go123-stress.trace', 'go123-annotations.trace', 'go123-cpu-profile.trace']) {
+    const file = path.join(corpus, name);
+    const trace = await gotrace.openTrace(fs.readFileSync(file));
+    const tracks = trace.tracks();
+    const list = run(['timeline', file, '--track=list']);
+    assert.match(list, new RegExp(`^proc \\(${tracks.procs.length}\\): ${Array.from(tracks.procs).join(' ')}$`, 'm'));
+    assert.match(list, new RegExp(`^goroutine \\(${tracks.goroutines.id.length}\\):`, 'm'));
+    const summaries = new Map(trace.goroutines().goroutines.map((g) => [g.id, g.name]));
+    tracks.goroutines.id.forEach((id, i) => {
+      assert.equal(tracks.goroutines.groups[tracks.goroutines.group[i]], summaries.get(id) ?? '', `${name} g${id}`);
+    });
+    const span = [tracks.start, tracks.end + 1];
+    const cliQuery = (track, pixels, extra = []) => runJson(['timeline', file, `--track=${track}`, `--from=${span[0]}`,
+      `--to=${span[1]}`, `--pixels=${pixels}`, '--json', ...extra]);
+    const checkSlices = (kind, id, pixels) => {
+      const r = trace.timeline({ kind, id }, span[0], span[1], pixels);
+      const n = cliQuery(id === undefined ? kind : `${kind}:${id}`, pixels);
+      const what = `${name} ${kind}:${id} @${pixels}`;
+      assert.equal(r.type, 'slices');
+      assert.deepEqual(Array.from(r.start), n.start, what);
+      assert.deepEqual(Array.from(r.end), n.end, what);
+      assert.deepEqual(Array.from(r.state, (s) => gotrace.sliceStates[s]), n.state, what);
+      assert.deepEqual(Array.from(r.count), n.count, what);
+      gotrace.sliceStates.forEach((s, k) => assert.deepEqual(Array.from(r.timeIn[k]), n.time_in[s], what));
+      if (kind === 'proc' || kind === 'thread') assert.deepEqual(Array.from(r.goroutine), n.detail, what);
+      if (kind === 'goroutine') {
+        assert.deepEqual(Array.from(r.label, (l) => (l < 0 ? '' : r.labels[l])), n.detail_text, what);
+      }
+      return r;
+    };
+    for (const pixels of [100, 5000]) {
+      for (const p of tracks.procs) checkSlices('proc', p, pixels);
+      for (const g of Array.from(tracks.goroutines.id).slice(0, 20)) checkSlices('goroutine', g, pixels);
+      if (tracks.gc) checkSlices('gc', undefined, pixels);
+    }
+    for (const s of tracks.series) {
+      const r = trace.timeline({ kind: 'series', name: s }, span[0], span[1], 300);
+      const n = cliQuery(`series:${s}`, 300);
+      assert.equal(r.exact, n.exact);
+      assert.deepEqual(Array.from(r.time), n.time, `${name} ${s}`);
+      assert.deepEqual(Array.from(r.value), n.value, `${name} ${s}`);
+    }
+    const e = trace.timeline({ kind: 'edges' }, span[0], span[1], 400);
+    const ne = cliQuery('edges', 400);
+    assert.deepEqual(Array.from(e.fromTime), ne.from_time);
+    assert.deepEqual(Array.from(e.goroutine), ne.goroutine);
+    assert.deepEqual(Array.from(e.kind, (k) => gotrace.wakeKinds[k]), ne.kind);
+    for (const kind of ['logs', 'samples']) {
+      const r = trace.timeline({ kind, by: 'goroutine' }, span[0], span[1], 400);
+      const n = cliQuery(`${kind}:goroutine`, 400);
+      assert.deepEqual(Array.from(r.time), n.time);
+      assert.deepEqual(Array.from(r.count), n.count);
+      assert.equal(Array.from(r.count).reduce((a, b) => a + b, 0), kind === 'logs' ? tracks.logs : tracks.samples);
+    }
+    const tasks = trace.timeline({ kind: 'tasks' }, span[0], span[1], 400);
+    assert.deepEqual(Array.from(tasks.start), cliQuery('tasks', 400).start);
+    for (const g of tracks.regions) {
+      const r = trace.timeline({ kind: 'regions', id: g }, span[0], span[1], 400);
+      const n = cliQuery(`regions:${g}`, 400);
+      assert.deepEqual(Array.from(r.start), n.start);
+      assert.deepEqual(Array.from(r.name, (k) => r.names[k]), n.name);
+    }
+    trace.dispose();
+  }
+});
+
+test('sliceDetails() describes the slice under a point, with Go\'s text of its events', async () => {
+  const file = path.join(corpus, 'go123-stress.trace');
+  const trace = await gotrace.openTrace(fs.readFileSync(file));
+  const dump = run(['dump', file]);
+  const tracks = trace.tracks();
+  let woken = 0, checked = 0;
+  for (const [kind, ids] of [['proc', tracks.procs], ['goroutine', Array.from(tracks.goroutines.id).slice(0, 30)]]) {
+    for (const id of ids) {
+      const r = trace.timeline({ kind, id }, tracks.start, tracks.end + 1, 20000);
+      for (let i = 0; i < r.start.length; i += 7) {
+        if (r.count[i] !== 1 || r.end[i] <= r.start[i]) continue;
+        const d = trace.sliceDetails({ kind, id }, r.start[i] + Math.floor((r.end[i] - r.start[i]) / 2));
+        assert.ok(d, `${kind}:${id} at ${r.start[i]}`);
+        assert.equal(d.start, r.start[i]);
+        assert.equal(d.end, r.end[i]);
+        assert.equal(d.state, gotrace.sliceStates[r.state[i]]);
+        assert.ok(dump.includes(`${d.eventText}\n`), d.eventText);
+        assert.equal(trace.eventAt(d.event).text, d.eventText);
+        if (kind === 'proc') assert.equal(d.goroutine, r.goroutine[i]);
+        for (const f of d.stack) assert.ok(typeof f.func === 'string' && f.line >= 0);
+        if (d.wokenBy) {
+          woken++;
+          assert.ok(d.wokenBy.time <= d.start);
+          assert.ok(gotrace.wakeKinds.includes(d.wokenBy.kind));
+        }
+        checked++;
+      }
+    }
+  }
+  assert.ok(checked > 50 && woken > 10, `${checked} slices, ${woken} woken`);
+  assert.equal(trace.sliceDetails({ kind: 'proc', id: 999999 }, tracks.start), null);
+  assert.throws(() => trace.sliceDetails({ kind: 'tasks' }, 0), Error);
+  trace.dispose();
+});
