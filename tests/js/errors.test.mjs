@@ -39,6 +39,10 @@ const valid = fs.readFileSync(path.join(shared, 'corpus/go/go123-annotations.tra
 async function stillWorks() {
   const t = await openTrace(valid);
   assert.equal(t.stats().events, 44);
+  assert.equal(t.goroutines().goroutines.length, 9);
+  assert.ok(t.pprof('sync').length > 0);
+  const tracks = t.tracks();
+  assert.ok(t.timeline({ kind: 'proc', id: tracks.procs[0] }, tracks.start, tracks.end + 1, 100).start.length > 0);
   t.dispose();
 }
 
@@ -79,4 +83,54 @@ test('a disposed trace says so', async () => {
   const t = await openTrace(valid);
   t.dispose();
   assert.throws(() => t.stats(), /disposed/);
+});
+
+test('bad arguments to the analyses are Errors, and the trace keeps working', async () => {
+  const t = await openTrace(valid);
+  const { start, end } = t.tracks();
+  assert.throws(() => t.pprof('cpu'), /unknown profile type/);
+  assert.throws(() => t.flame('sync', { goroutines: 'x' }), TypeError);
+  assert.throws(() => t.flame('sync', { range: [0, NaN] }), /finite/);
+  assert.throws(() => t.mmu([0]), /at least 1 ns/);
+  assert.throws(() => t.mmu([NaN]), /finite/);
+  assert.throws(() => t.timeline({ kind: 'nope' }, start, end, 10), /unknown track kind/);
+  assert.throws(() => t.timeline({ kind: 'series', name: 'nope' }, start, end, 10), /unknown series/);
+  assert.throws(() => t.timeline({ kind: 'logs', by: 'nope' }, start, end, 10), /group by/);
+  assert.throws(() => t.timeline({ kind: 'proc', id: 0 }, start, end, 0), /pixels/);
+  assert.throws(() => t.timeline(null, start, end, 10), TypeError);
+  assert.throws(() => t.sliceDetails({ kind: 'regions' }, start), /slice track/);
+  assert.throws(() => t.eventAt(-1), /no event/);
+  assert.throws(() => t.eventAt(1e9), /no event/);
+  // Empty answers are not errors.
+  assert.equal(t.timeline({ kind: 'proc', id: 12345 }, start, end, 10).start.length, 0);
+  assert.equal(t.timeline({ kind: 'proc', id: 0 }, end, start, 10).start.length, 0);
+  assert.equal(t.flame('net', { group: 'no.such.function' }).value[0], 0);
+  assert.equal(t.sliceDetails({ kind: 'proc', id: 0 }, end + 1e9), null);
+  assert.equal(t.goroutines().goroutines.length, 9);
+  t.dispose();
+  assert.throws(() => t.goroutines(), /disposed/);
+  await stillWorks();
+});
+
+test('the analyses of a partial trace work on what was read', async () => {
+  const full = fs.readFileSync(path.join(shared, 'corpus/go/go123-stress.trace'));
+  const t = await openTrace(full.subarray(0, Math.floor(full.length * 0.9)), { allowPartial: true });
+  assert.match(t.partialError, /offset \d+/);
+  assert.ok(t.goroutines().groups.length > 0);
+  assert.ok(t.mmu([1e6]).windows[0].mmu >= 0);
+  const tracks = t.tracks();
+  assert.ok(tracks.procs.length > 0);
+  assert.ok(t.timeline({ kind: 'goroutine', id: tracks.goroutines.id[0] }, tracks.start, tracks.end + 1, 50).start.length > 0);
+  assert.ok(t.flame('sched').value[0] >= 0);
+  t.dispose();
+  await stillWorks();
+});
+
+test('a trace too large for WebAssembly memory is a clear Error, not an abort', async () => {
+  // 3.9 GB (untouched, so the pages are never really allocated): more than wasm32's
+  // 4 GiB leaves room for.
+  const huge = new Uint8Array(3.9e9);
+  huge.set(new TextEncoder().encode('go 1.23 trace\0\0\0'));
+  await assert.rejects(openTrace(huge), (e) => e instanceof Error && /out of memory/.test(e.message));
+  await stillWorks();
 });
