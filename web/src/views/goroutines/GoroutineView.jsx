@@ -5,9 +5,11 @@ import { goroutineHref, groupHref } from './GoroutinesView.jsx';
 import { goroutinesOf, Pending, statsOf, useAsync } from './query.jsx';
 import { StateLane } from './StateLane.jsx';
 
-// Who woke this goroutine and whom it woke, from the wake-up edges of its lifetime.
+// Who woke this goroutine and whom it woke, from the wake-up edges of its lifetime,
+// asked for at the finest resolution the index gives so that none is merged away
+// (a very busy lifetime is still sampled, and says so).
 async function wakeups(client, id, t0, t1) {
-  const edges = await client.timeline({ kind: 'edges', limit: 200_000 }, t0, t1 + 1, 1000);
+  const edges = await client.timeline({ kind: 'edges', limit: 2_000_000 }, t0, t1 + 1, 10_000_000);
   const by = new Map();
   const woke = new Map();
   for (let i = 0; i < edges.goroutine.length; i++) {
@@ -28,10 +30,10 @@ async function wakeups(client, id, t0, t1) {
   return { wokenBy: order(by), woke: order(woke), sampled: edges.sampled };
 }
 
-function WakeList({ title, list, traceStart, testid }) {
+function WakeList({ title, list, traceStart, testid, sampled }) {
   return (
     <div class="gt-wake" data-testid={testid}>
-      <h3>{title} ({list.length})</h3>
+      <h3>{title} ({list.length}{sampled ? ', sampled' : ''})</h3>
       {list.length === 0 ? <p>none</p> : (
         <ul>
           {list.slice(0, 100).map((e) => (
@@ -116,8 +118,8 @@ export function GoroutineView({ client, id }) {
         onPick={(t) => { location.hash = timelineHref(t - (t1 - t0) / 200, t + (t1 - t0) / 200, { g: g.id }); }}
       />
       <div class="gt-wakes">
-        <WakeList title="Woken by" list={wakes.wokenBy} traceStart={traceStart} testid="woken-by" />
-        <WakeList title="Woke" list={wakes.woke} traceStart={traceStart} testid="woke" />
+        <WakeList title="Woken by" list={wakes.wokenBy} sampled={wakes.sampled} traceStart={traceStart} testid="woken-by" />
+        <WakeList title="Woke" list={wakes.woke} sampled={wakes.sampled} traceStart={traceStart} testid="woke" />
       </div>
       {g.regions && g.regions.length > 0 && (
         <>

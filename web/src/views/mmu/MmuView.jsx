@@ -19,6 +19,21 @@ export function windowsFor(duration) {
   return out;
 }
 
+/** The engine's curve stops where the MMU stops changing; the windows computed for the
+ *  table carry it on to the trace's length, so the axis spans 1µs to the whole trace. */
+export function fullCurve(mmu, duration) {
+  const points = new Map();
+  for (let i = 0; i < mmu.curve.window.length; i++) points.set(mmu.curve.window[i], mmu.curve.mmu[i]);
+  for (const w of mmu.windows) points.set(w.window, w.mmu);
+  const sorted = [...points].sort((a, b) => a[0] - b[0]);
+  return {
+    window: Float64Array.from(sorted, (p) => p[0]),
+    mmu: Float64Array.from(sorted, (p) => p[1]),
+    xMin: Math.min(1e3, sorted[0]?.[0] ?? 1e3),
+    xMax: Math.max(duration, sorted[sorted.length - 1]?.[0] ?? duration),
+  };
+}
+
 function flagsOf(query) {
   const f = {};
   for (const { key, def } of FLAGS) f[key] = query.has(key) ? query.get(key) === '1' : def;
@@ -34,15 +49,16 @@ export function MmuView({ client, query = new URLSearchParams() }) {
     if (picked && !windows.includes(picked)) windows.push(picked);
     windows.sort((a, b) => a - b);
     const mmu = await client.mmu(windows, flags);
-    return { stats, mmu };
+    return { stats, mmu, curve: fullCurve(mmu, stats.time.duration) };
   }, [client, JSON.stringify(flags), picked]);
   const ref = useRef(null);
   const [hover, setHover] = useState(null);
   const mmu = state.data?.mmu;
+  const curve = state.data?.curve;
   useEffect(() => {
     if (!mmu) return undefined;
     const canvas = ref.current;
-    const draw = () => drawMmu(canvas, mmu.curve, picked);
+    const draw = () => drawMmu(canvas, curve, picked);
     draw();
     const ro = new ResizeObserver(draw);
     ro.observe(canvas);
@@ -74,12 +90,12 @@ export function MmuView({ client, query = new URLSearchParams() }) {
   const start = state.data.stats.time.start;
   const windowAt = (e) => {
     const box = e.currentTarget.getBoundingClientRect();
-    const g = chartGeometry(box.width, box.height, mmu.curve.xMin, mmu.curve.xMax);
+    const g = chartGeometry(box.width, box.height, curve.xMin, curve.xMax);
     const w = g.windowAt(e.clientX - box.left);
-    return w >= mmu.curve.xMin && w <= mmu.curve.xMax * 1.0001 ? w : null;
+    return w >= curve.xMin && w <= curve.xMax * 1.0001 ? w : null;
   };
   const curveAt = (w) => {
-    const c = mmu.curve;
+    const c = curve;
     let best = 0;
     for (let i = 1; i < c.window.length; i++) if (Math.abs(Math.log(c.window[i] / w)) < Math.abs(Math.log(c.window[best] / w))) best = i;
     return { window: c.window[best], mmu: c.mmu[best] };
