@@ -11,6 +11,7 @@
 // parser runs synchronously, so no message could reach it before it finishes).
 import { openTrace, loadCore } from 'gotrace';
 import { readBlob } from './read.js';
+import { analysisPart } from './analysis-parts.js';
 
 let trace = null;
 let core = null;
@@ -40,6 +41,10 @@ const methods = {
   timelines(id, requests) {
     if (!trace) throw new Error('no trace is open');
     return requests.map(([track, t0, t1, pixels]) => trace.timeline(track, t0, t1, pixels));
+  },
+  part(id, what, arg) {
+    if (!trace) throw new Error('no trace is open');
+    return analysisPart(trace, what, arg);
   },
   close() {
     if (trace) trace.dispose();

@@ -1,8 +1,8 @@
 // What the search box finds: goroutines by id or start function, tasks by id or type,
 // region types, and log categories / messages. Pure: it takes the analyses' answers.
-import { href } from '../../model/router.js';
 
 const groupHref = (name) => `#/goroutines/group/${encodeURIComponent(name)}`;
+const href = (path, query) => `#${path}?${new URLSearchParams(query)}`;
 
 export function search(text, { goroutines, tasks, regions }, limit = 30) {
   const q = text.trim();

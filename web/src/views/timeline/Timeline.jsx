@@ -47,6 +47,8 @@ function TimelineCanvas({ trace, list, query }) {
   const canvasRef = useRef(null);
   const tipRef = useRef(null);
   const [size, setSize] = useState({ width: 800, height: 400 });
+  const sizeRef = useRef(size);
+  sizeRef.current = size;
   const [openGroups, setOpenGroups] = useState(() => new Set());
   const [details, setDetails] = useState(null);
   const [range, setRange] = useState(() => {
@@ -85,7 +87,7 @@ function TimelineCanvas({ trace, list, query }) {
   const rowsRef = useRef(layout);
   rowsRef.current = layout;
 
-  const plotWidth = () => Math.max(1, size.width - LABEL_WIDTH);
+  const plotWidth = () => Math.max(1, sizeRef.current.width - LABEL_WIDTH);
 
   // ---- drawing ----
   const draw = useCallback(() => {
@@ -99,9 +101,10 @@ function TimelineCanvas({ trace, list, query }) {
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     const { rows } = rowsRef.current;
     s.arrows = arrowsFor(s, rowsRef.current);
+    const { width, height } = sizeRef.current;
     drawFrame(ctx, {
-      width: size.width,
-      height: size.height,
+      width,
+      height,
       t0: s.t0,
       t1: s.t1,
       start,
@@ -116,7 +119,7 @@ function TimelineCanvas({ trace, list, query }) {
     s.frameTimes.push(performance.now() - t);
     if (s.frameTimes.length > 2000) s.frameTimes.splice(0, 1000);
     canvas.dataset.painted = String((Number(canvas.dataset.painted) || 0) + 1);
-  }, [size, start]);
+  }, [start]);
 
   const requestDraw = useCallback(() => {
     const s = v.current;
@@ -135,7 +138,7 @@ function TimelineCanvas({ trace, list, query }) {
     const span = s.t1 - s.t0;
     const nsPerPx = span / pw;
     const top = scrollRef.current?.scrollTop ?? 0;
-    const bottom = top + size.height;
+    const bottom = top + sizeRef.current.height;
     const want = [];
     // Fetch a margin of half a screen on each side, so that panning finds data ready.
     const q0 = Math.max(start, s.t0 - span / 2);
@@ -183,7 +186,7 @@ function TimelineCanvas({ trace, list, query }) {
     }
     requestDraw();
     if (s.dirty) fetchVisible();
-  }, [trace, size, start, end, requestDraw]);
+  }, [trace, start, end, requestDraw]);
 
   // ---- URL ----
   const urlTimer = useRef(0);
@@ -514,11 +517,24 @@ function TimelineCanvas({ trace, list, query }) {
   const frameStats = () => v.current.frameTimes;
   // Exposed for the benchmark script (frame times of drawFrame).
   useEffect(() => {
-    window.__gotraceTimeline = { frameStats, zoom, pan, fit, view: () => ({ t0: v.current.t0, t1: v.current.t1 }) };
+    window.__gotraceTimeline = {
+      frameStats,
+      zoom,
+      pan,
+      fit,
+      view: () => ({ t0: v.current.t0, t1: v.current.t1 }),
+      idle: () => !v.current.inFlight && !v.current.dirty && !v.current.frame,
+      // Where a row is on the canvas (CSS pixels), or null when it is not laid out.
+      rowRect: (key) => {
+        const r = rowsRef.current.rows.find((x) => x.key === key);
+        if (!r) return null;
+        return { x: LABEL_WIDTH, y: AXIS_HEIGHT + r.y - (scrollRef.current?.scrollTop ?? 0), width: plotWidth(), height: r.height };
+      },
+    };
     return () => {
       delete window.__gotraceTimeline;
     };
-  }, [zoom, pan, fit]);
+  }, [zoom, pan, fit, size]);
 
   return (
     <div class="timeline">
