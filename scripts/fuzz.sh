@@ -2,16 +2,16 @@
 # Builds the libFuzzer targets (clang, ASan + UBSan) and runs each for SECONDS (default 60)
 # over a seed corpus made from ../shared: the trace corpus, Go's golden tests and Go's
 # fuzz seeds. Fails on any crash, leak, timeout or allocation over 2 GB. Inputs that
-# failed are kept in build-fuzz/artifacts/.
+# failed are kept in build-asan/artifacts/. The build directory is the sanitized one
+# scripts/test-sanitized.sh also runs the test suite from (same configuration).
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 shared=${GOTRACE_SHARED_DIR:-$root/../shared}
 seconds=${1:-60}
 shift || true
-build=$root/build-fuzz
-CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DGOTRACE_FUZZ=ON -DGOTRACE_TESTS=OFF \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGOTRACE_SHARED_DIR="$shared" >/dev/null
+build=${GOTRACE_FUZZ_BUILD:-$root/build-asan}
+"$root/scripts/configure-sanitized.sh" "$build"
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   targets=(fuzz_read fuzz_raw_text)

@@ -1,20 +1,26 @@
 #!/usr/bin/env bash
-# Every test: installs what is missing, then builds and runs the native suite twice —
-# Release, and under AddressSanitizer + UndefinedBehaviorSanitizer — then the
-# WebAssembly build and the npm package's tests.
+# Every test: installs what is missing, then runs the native suite (Release), the same
+# suite under ASan + UBSan followed by every fuzz target for a bounded time, the tracer
+# under ThreadSanitizer, the WebAssembly build with the npm package's tests, and the web
+# app's browser tests.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/deps.sh"
-jobs=$(nproc)
+started=$SECONDS
+step() { echo; echo "== $1 (at $((SECONDS - started)) s)"; }
 
-echo "== native tests (Release)"
+step "native tests (Release)"
 "$root/scripts/build-native.sh" "$root/build"
-(cd "$root/build" && ctest --output-on-failure -j "$jobs")
+(cd "$root/build" && ctest --output-on-failure -j "$(nproc)")
 
-echo "== native tests (ASan + UBSan)"
-"$root/scripts/build-native.sh" "$root/build-asan" -DGOTRACE_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
-(cd "$root/build-asan" && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j "$jobs")
+step "native tests under ASan + UBSan, then fuzzing"
+"$root/scripts/test-sanitized.sh"
 
-echo "== WebAssembly build and npm package tests"
+step "tracer under ThreadSanitizer"
+"$root/scripts/test-tracer-tsan.sh"
+
+step "WebAssembly build and npm package tests"
 "$root/scripts/build-wasm.sh"
 (cd "$root" && node --test tests/js/)
+
+echo; echo "== all tests passed in $((SECONDS - started)) s"

@@ -3,6 +3,9 @@
 // string tables, many generations, and sequence numbers that chain the wrong way.
 #include <catch2/catch.hpp>
 
+#include <memory>
+#include <vector>
+
 #include "allocation_meter.h"
 #include "gotrace/reader.h"
 #include "trace_builder.h"
@@ -29,6 +32,13 @@ ReadResult read_bounded(const std::vector<uint8_t>& bytes, size_t factor) {
 }
 
 }  // namespace
+
+TEST_CASE("the allocation meter sees what is allocated", "[hardening]") {
+  AllocationMeter meter;
+  auto block = std::make_unique<std::vector<uint8_t>>(3 << 20, uint8_t{1});
+  CHECK(meter.peak_above_start() >= (3u << 20));
+  CHECK(block->back() == 1);
+}
 
 TEST_CASE("huge ids cost no memory", "[hardening]") {
   TraceBuilder b;

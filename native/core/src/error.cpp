@@ -14,7 +14,8 @@ std::string ErrorLocation::describe() const {
   if (thread) add(fmt("M %lld", (long long)*thread));
   if (batch_offset) add(fmt("batch at offset %llu", (unsigned long long)*batch_offset));
   if (!event.empty()) {
-    add(offset ? fmt("event %s at offset %llu", event.c_str(), (unsigned long long)*offset) : "event " + event);
+    add(offset ? fmt("event %s at offset %llu", event.c_str(), (unsigned long long)*offset)
+               : fmt("event %s", event.c_str()));
   } else if (offset) {
     add(fmt("at offset %llu", (unsigned long long)*offset));
   }
@@ -23,7 +24,10 @@ std::string ErrorLocation::describe() const {
 
 static std::string full_text(const std::string& message, const ErrorLocation& where) {
   std::string loc = where.describe();
-  return loc.empty() ? message : message + " (" + loc + ")";
+  if (loc.empty()) return message;
+  std::string text = message;
+  text.append(" (").append(loc).append(")");
+  return text;
 }
 
 TraceError::TraceError(std::string message, ErrorLocation where)
