@@ -2,14 +2,13 @@ import { BreakdownBar } from './BreakdownBar.jsx';
 import { segments, rangeNames } from './breakdown.js';
 import { formatCount, formatDuration, formatPercent, timelineHref } from './format.js';
 import { goroutineHref, groupHref } from './GoroutinesView.jsx';
-import { goroutinesOf, Pending, statsOf, useAsync } from './query.jsx';
+import { part, Pending, statsOf, useAsync } from './query.jsx';
 import { StateLane } from './StateLane.jsx';
 
-// Who woke this goroutine and whom it woke, from the wake-up edges of its lifetime,
-// asked for at the finest resolution the index gives so that none is merged away
-// (a very busy lifetime is still sampled, and says so).
+// Who woke this goroutine and whom it woke, from the wake-up edges of its lifetime:
+// all of them up to the limit (a very busy lifetime is sampled, and says so).
 async function wakeups(client, id, t0, t1) {
-  const edges = await client.timeline({ kind: 'edges', limit: 2_000_000 }, t0, t1 + 1, 10_000_000);
+  const edges = await client.timeline({ kind: 'edges', limit: 2_000_000 }, t0, t1 + 1, 10_000);
   const by = new Map();
   const woke = new Map();
   for (let i = 0; i < edges.goroutine.length; i++) {
@@ -51,23 +50,22 @@ function WakeList({ title, list, traceStart, testid, sampled }) {
 
 export function GoroutineView({ client, id }) {
   const state = useAsync(async () => {
-    const [data, stats] = await Promise.all([goroutinesOf(client), statsOf(client)]);
-    const g = data.byId.get(id);
+    const [data, stats] = await Promise.all([part(client, 'goroutine', id), statsOf(client)]);
+    const g = data?.goroutine;
     let wakes = null;
     if (g) {
       const t0 = g.start || g.creation || stats.time.start;
       const t1 = g.end || stats.time.end;
       wakes = await wakeups(client, id, t0, t1);
     }
-    return { data, stats, g, wakes };
+    return { group: data?.group, stats, g, wakes };
   }, [client, id]);
   if (!state.data) return <Pending state={state} what={`goroutine ${id}`} />;
-  const { data, stats, g, wakes } = state.data;
+  const { group, stats, g, wakes } = state.data;
   if (!g) return <p class="gt-error">There is no goroutine {id} in this trace. <a href="#/goroutines">All goroutines</a></p>;
   const traceStart = stats.time.start;
   const t0 = g.creation || g.start || traceStart;
   const t1 = g.end || stats.time.end;
-  const group = data.groupOf.get(g.id) ?? g.name;
   const total = g.stats.total ?? 0;
   const segs = segments(g.stats);
   const ranges = rangeNames([g.stats]);

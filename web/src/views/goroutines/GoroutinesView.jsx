@@ -2,7 +2,7 @@ import { useMemo } from 'preact/hooks';
 import { BreakdownBar, BreakdownLegend } from './BreakdownBar.jsx';
 import { CopyCSVButton, SortableTable } from './SortableTable.jsx';
 import { formatCount, formatDuration } from './format.js';
-import { goroutinesOf, Pending, useAsync } from './query.jsx';
+import { groupsOf, Pending, useAsync } from './query.jsx';
 
 export const groupHref = (name) => `#/goroutines/group/${encodeURIComponent(name)}`;
 export const goroutineHref = (id) => `#/goroutine/${id}`;
@@ -39,7 +39,7 @@ export function groupColumns(maxTotal) {
 
 // Goroutines grouped by start function, as `go tool trace`'s goroutine analysis.
 export function GoroutinesView({ client }) {
-  const state = useAsync(() => goroutinesOf(client), [client]);
+  const state = useAsync(() => groupsOf(client), [client]);
   const data = state.data;
   const columns = useMemo(() => groupColumns(data ? Math.max(...data.groups.map((g) => g.total)) : 1), [data]);
   if (!data) return <Pending state={state} what="goroutines" />;
@@ -47,7 +47,7 @@ export function GoroutinesView({ client }) {
     <section class="gt-view" data-testid="goroutines-view">
       <header class="gt-view-head">
         <h2>Goroutines</h2>
-        <span>{formatCount(data.goroutines.length)} goroutines in {data.groups.length} groups by start function</span>
+        <span>{formatCount(data.count)} goroutines in {data.groups.length} groups by start function</span>
         <CopyCSVButton columns={columns.filter((c) => c.key !== 'breakdown')} rows={data.groups} name="the groups" />
         <a href="#/profiles/sched">Profiles</a>
         <a href="#/timeline">Timeline</a>

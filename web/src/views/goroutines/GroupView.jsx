@@ -5,7 +5,7 @@ import { CopyCSVButton, SortableTable } from './SortableTable.jsx';
 import { blockTotal, unknownTime } from './breakdown.js';
 import { formatCount, formatDuration, timelineHref } from './format.js';
 import { goroutineHref } from './GoroutinesView.jsx';
-import { goroutinesOf, Pending, statsOf, useAsync } from './query.jsx';
+import { part, Pending, statsOf, useAsync } from './query.jsx';
 
 const stat = (key, label) => ({
   key, label, numeric: true, value: (g) => g.stats[key] ?? 0, format: formatDuration, csv: (g) => g.stats[key] ?? 0,
@@ -39,11 +39,11 @@ export function goroutineColumns(maxTotal, traceStart) {
 // One group: the goroutines that start in the same function.
 export function GroupView({ client, name }) {
   const state = useAsync(async () => {
-    const [data, stats] = await Promise.all([goroutinesOf(client), statsOf(client)]);
+    const [data, stats] = await Promise.all([part(client, 'goroutineGroup', name), statsOf(client)]);
     return { data, stats };
-  }, [client]);
-  const group = state.data?.data.groups.find((g) => g.name === name);
-  const rows = useMemo(() => (group ? group.goroutines.map((id) => state.data.data.byId.get(id)).filter(Boolean) : []), [group]);
+  }, [client, name]);
+  const group = state.data?.data?.group;
+  const rows = useMemo(() => state.data?.data?.goroutines ?? [], [state.data]);
   const columns = useMemo(
     () => goroutineColumns(Math.max(1, ...rows.map((g) => g.stats.total ?? 0)), state.data?.stats.time.start ?? 0),
     [rows],

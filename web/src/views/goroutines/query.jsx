@@ -32,21 +32,11 @@ export function useAsync(run, deps) {
   return state;
 }
 
-export const goroutinesOf = (client) => cached(client, 'goroutines', async () => {
-  const result = await client.goroutines();
-  const byId = new Map();
-  for (const g of result.goroutines) byId.set(g.id, g);
-  const groupOf = new Map();
-  for (const grp of result.groups) for (const id of grp.goroutines) groupOf.set(id, grp.name);
-  return { ...result, byId, groupOf };
-});
-export const tasksOf = (client) => cached(client, 'tasks', async () => {
-  const result = await client.tasks();
-  const byId = new Map();
-  for (const t of result.tasks) byId.set(t.id, t);
-  return { ...result, byId };
-});
-export const regionsOf = (client) => cached(client, 'regions', () => client.regions());
+// The big analyses stay in the worker (worker/analysis-parts.js); views ask for the
+// part they show.
+export const part = (client, what, arg) => cached(client, `part ${what} ${JSON.stringify(arg ?? null)}`, () => client.call('part', what, arg));
+export const groupsOf = (client) => part(client, 'goroutineGroups');
+export const regionTypesOf = (client) => part(client, 'regionTypes');
 export const statsOf = (client) => cached(client, 'stats', () => client.stats());
 
 /** Loading / error placeholder shared by the views. */

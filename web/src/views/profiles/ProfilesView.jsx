@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { SortableTable } from '../goroutines/SortableTable.jsx';
 import { formatCount, formatDuration, formatPercent, timelineHref } from '../goroutines/format.js';
-import { goroutinesOf, Pending, regionsOf, statsOf, useAsync } from '../goroutines/query.jsx';
+import { groupsOf, Pending, regionTypesOf, statsOf, useAsync } from '../goroutines/query.jsx';
 import { layout, maxDepth, topFunctions } from './flameLayout.js';
 import { drawFlame, pick, ROW } from './flameRender.js';
 
@@ -82,7 +82,7 @@ export function ProfilesView({ client, type = 'sync', query = new URLSearchParam
   const loadChoices = () => {
     if (choices) return;
     setChoices({ groups: [], regionTypes: [] });
-    Promise.all([goroutinesOf(client), regionsOf(client)]).then(([goroutines, regions]) => setChoices({
+    Promise.all([groupsOf(client), regionTypesOf(client)]).then(([goroutines, regions]) => setChoices({
       groups: goroutines.groups.map((g) => g.name),
       regionTypes: [...new Set(regions.types.map((r) => r.name))],
     }));

@@ -1,16 +1,16 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { goroutinesOf, regionsOf, tasksOf } from '../goroutines/query.jsx';
-import { search } from './searchIndex.js';
+import { part } from '../goroutines/query.jsx';
 
-// One box for everything (keyboard: /). The analyses it searches are fetched the first
-// time it is used.
+// One box for everything (keyboard: /). The search runs in the worker, beside the
+// analyses it looks through (worker/analysis-parts.js).
 export function SearchBox({ trace }) {
   const input = useRef(null);
   const [text, setText] = useState('');
-  const [data, setData] = useState(null);
+  const [found, setFound] = useState({ text: '', results: [] });
   const [loading, setLoading] = useState(false);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
+  const closing = useRef(0);
 
   useEffect(() => {
     const key = (e) => {
@@ -25,15 +25,20 @@ export function SearchBox({ trace }) {
     return () => window.removeEventListener('keydown', key);
   }, []);
 
-  const load = () => {
-    if (data || loading) return;
+  useEffect(() => {
+    const q = text.trim();
+    if (!q) return undefined;
+    let live = true;
     setLoading(true);
-    Promise.all([goroutinesOf(trace), tasksOf(trace), regionsOf(trace)]).then(
-      ([goroutines, tasks, regions]) => { setData({ goroutines, tasks, regions }); setLoading(false); },
-      () => setLoading(false),
-    );
-  };
-  const results = data ? search(text, data) : [];
+    const timer = setTimeout(() => {
+      part(trace, 'search', q).then(
+        (results) => { if (live) { setFound({ text: q, results }); setLoading(false); } },
+        () => live && setLoading(false),
+      );
+    }, 60);
+    return () => { live = false; clearTimeout(timer); };
+  }, [trace, text]);
+  const results = found.text === text.trim() ? found.results : [];
   const go = (r) => {
     if (!r) return;
     setOpen(false);
@@ -55,15 +60,15 @@ export function SearchBox({ trace }) {
         placeholder="Search ( / )"
         aria-label="Search goroutines, tasks, regions and logs"
         value={text}
-        onFocus={() => { load(); setOpen(true); }}
-        onBlur={() => setTimeout(() => setOpen(false), 150)}
-        onInput={(e) => { setText(e.currentTarget.value); setActive(0); setOpen(true); load(); }}
+        onFocus={() => { clearTimeout(closing.current); setOpen(true); }}
+        onBlur={() => { closing.current = setTimeout(() => setOpen(false), 150); }}
+        onInput={(e) => { setText(e.currentTarget.value); setActive(0); setOpen(true); }}
         onKeyDown={onKey}
       />
       {open && text.trim() && (
         <ul class="gt-search-results" data-testid="search-results" role="listbox">
-          {loading && !data && <li class="muted">Loading…</li>}
-          {data && results.length === 0 && <li class="muted">Nothing found</li>}
+          {loading && results.length === 0 && <li class="muted">Searching…</li>}
+          {!loading && results.length === 0 && <li class="muted">Nothing found</li>}
           {results.map((r, i) => (
             <li key={i} role="option" aria-selected={i === active} class={i === active ? 'on' : ''}>
               <a href={r.href} data-kind={r.kind} onMouseDown={(e) => { e.preventDefault(); go(r); }}>

@@ -1,8 +1,9 @@
 import { Fragment } from 'preact';
-import { useMemo, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { SortableTable } from '../goroutines/SortableTable.jsx';
 import { formatCount, formatDuration } from '../goroutines/format.js';
-import { bucketIndex, bucketOfMin, bucketUpper } from './buckets.js';
+import { useAsync } from '../goroutines/query.jsx';
+import { bucketUpper } from './buckets.js';
 import { Histogram } from './Histogram.jsx';
 
 // Types (of tasks or regions) with their duration distribution. A click on a histogram
@@ -31,16 +32,14 @@ export function DurationTable({ kind, types, label, instancesOf, instanceColumns
     },
     ...extraColumns,
   ];
-  const instances = useMemo(() => {
-    if (!pick) return [];
-    const b = bucketOfMin(pick.min);
-    return instancesOf(pick.type).filter((x) => x.duration != null && bucketIndex(x.duration) === b);
-  }, [pick]);
+  const listed = useAsync(async () => ({ pick, rows: pick ? await instancesOf(pick.type, pick.min) : [] }), [pick]);
+  const ready = listed.data?.pick === pick;
+  const instances = ready ? listed.data.rows : [];
   return (
     <Fragment>
       <SortableTable testid={testid} columns={columns} rows={types} initialSort="total" rowKey={(t) => `${t.name}\u0000${t.pc ?? ''}`} />
       {pick && (
-        <div class="gt-instances" data-testid="instances">
+        <div class="gt-instances" data-testid={ready ? 'instances' : 'instances-loading'}>
           <h3>
             {pick.type.name}: {formatCount(instances.length)} {kind === 'task' ? 'tasks' : 'regions'} of {formatDuration(pick.min)} to {formatDuration(bucketUpper(pick.min))}
             {' '}<button type="button" onClick={() => setPick(null)}>close</button>

@@ -1,6 +1,6 @@
 import { formatDuration, timelineHref } from '../goroutines/format.js';
 import { goroutineHref } from '../goroutines/GoroutinesView.jsx';
-import { Pending, statsOf, tasksOf, useAsync } from '../goroutines/query.jsx';
+import { part, Pending, statsOf, useAsync } from '../goroutines/query.jsx';
 import { taskHref } from './TasksView.jsx';
 
 // The task drawn on its own small timeline: the task on top, then one row per
@@ -51,12 +51,11 @@ function TaskTimeline({ task, t0, t1 }) {
 
 export function TaskView({ client, id }) {
   const state = useAsync(async () => {
-    const [tasks, stats] = await Promise.all([tasksOf(client), statsOf(client)]);
-    return { tasks, stats };
-  }, [client]);
+    const [task, stats] = await Promise.all([part(client, 'task', id), statsOf(client)]);
+    return { task, stats };
+  }, [client, id]);
   if (!state.data) return <Pending state={state} what={`task ${id}`} />;
-  const { tasks, stats } = state.data;
-  const task = tasks.byId.get(id);
+  const { task, stats } = state.data;
   if (!task) return <p class="gt-error">There is no task {id} in this trace. <a href="#/tasks">All tasks</a></p>;
   const start = stats.time.start;
   const t0 = task.start ?? start;

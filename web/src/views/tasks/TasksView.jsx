@@ -1,7 +1,7 @@
 import { href } from '../../model/router.js';
 import { formatDuration, timelineHref } from '../goroutines/format.js';
 import { goroutineHref } from '../goroutines/GoroutinesView.jsx';
-import { Pending, regionsOf, statsOf, tasksOf, useAsync } from '../goroutines/query.jsx';
+import { part, Pending, regionTypesOf, statsOf, useAsync } from '../goroutines/query.jsx';
 import { DurationTable } from './DurationTable.jsx';
 
 export const taskHref = (id) => `#/task/${id}`;
@@ -17,16 +17,11 @@ function Tabs({ at }) {
 
 export function TasksView({ client, name }) {
   const state = useAsync(async () => {
-    const [tasks, stats] = await Promise.all([tasksOf(client), statsOf(client)]);
-    const byName = new Map();
-    for (const t of tasks.tasks) {
-      if (!byName.has(t.name)) byName.set(t.name, []);
-      byName.get(t.name).push(t);
-    }
-    return { tasks, stats, byName };
+    const [tasks, stats] = await Promise.all([part(client, 'taskTypes'), statsOf(client)]);
+    return { tasks, stats };
   }, [client]);
   if (!state.data) return <Pending state={state} what="tasks" />;
-  const { tasks, stats, byName } = state.data;
+  const { tasks, stats } = state.data;
   const start = stats.time.start;
   const columns = [
     { key: 'id', label: 'Task', numeric: true, value: (t) => t.id, render: (t) => <a href={taskHref(t.id)} data-testid="task-link">{t.id}</a> },
@@ -50,7 +45,7 @@ export function TasksView({ client, name }) {
           label="Task type"
           testid="task-types"
           types={tasks.types}
-          instancesOf={(type) => byName.get(type.name) ?? []}
+          instancesOf={(type, min) => part(client, 'tasksInBucket', { name: type.name, min })}
           instanceColumns={columns}
         />
       )}
@@ -60,16 +55,11 @@ export function TasksView({ client, name }) {
 
 export function RegionsView({ client, name }) {
   const state = useAsync(async () => {
-    const [regions, stats] = await Promise.all([regionsOf(client), statsOf(client)]);
-    const byName = new Map();
-    for (const r of regions.regions) {
-      if (!byName.has(r.name)) byName.set(r.name, []);
-      byName.get(r.name).push(r);
-    }
-    return { regions, stats, byName };
+    const [regions, stats] = await Promise.all([regionTypesOf(client), statsOf(client)]);
+    return { regions, stats };
   }, [client]);
   if (!state.data) return <Pending state={state} what="regions" />;
-  const { regions, stats, byName } = state.data;
+  const { regions, stats } = state.data;
   const start = stats.time.start;
   const columns = [
     { key: 'goroutine', label: 'Goroutine', numeric: true, value: (r) => r.goroutine, render: (r) => <a href={goroutineHref(r.goroutine)}>G{r.goroutine}</a> },
@@ -93,7 +83,7 @@ export function RegionsView({ client, name }) {
           label="Region type"
           testid="region-types"
           types={regions.types}
-          instancesOf={(type) => (byName.get(type.name) ?? [])}
+          instancesOf={(type, min) => part(client, 'regionsInBucket', { name: type.name, min })}
           instanceColumns={columns}
           extraColumns={[{
             key: 'profile', label: '', sortable: false, value: () => '',
