@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { formatDuration, timelineHref } from '../goroutines/format.js';
-import { Pending, statsOf, useAsync } from '../goroutines/query.jsx';
+import { cached, Pending, statsOf, useAsync } from '../goroutines/query.jsx';
 import { chartGeometry, drawMmu } from './mmuChart.js';
 
 const FLAGS = [
@@ -48,7 +48,7 @@ export function MmuView({ client, query = new URLSearchParams() }) {
     const windows = windowsFor(stats.time.duration);
     if (picked && !windows.includes(picked)) windows.push(picked);
     windows.sort((a, b) => a - b);
-    const mmu = await client.mmu(windows, flags);
+    const mmu = await cached(client, `mmu ${JSON.stringify(flags)} ${windows}`, () => client.mmu(windows, flags));
     return { stats, mmu, curve: fullCurve(mmu, stats.time.duration) };
   }, [client, JSON.stringify(flags), picked]);
   const ref = useRef(null);

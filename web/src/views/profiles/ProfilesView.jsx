@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { SortableTable } from '../goroutines/SortableTable.jsx';
 import { formatCount, formatDuration, formatPercent, timelineHref } from '../goroutines/format.js';
-import { groupsOf, Pending, regionTypesOf, statsOf, useAsync } from '../goroutines/query.jsx';
+import { cached, groupsOf, Pending, regionTypesOf, statsOf, useAsync } from '../goroutines/query.jsx';
 import { layout, maxDepth, topFunctions } from './flameLayout.js';
 import { drawFlame, pick, ROW } from './flameRender.js';
 
@@ -73,7 +73,7 @@ export function ProfilesView({ client, type = 'sync', query = new URLSearchParam
   const key = JSON.stringify(filter);
   const [highlight, setHighlight] = useState('');
   const state = useAsync(async () => {
-    const [flame, stats] = await Promise.all([client.flame(type, filter), statsOf(client)]);
+    const [flame, stats] = await Promise.all([cached(client, `flame ${type} ${key}`, () => client.flame(type, filter)), statsOf(client)]);
     return { shown: `${type} ${key}`, flame, stats };
   }, [client, type, key]);
   // The choices of the filters need the goroutine and region analyses: asked for only
