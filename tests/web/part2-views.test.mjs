@@ -3,6 +3,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launch, newPage, startSite } from './browser.mjs';
@@ -162,6 +164,25 @@ test('a profile narrowed to a goroutine group totals what `gotrace pprof --gorou
   await page.waitForFunction((t) => Number(document.querySelector('[data-testid=flame-total]')?.dataset.ns) === t, total);
 });
 
+test('a profile of a time range totals what `gotrace pprof --from --to` counts; its download is the CLI\'s pprof', async () => {
+  const { time } = gotraceJSON('stats');
+  const from = time.start + Math.round(time.duration / 4);
+  const to = time.start + Math.round(time.duration / 2);
+  const folded = gotrace('pprof', '--type=sched', '--folded', `--from=${from}`, `--to=${to}`);
+  let total = 0;
+  for (const line of folded.split('\n')) if (line) total += Number(line.split(' ')[1]);
+  await show(`#/profiles/sched?t0=${from}&t1=${to}`, `[data-testid=profiles-view][data-loading="0"]`);
+  await page.waitForFunction((t) => Number(document.querySelector('[data-testid=flame-total]')?.dataset.ns) === t, total);
+
+  const out = path.join(os.tmpdir(), `gotrace-part2-${process.pid}.pb.gz`);
+  execFileSync(cli, ['pprof', '--type=sched', `--from=${from}`, `--to=${to}`, '-o', out, TRACE]);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=download-pprof]')]);
+  assert.equal(download.suggestedFilename(), 'sched.pb.gz');
+  const got = fs.readFileSync(await download.path());
+  assert.deepEqual(got, fs.readFileSync(out));
+  fs.rmSync(out);
+});
+
 test('the MMU chart renders, and its worst windows link to the timeline', async () => {
   await show('#/mmu', '[data-testid=mmu-chart]');
   const native = gotraceJSON('mmu');
@@ -178,6 +199,10 @@ test('the MMU chart renders, and its worst windows link to the timeline', async 
   // Leaving out STW and background work changes what is counted.
   await page.click('[data-flag=background]');
   await page.waitForFunction(() => document.querySelector('[data-testid=mmu-flags-text]')?.textContent === 'stw+assist+sweep');
+  const perProc = JSON.parse(execFileSync(cli, ['mmu', '--json', '--flags=stw,assist,sweep,perproc', TRACE]).toString()).mmu;
+  await page.click('[data-flag=perProc]');
+  await page.waitForFunction((f) => document.querySelector('[data-testid=mmu-flags-text]')?.textContent === f, perProc.flags);
+  assert.match(await page.textContent('[data-testid=mmu-view] > p'), new RegExp(`${perProc.series} series \\(one per proc\\)`));
 });
 
 test('search (/) finds a goroutine by id and a region by name and jumps to them', async () => {
