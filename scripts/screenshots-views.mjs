@@ -35,6 +35,9 @@ await shot('tasks', '#/tasks', '[data-testid=task-types]', async () => {
   await page.locator('[data-testid=task-types] tbody tr').first().locator('[data-testid=histogram] button').nth(6).click();
   await page.waitForSelector('[data-testid=instances]');
 });
+// A request task: those have regions.
+await page.locator('[data-testid=task-types] tbody tr', { hasText: 'request' }).locator('[data-testid=histogram] button').nth(3).click();
+await page.waitForSelector('[data-testid=instances] a[data-testid=task-link]');
 const task = await page.$eval('[data-testid=instances] a[data-testid=task-link]', (a) => a.textContent);
 await shot('tasks-task', `#/task/${task}`, '[data-testid=task-timeline]');
 await shot('tasks-regions', '#/regions', '[data-testid=region-types]');

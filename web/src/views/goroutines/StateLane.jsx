@@ -32,7 +32,7 @@ export function drawLane(canvas, rects, t0, t1) {
   }
 }
 
-export function StateLane({ client, goroutine, t0, t1, onPick }) {
+export function StateLane({ client, goroutine, t0, t1, onPick, legend = true }) {
   const ref = useRef(null);
   const rectsRef = useRef(null);
   useEffect(() => {
@@ -73,9 +73,9 @@ export function StateLane({ client, goroutine, t0, t1, onPick }) {
           onPick(t0 + ((e.clientX - box.left) / box.width) * (t1 - t0));
         }}
       />
-      <div class="gt-legend">
+      {legend && <div class="gt-legend">
         {STATES.slice(0, 4).map((s) => <span key={s}><i style={{ background: STATE_COLORS[s] }} />{s}</span>)}
-      </div>
+      </div>}
     </div>
   );
 }

@@ -16,6 +16,12 @@ export const routes = [
     tabPath: '/goroutines',
   },
   {
+    // The group of goroutines never seen with a stack has no start function ("").
+    path: '/goroutines/group',
+    view: ({ trace }) => h(GroupView, { client: trace, name: '' }),
+    tabPath: '/goroutines',
+  },
+  {
     path: '/goroutine/:id',
     view: ({ trace, params }) => h(GoroutineView, { client: trace, id: Number(params.id) }),
     tabPath: '/goroutines',

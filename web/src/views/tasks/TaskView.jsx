@@ -1,6 +1,7 @@
 import { formatDuration, timelineHref } from '../goroutines/format.js';
 import { goroutineHref } from '../goroutines/GoroutinesView.jsx';
 import { part, Pending, statsOf, useAsync } from '../goroutines/query.jsx';
+import { StateLane } from '../goroutines/StateLane.jsx';
 import { taskHref } from './TasksView.jsx';
 
 // The task drawn on its own small timeline: the task on top, then one row per
@@ -79,6 +80,12 @@ export function TaskView({ client, id }) {
         <dd>{task.goroutines.map((g) => <a key={g} href={goroutineHref(g)}>G{g} </a>)}</dd>
       </dl>
       <TaskTimeline task={task} t0={t0} t1={t1} />
+      {task.goroutines.slice(0, 8).map((g, i) => (
+        <div key={g} class="gt-task-lane">
+          <a href={goroutineHref(g)}>G{g}</a> during the task
+          <StateLane client={client} goroutine={g} t0={t0} t1={t1} legend={i === Math.min(8, task.goroutines.length) - 1} />
+        </div>
+      ))}
       <h3>Regions ({task.regions.length})</h3>
       <table class="gt-table" data-testid="task-regions">
         <thead><tr><th>Region</th><th>Goroutine</th><th class="num">Start</th><th class="num">Duration</th></tr></thead>
