@@ -91,6 +91,17 @@ test('a group page lists its goroutines; a goroutine page shows the numbers of `
   await page.waitForSelector('[data-testid=group-view]');
   const ids = await page.$$eval('[data-testid=group-goroutines] a[data-testid=goroutine-link]', (as) => as.map((a) => Number(a.textContent.slice(1))));
   assert.deepEqual([...ids].sort((a, b) => a - b), [...group.goroutines].sort((a, b) => a - b));
+  // Sorted in the worker: by execution time, most first, then least first.
+  const byExec = group.goroutines.map((id) => native.goroutines.find((x) => x.id === id))
+    .map((g, i) => [g.stats.exec ?? 0, i, g.id]);
+  await page.click('[data-testid=group-goroutines] th[data-key=exec]');
+  await page.waitForSelector('[data-testid=group-goroutines] th[data-key=exec][aria-sort=descending]');
+  await page.waitForFunction((want) => JSON.stringify([...document.querySelectorAll('[data-testid=group-goroutines] a[data-testid=goroutine-link]')].map((a) => Number(a.textContent.slice(1)))) === want,
+    JSON.stringify([...byExec].sort((a, b) => b[0] - a[0] || a[1] - b[1]).map((x) => x[2])));
+  await page.click('[data-testid=group-goroutines] th[data-key=exec]');
+  await page.waitForSelector('[data-testid=group-goroutines] th[data-key=exec][aria-sort=ascending]');
+  await page.waitForFunction((want) => JSON.stringify([...document.querySelectorAll('[data-testid=group-goroutines] a[data-testid=goroutine-link]')].map((a) => Number(a.textContent.slice(1)))) === want,
+    JSON.stringify([...byExec].sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((x) => x[2])));
 
   const id = group.goroutines[0];
   const g = native.goroutines.find((x) => x.id === id);

@@ -3,6 +3,7 @@
 // only the part a view shows (the groups, one group, one goroutine, one histogram bar).
 import { bucketIndex, bucketOfMin } from '../views/tasks/buckets.js';
 import { search } from '../views/search/searchIndex.js';
+import { sortGoroutines } from '../views/goroutines/breakdown.js';
 
 const cache = new WeakMap();
 
@@ -47,6 +48,32 @@ export function analysisPart(trace, what, arg) {
       const g = goroutines(trace);
       const group = g.groups.find((x) => x.name === arg);
       return group ? { group, goroutines: group.goroutines.map((id) => g.byId.get(id)).filter(Boolean) } : null;
+    }
+    case 'goroutineGroupPage': {
+      // A group's goroutines sorted, and only the first `limit` of them.
+      const g = goroutines(trace);
+      const group = g.groups.find((x) => x.name === arg.name);
+      if (!group) return null;
+      const rows = group.goroutines.map((id) => g.byId.get(id)).filter(Boolean);
+      let maxTotal = 1;
+      let t0 = Infinity;
+      let t1 = -Infinity;
+      let alive = false;
+      for (const x of rows) {
+        maxTotal = Math.max(maxTotal, x.stats.total ?? 0);
+        if (x.start || x.creation) t0 = Math.min(t0, x.start || x.creation);
+        if (x.end) t1 = Math.max(t1, x.end);
+        else alive = true;
+      }
+      const { goroutines: _ids, ...summary } = group;
+      return {
+        group: summary,
+        count: rows.length,
+        maxTotal,
+        first: Number.isFinite(t0) ? t0 : null,
+        last: alive || !Number.isFinite(t1) ? null : t1,
+        rows: sortGoroutines(rows, arg.sort, arg.desc).slice(0, arg.limit ?? rows.length),
+      };
     }
     case 'goroutine': {
       const g = goroutines(trace);

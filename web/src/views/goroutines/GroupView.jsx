@@ -1,5 +1,5 @@
 import { href } from '../../model/router.js';
-import { useMemo } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { BreakdownBar, BreakdownLegend } from './BreakdownBar.jsx';
 import { CopyCSVButton, SortableTable } from './SortableTable.jsx';
 import { blockTotal, unknownTime } from './breakdown.js';
@@ -36,38 +36,47 @@ export function goroutineColumns(maxTotal, traceStart) {
   ];
 }
 
-// One group: the goroutines that start in the same function.
+// One group: the goroutines that start in the same function. The worker sorts them and
+// sends the first rows (a group can hold hundreds of thousands).
 export function GroupView({ client, name }) {
+  const [sort, setSort] = useState({ key: 'total', desc: true });
+  const [limit, setLimit] = useState(500);
   const state = useAsync(async () => {
-    const [data, stats] = await Promise.all([part(client, 'goroutineGroup', name), statsOf(client)]);
+    const [data, stats] = await Promise.all([
+      part(client, 'goroutineGroupPage', { name, sort: sort.key, desc: sort.desc, limit }),
+      statsOf(client),
+    ]);
     return { data, stats };
-  }, [client, name]);
-  const group = state.data?.data?.group;
-  const rows = useMemo(() => state.data?.data?.goroutines ?? [], [state.data]);
+  }, [client, name, sort.key, sort.desc, limit]);
+  const data = state.data?.data;
   const columns = useMemo(
-    () => goroutineColumns(Math.max(1, ...rows.map((g) => g.stats.total ?? 0)), state.data?.stats.time.start ?? 0),
-    [rows],
+    () => goroutineColumns(data?.maxTotal ?? 1, state.data?.stats.time.start ?? 0),
+    [data],
   );
   if (!state.data) return <Pending state={state} what='goroutines' />;
-  if (!group) return <p class='gt-error'>No goroutine group starts in “{name}”. <a href='#/goroutines'>All groups</a></p>;
-  let t0 = Infinity;
-  let t1 = -Infinity;
+  if (!data) return <p class='gt-error'>No goroutine group starts in “{name}”. <a href='#/goroutines'>All groups</a></p>;
+  const { group, rows } = data;
   const end = state.data.stats.time.end;
-  for (const g of rows) {
-    t0 = Math.min(t0, g.start || g.creation || end);
-    t1 = Math.max(t1, g.end || end);
-  }
+  const t0 = data.first ?? state.data.stats.time.start;
+  const t1 = data.last ?? end;
+  const allRows = async () => (await part(client, 'goroutineGroup', name)).goroutines;
   return (
     <section class='gt-view' data-testid='group-view'>
       <header class='gt-view-head'>
         <h2><a href='#/goroutines'>Goroutines</a> › <span data-testid='group-name'>{name || '(no start function)'}</span></h2>
         <span><b data-testid='group-count'>{formatCount(group.count)}</b> goroutines, {formatDuration(group.exec)} execution, {formatDuration(group.total)} in all</span>
-        <CopyCSVButton columns={columns.filter((c) => c.key !== 'breakdown')} rows={rows} name='the goroutines' />
+        <CopyCSVButton columns={columns.filter((c) => c.key !== 'breakdown')} rows={allRows} name='the goroutines' />
         <a href={href('/profiles/sync', { group: name })}>Profiles of this group</a>
-        {Number.isFinite(t0) && <a href={timelineHref(t0, t1, { group: name })}>Timeline</a>}
+        <a href={timelineHref(t0, t1, { group: name })}>Timeline</a>
       </header>
       <BreakdownLegend statsList={[group.stats]} />
-      <SortableTable testid='group-goroutines' columns={columns} rows={rows} initialSort='total' rowKey={(g) => g.id} />
+      <SortableTable
+        testid='group-goroutines'
+        columns={columns}
+        rows={rows}
+        rowKey={(g) => g.id}
+        remote={{ sort, onSort: setSort, total: data.count, onShowAll: () => setLimit(Infinity) }}
+      />
     </section>
   );
 }

@@ -1,12 +1,16 @@
 import { useMemo, useState } from 'preact/hooks';
 
 // A table whose every column sorts on a click of its header (again: the other way).
-// Long tables show their first `limit` rows until asked for all of them.
-export function SortableTable({ columns, rows, initialSort, initialDesc = true, limit = 500, rowKey, testid, onRowClick }) {
-  const [sort, setSort] = useState({ key: initialSort ?? columns[0].key, desc: initialDesc });
+// Long tables show their first `limit` rows until asked for all of them. With `remote`
+// ({ sort, onSort, total, onShowAll }) the rows come sorted and cut from elsewhere (the
+// worker, for tables of many thousands of rows).
+export function SortableTable({ columns, rows, initialSort, initialDesc = true, limit = 500, rowKey, testid, onRowClick, remote }) {
+  const [localSort, setSort] = useState({ key: initialSort ?? columns[0].key, desc: initialDesc });
   const [showAll, setShowAll] = useState(false);
+  const sort = remote ? remote.sort : localSort;
   const column = columns.find((c) => c.key === sort.key) ?? columns[0];
   const sorted = useMemo(() => {
+    if (remote) return rows;
     const value = column.value;
     const keyed = rows.map((r, i) => [value(r), i, r]);
     keyed.sort((a, b) => {
@@ -18,10 +22,13 @@ export function SortableTable({ columns, rows, initialSort, initialDesc = true, 
     });
     return keyed.map((k) => k[2]);
   }, [rows, column, sort.desc]);
-  const shown = showAll ? sorted : sorted.slice(0, limit);
+  const shown = showAll || remote ? sorted : sorted.slice(0, limit);
+  const total = remote ? remote.total : sorted.length;
   const clickHeader = (key) => {
     const col = columns.find((c) => c.key === key);
-    setSort((s) => (s.key === key ? { key, desc: !s.desc } : { key, desc: !!col.numeric }));
+    const next = (s) => (s.key === key ? { key, desc: !s.desc } : { key, desc: !!col.numeric });
+    if (remote) remote.onSort(next(sort));
+    else setSort(next);
   };
   return (
     <div class="gt-table-wrap">
@@ -55,9 +62,9 @@ export function SortableTable({ columns, rows, initialSort, initialDesc = true, 
           ))}
         </tbody>
       </table>
-      {sorted.length > shown.length && (
-        <button type="button" class="gt-more" onClick={() => setShowAll(true)}>
-          Show all {sorted.length} rows ({sorted.length - shown.length} more)
+      {total > shown.length && (
+        <button type="button" class="gt-more" onClick={() => (remote ? remote.onShowAll() : setShowAll(true))}>
+          Show all {total} rows ({total - shown.length} more)
         </button>
       )}
     </div>
@@ -90,6 +97,7 @@ export async function copyText(text) {
   }
 }
 
+/** Copies the rows as CSV; `rows` may be a function giving them (or a promise of them). */
 export function CopyCSVButton({ columns, rows, name }) {
   const [done, setDone] = useState('');
   return (
@@ -98,7 +106,10 @@ export function CopyCSVButton({ columns, rows, name }) {
       class="gt-csv"
       data-testid="copy-csv"
       title={`Copy ${name} as CSV`}
-      onClick={async () => setDone((await copyText(toCSV(columns, rows))) ? 'copied' : 'copy failed')}
+      onClick={async () => {
+        const all = typeof rows === 'function' ? await rows() : rows;
+        setDone((await copyText(toCSV(columns, all))) ? 'copied' : 'copy failed');
+      }}
     >
       Copy as CSV{done ? ` (${done})` : ''}
     </button>

@@ -77,3 +77,27 @@ export function segments(stats) {
   out.push({ key: 'unknown', label: 'Unknown', value: unknownTime(stats), color: '#cfd8dc' });
   return out.filter((s) => s.value > 0);
 }
+
+/** How the goroutine table sorts on each column (shared by the page and the worker,
+ *  which sorts a large group before sending the page its first rows). */
+export const GOROUTINE_SORT = {
+  id: (g) => g.id,
+  start: (g) => g.start || -1,
+  total: (g) => g.stats.total ?? 0,
+  exec: (g) => g.stats.exec ?? 0,
+  sched_wait: (g) => g.stats.sched_wait ?? 0,
+  block: (g) => blockTotal(g.stats),
+  syscall: (g) => g.stats.syscall ?? 0,
+  syscall_block: (g) => g.stats.syscall_block ?? 0,
+  unknown: (g) => unknownTime(g.stats),
+  'range:GC mark assist': (g) => g.stats['range:GC mark assist'] ?? 0,
+  breakdown: (g) => (g.stats.total ? (g.stats.exec ?? 0) / g.stats.total : 0),
+};
+
+/** The goroutines sorted by a column (ties: in the given order). */
+export function sortGoroutines(rows, key, desc) {
+  const value = GOROUTINE_SORT[key] ?? GOROUTINE_SORT.total;
+  const keyed = rows.map((g, i) => [value(g), i, g]);
+  keyed.sort((a, b) => (a[0] === b[0] ? a[1] - b[1] : desc ? b[0] - a[0] : a[0] - b[0]));
+  return keyed.map((k) => k[2]);
+}
