@@ -51,17 +51,17 @@ function WakeList({ title, list, traceStart, testid, sampled }) {
 export function GoroutineView({ client, id }) {
   const state = useAsync(async () => {
     const [data, stats] = await Promise.all([part(client, 'goroutine', id), statsOf(client)]);
-    const g = data?.goroutine;
-    let wakes = null;
-    if (g) {
-      const t0 = g.start || g.creation || stats.time.start;
-      const t1 = g.end || stats.time.end;
-      wakes = await wakeups(client, id, t0, t1);
-    }
-    return { group: data?.group, stats, g, wakes };
+    return { group: data?.group, stats, g: data?.goroutine };
   }, [client, id]);
+  // The wake-ups need the timeline index: they come after the figures.
+  const woken = useAsync(async () => {
+    const d = state.data;
+    if (!d?.g || d.g.id !== id) return null;
+    return { id, ...(await wakeups(client, id, d.g.start || d.g.creation || d.stats.time.start, d.g.end || d.stats.time.end)) };
+  }, [client, id, state.data]);
   if (!state.data) return <Pending state={state} what={`goroutine ${id}`} />;
-  const { group, stats, g, wakes } = state.data;
+  const { group, stats, g } = state.data;
+  const wakes = woken.data?.id === id ? woken.data : null;
   if (!g) return <p class="gt-error">There is no goroutine {id} in this trace. <a href="#/goroutines">All goroutines</a></p>;
   const traceStart = stats.time.start;
   const t0 = g.creation || g.start || traceStart;
@@ -115,10 +115,12 @@ export function GoroutineView({ client, id }) {
         t1={t1}
         onPick={(t) => { location.hash = timelineHref(t - (t1 - t0) / 200, t + (t1 - t0) / 200, { g: g.id }); }}
       />
-      <div class="gt-wakes">
-        <WakeList title="Woken by" list={wakes.wokenBy} sampled={wakes.sampled} traceStart={traceStart} testid="woken-by" />
-        <WakeList title="Woke" list={wakes.woke} sampled={wakes.sampled} traceStart={traceStart} testid="woke" />
-      </div>
+      {wakes ? (
+        <div class="gt-wakes">
+          <WakeList title="Woken by" list={wakes.wokenBy} sampled={wakes.sampled} traceStart={traceStart} testid="woken-by" />
+          <WakeList title="Woke" list={wakes.woke} sampled={wakes.sampled} traceStart={traceStart} testid="woke" />
+        </div>
+      ) : <Pending state={woken} what="the wake-ups" />}
       {g.regions && g.regions.length > 0 && (
         <>
           <h3>Regions ({g.regions.length})</h3>

@@ -40,7 +40,7 @@ export function goroutineColumns(maxTotal, traceStart) {
 // sends the first rows (a group can hold hundreds of thousands).
 export function GroupView({ client, name }) {
   const [sort, setSort] = useState({ key: 'total', desc: true });
-  const [limit, setLimit] = useState(500);
+  const [limit, setLimit] = useState(200);
   const state = useAsync(async () => {
     const [data, stats] = await Promise.all([
       part(client, 'goroutineGroupPage', { name, sort: sort.key, desc: sort.desc, limit }),
