@@ -67,6 +67,20 @@ test('the goroutines view lists the groups of `gotrace goroutines` with their co
   assert.equal(bars, native.groups.length);
 });
 
+test('the groups copy as CSV, with the figures of `gotrace goroutines --json` in ns', async () => {
+  const native = gotraceJSON('goroutines');
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(site.url).origin });
+  await show('#/goroutines', '[data-testid=groups-table]');
+  await page.click('[data-testid=goroutines-view] [data-testid=copy-csv]');
+  await page.waitForSelector('[data-testid=goroutines-view] [data-testid=copy-csv]:text("copied")');
+  const lines = (await page.evaluate(() => navigator.clipboard.readText())).trim().split('\n');
+  assert.equal(lines[0], 'Start function,Goroutines,Execution,Sched wait,Block,Syscall,Syscall blocked,Unknown,GC assist,Total');
+  assert.equal(lines.length, native.groups.length + 1);
+  const first = native.groups[0];
+  assert.equal(lines[1], [`"${first.name}"`.replace(/^"([^,"]*)"$/, '$1'), first.count, first.exec, first.sched_wait, first.block, first.syscall,
+    first.syscall_block, first.unknown, first.stats['range:GC mark assist'] ?? 0, first.total].join(','));
+});
+
 test('the goroutines view sorts by any column, both ways', async () => {
   await show('#/goroutines', '[data-testid=groups-table]');
   const column = async (key) => page.$$eval(`[data-testid=groups-table] tbody td[data-key=${key}]`, (tds) => tds.map((t) => t.textContent));
