@@ -23,4 +23,7 @@ step "WebAssembly build and npm package tests"
 "$root/scripts/build-wasm.sh"
 (cd "$root" && node --test tests/js/)
 
+step "web app in Chromium"
+"$root/scripts/test-web.sh"
+
 echo; echo "== all tests passed in $((SECONDS - started)) s"
