@@ -6,6 +6,7 @@
 //
 //   node scripts/bench-views.mjs [TRACE]     (default /work/data/large.trace or
 //                                             $GOTRACE_LARGE_TRACE)
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { launch, newPage, startSite } from '../tests/web/browser.mjs';
 
@@ -15,6 +16,21 @@ if (!fs.existsSync(trace)) {
   process.exit(2);
 }
 
+// Memory of the browser's processes (this script's descendants: page and worker
+// included), in MB.
+function browserRssMB(root) {
+  const table = execFileSync('ps', ['-eo', 'pid=,ppid=,rss=']).toString().trim().split('\n')
+    .map((l) => l.trim().split(/\s+/).map(Number));
+  const ids = new Set([root]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [pid, ppid] of table) if (ids.has(ppid) && !ids.has(pid)) { ids.add(pid); grew = true; }
+  }
+  let kb = 0;
+  const each = [];
+  for (const [pid, , rss] of table) if (ids.has(pid) && pid !== root) { kb += rss; each.push(rss); }
+  return { total: kb / 1024, largest: Math.max(...each) / 1024 };
+}
 const site = await startSite();
 const browser = await launch();
 const { page, problems } = await newPage(browser);
@@ -46,6 +62,7 @@ await page.goto(`${site.url}#/overview`);
 await page.setInputFiles('[data-testid=file-input]', trace);
 await page.waitForFunction(() => !document.querySelector('.progress') && document.querySelector('.tab.active'), null, { polling: 100 });
 const loadMs = Date.now() - t0;
+const rssLoaded = browserRssMB(process.pid);
 
 const views = [
   ['goroutines', '#/goroutines', '[data-testid=groups-table]'],
@@ -85,6 +102,8 @@ const searchMs = await page.evaluate(async () => {
   return performance.now() - t;
 });
 
+const rss = browserRssMB(process.pid);
+
 const mb = (fs.statSync(trace).size / 1e6).toFixed(1);
 console.log(`trace: ${trace} (${mb} MB); loaded (file chosen → overview) in ${(loadMs / 1000).toFixed(2)} s`);
 console.log('view                    first (ms)   again (ms)');
@@ -92,6 +111,8 @@ for (const [name, first, again] of rows) {
   console.log(`${name.padEnd(22)} ${first.toFixed(0).padStart(11)} ${again.toFixed(0).padStart(12)}${first > 500 ? '   (over 500 ms)' : ''}`);
 }
 console.log(`${'search "serve"'.padEnd(22)} ${searchMs.toFixed(0).padStart(11)}`);
+if (rss.total) console.log(`browser memory once loaded: ${rssLoaded.total.toFixed(0)} MB RSS in all, largest process ${rssLoaded.largest.toFixed(0)} MB`);
+if (rss.total) console.log(`browser memory with every view opened: ${rss.total.toFixed(0)} MB RSS in all, largest process ${rss.largest.toFixed(0)} MB`);
 if (problems.errors.length) console.log('page errors:', problems.errors);
 
 await browser.close();
