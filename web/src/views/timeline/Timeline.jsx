@@ -89,12 +89,29 @@ function TimelineCanvas({ trace, list, query }) {
 
   const plotWidth = () => Math.max(1, sizeRef.current.width - LABEL_WIDTH);
 
+  // Scrolls a goroutine's lane into view once its group is open and the box measured.
+  const pendingReveal = useRef(null);
+  const measured = useRef(false);
+  const revealPending = () => {
+    const g = pendingReveal.current;
+    const el = scrollRef.current;
+    if (g === null || !el || !measured.current) return;
+    const row = rowsRef.current.rows.find((r) => r.key === 'goroutine:' + g);
+    if (!row) return;
+    pendingReveal.current = null;
+    const h = el.clientHeight;
+    if (row.y < el.scrollTop || row.y + row.height > el.scrollTop + h - AXIS_HEIGHT) {
+      el.scrollTop = Math.max(0, row.y - (h - AXIS_HEIGHT) / 3);
+    }
+  };
+
   // ---- drawing ----
   const draw = useCallback(() => {
     const s = v.current;
     s.frame = 0;
     const canvas = canvasRef.current;
     if (!canvas) return;
+    revealPending();
     const dpr = window.devicePixelRatio || 1;
     const ctx = canvas.getContext('2d');
     const t = performance.now();
@@ -290,7 +307,6 @@ function TimelineCanvas({ trace, list, query }) {
     [trace, requestDraw, fetchVisible, syncUrl, setView],
   );
 
-  const pendingReveal = useRef(null);
   const revealGoroutine = useCallback(
     (g) => {
       const group = layout.groupOf.get(g);
@@ -305,19 +321,6 @@ function TimelineCanvas({ trace, list, query }) {
     },
     [layout],
   );
-
-  // Scroll a goroutine's lane into view once its group is open.
-  useEffect(() => {
-    const g = pendingReveal.current;
-    if (g === null) return;
-    const row = layout.rows.find((r) => r.key === 'goroutine:' + g);
-    if (!row) return;
-    pendingReveal.current = null;
-    const el = scrollRef.current;
-    if (el && (row.y < el.scrollTop || row.y + row.height > el.scrollTop + size.height - AXIS_HEIGHT)) {
-      el.scrollTop = Math.max(0, row.y - (size.height - AXIS_HEIGHT) / 3);
-    }
-  }, [layout, size]);
 
   // Layout, size or groups changed: draw and query.
   useEffect(() => {
@@ -338,6 +341,7 @@ function TimelineCanvas({ trace, list, query }) {
     const el = scrollRef.current;
     const ro = new ResizeObserver(() => {
       const r = el.getBoundingClientRect();
+      measured.current = true;
       setSize({ width: Math.max(300, Math.floor(r.width)), height: Math.max(200, Math.floor(r.height)) });
     });
     ro.observe(el);
