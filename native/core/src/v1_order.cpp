@@ -373,6 +373,177 @@ class Merger {
   std::vector<uint32_t> next_waiting_;  // list -> next list waiting on the same goroutine
 };
 
+// ---- Go 1.23's merge, step by step (its tie order) --------------------------------
+
+// Go 1.23's parseEventBatches, mechanics and all, because they decide the order of
+// events with equal times: the Ps sit in a scan list (the map's order, taken here as the
+// order of each P's first batch, then the CPU-sample list, present even when empty); a
+// scan moves every ready head into a binary min-heap by time, removing its P from the
+// scan list by swapping the last entry into its slot; each round pops the heap's root
+// (Go's own heapUp/heapDown, which break ties by position) and appends that P to the
+// scan list again. Between two scans only the popped P and the Ps waiting on the
+// goroutine that changed state can have become ready, so those are the only ones looked
+// at, in scan-list order: the work per event does not grow with the number of Ps.
+class Go123Merger {
+ public:
+  explicit Go123Merger(Trace& t)
+      : t_(t),
+        nlists_(t.lists.size()),
+        nprocs_(nlists_ + (nlists_ != 0 && t.lists.back().p == kProfileP ? 0 : 1)),
+        pos_(nlists_, 0),
+        gs_(t),
+        next_waiting_(nprocs_, kNone),
+        at_(nprocs_, 0),
+        in_round_(nprocs_, 0) {}
+
+  Stream run() {
+    size_t total = 0;
+    for (const auto& l : t_.lists) total += l.events.size();
+    MergedStream out(t_);
+    avail_.resize(nprocs_);
+    for (uint32_t i = 0; i < nprocs_; i++) avail_[i] = at_[i] = i;
+    for (uint32_t i = 0; i < avail_.size();) {
+      const uint32_t p = avail_[i];
+      Transition tr;
+      if (exhausted(p)) {
+        remove_at(i);
+      } else if (head_ready(p, tr)) {
+        push(p);
+        remove_at(i);
+      } else {
+        park(p, tr.g);
+        i++;
+      }
+    }
+    size_t merged = 0;
+    std::vector<uint32_t> woken;
+    while (!heap_.empty()) {
+      const uint32_t list = pop();
+      const uint32_t index = t_.lists[list].events[pos_[list]];
+      const Transition tr = state_transition(t_.recs[index]);
+      if (!gs_.apply(tr)) {
+        fail_at(t_.go121() ? "event sequences are broken" : "encountered impossible goroutine state transition",
+                t_.event(index));
+      }
+      out.push(index);
+      merged++;
+      pos_[list]++;
+      at_[list] = static_cast<uint32_t>(avail_.size());
+      avail_.push_back(list);
+
+      round_.clear();
+      if (uint32_t* chain = tr.g != kUnordered && !waiting_.empty() ? waiting_.find(tr.g) : nullptr) {
+        woken.clear();
+        for (uint32_t w = *chain; w != kNone; w = next_waiting_[w]) woken.push_back(w);
+        waiting_.erase(tr.g);
+        for (uint32_t w : woken) consider(w);
+      }
+      consider(list);
+      scan_round();
+    }
+    if (merged != total) throw TraceError("no consistent ordering of events possible");
+    return out.finish();
+  }
+
+ private:
+  static constexpr uint32_t kNone = ~0u;
+  struct Entry {
+    int64_t ts;
+    uint32_t list;
+  };
+
+  bool exhausted(uint32_t p) const { return p >= nlists_ || pos_[p] == t_.lists[p].events.size(); }
+  bool head_ready(uint32_t p, Transition& tr) const {
+    tr = state_transition(t_.recs[t_.lists[p].events[pos_[p]]]);
+    return tr.g == kUnordered || ready(tr, gs_.get(tr.g));
+  }
+  // A P that the coming scan takes out of the scan list (its head is ready, or it has no
+  // events left); any other goes back to waiting on its head's goroutine.
+  void consider(uint32_t p) {
+    Transition tr;
+    if (exhausted(p) || head_ready(p, tr)) {
+      in_round_[p] = 1;
+      round_.push_back(p);
+    } else {
+      park(p, tr.g);
+    }
+  }
+  // Go's scan over the scan list, visiting only the entries it would take out: in order
+  // of position, and an entry swapped into the slot just emptied is visited next (it was
+  // the last, so among the round's entries it is the one furthest on).
+  void scan_round() {
+    if (round_.size() > 1) {
+      std::sort(round_.begin(), round_.end(), [&](uint32_t a, uint32_t b) { return at_[a] < at_[b]; });
+    }
+    size_t lo = 0, hi = round_.size();
+    while (lo < hi) {
+      const uint32_t p = round_[lo];
+      in_round_[p] = 0;
+      if (!exhausted(p)) push(p);
+      const uint32_t last = avail_.back();
+      remove_at(at_[p]);
+      if (last != p && in_round_[last]) {
+        round_[lo] = last;
+        hi--;
+      } else {
+        lo++;
+      }
+    }
+  }
+  void remove_at(uint32_t i) {
+    const uint32_t last = avail_.back();
+    avail_[i] = last;
+    at_[last] = i;
+    avail_.pop_back();
+  }
+  void park(uint32_t p, uint64_t g) {
+    auto [head, inserted] = waiting_.try_emplace(g);
+    next_waiting_[p] = inserted ? kNone : *head;
+    *head = p;
+  }
+
+  // Go's orderEventList: Less is "earlier time"; heapUp and heapDown as Go writes them.
+  void push(uint32_t p) {
+    heap_.push_back({t_.recs[t_.lists[p].events[pos_[p]]].ts, p});
+    size_t j = heap_.size() - 1;
+    while (j > 0) {
+      size_t i = (j - 1) / 2;
+      if (!(heap_[j].ts < heap_[i].ts)) break;
+      std::swap(heap_[i], heap_[j]);
+      j = i;
+    }
+  }
+  uint32_t pop() {
+    const size_t n = heap_.size() - 1;
+    std::swap(heap_[0], heap_[n]);
+    size_t i = 0;
+    for (;;) {
+      size_t j = 2 * i + 1;
+      if (j >= n) break;
+      if (j + 1 < n && heap_[j + 1].ts < heap_[j].ts) j++;
+      if (!(heap_[j].ts < heap_[i].ts)) break;
+      std::swap(heap_[i], heap_[j]);
+      i = j;
+    }
+    const uint32_t list = heap_.back().list;
+    heap_.pop_back();
+    return list;
+  }
+
+  Trace& t_;
+  size_t nlists_;
+  size_t nprocs_;  // the lists, and an empty CPU-sample list where the trace has none
+  std::vector<size_t> pos_;
+  GoroutineStates gs_;
+  std::vector<Entry> heap_;
+  FlatMap<uint32_t> waiting_;           // goroutine -> first P waiting on it
+  std::vector<uint32_t> next_waiting_;  // P -> next P waiting on the same goroutine
+  std::vector<uint32_t> avail_;         // the scan list
+  std::vector<uint32_t> at_;            // P -> its position in the scan list
+  std::vector<uint8_t> in_round_;
+  std::vector<uint32_t> round_;
+};
+
 // ---- Go 1.5: the global sequence -------------------------------------------------------
 
 // Go 1.5/1.6 number every event from one process-wide counter; a syscall exit carries
@@ -411,6 +582,7 @@ Stream order_by_seq(Trace& t) {
 
 Stream order_events(Trace& t) {
   if (t.minor < 7) return order_by_seq(t);
+  if (!t.go121()) return Go123Merger(t).run();
   return t.rules.exact_go121_ties && t.lists.size() <= 12 ? merge_go121(t) : Merger(t).run();
 }
 
