@@ -33,40 +33,6 @@ std::string folded(const EventStore& store, const Summary& summary, ProfileType 
   return pprof_folded(build_pprof_profile(store, compute_go_tool_profile(store, summary, type)));
 }
 
-struct FoldedLine {
-  int64_t count = 0, ns = 0;
-  std::string stack;
-};
-
-std::vector<FoldedLine> parse_folded(const std::string& text) {
-  std::vector<FoldedLine> lines;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    FoldedLine l;
-    std::istringstream fields(line);
-    fields >> l.count >> l.ns;
-    fields.get();  // the space before the stack
-    std::getline(fields, l.stack);
-    lines.push_back(l);
-  }
-  return lines;
-}
-
-// Old-format traces: our reader orders events with equal timestamps on different Ps
-// differently from Go's (then, as Go, moves the later one forward by 1 ns), so a
-// duration can differ by the few ns of such a cluster (< 8 ns, FORMAT.md / canon-dump).
-// Stacks and counts cannot: they follow each goroutine's own order.
-bool equal_up_to_tied_times(const std::string& ours, const std::string& go) {
-  auto a = parse_folded(ours), b = parse_folded(go);
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); i++) {
-    if (a[i].stack != b[i].stack || a[i].count != b[i].count) return false;
-    if (std::abs(a[i].ns - b[i].ns) > 8 * a[i].count) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 TEST_CASE("profiles equal Go's -pprof references", "[profile][corpus]") {
@@ -81,12 +47,7 @@ TEST_CASE("profiles equal Go's -pprof references", "[profile][corpus]") {
           INFO(name << " -pprof=" << to_string(type));
           std::string ours = folded(r.store, summary, type);
           std::string go = read_zstd(reference_path(name, type));
-          if (ours == go || !r.store.format.legacy) {
-            CHECK(ours == go);
-          } else {
-            WARN(name << " -pprof=" << to_string(type) << ": equal up to the times of tied events");
-            CHECK(equal_up_to_tied_times(ours, go));
-          }
+          CHECK(ours == go);
         }
       }
     }

@@ -38,23 +38,6 @@ TEST_CASE("analysis equals Go's references", "[analysis][corpus]") {
       Json ours = Json::parse(our_report_json(r));
       Json go = Json::parse(read_zstd(corpus_path(name + ".trace.analysis.json.zst")));
       std::vector<Mismatch> diff = compare_reports(ours, go, Tolerance{});
-      if (!diff.empty()) {
-        // Go breaks ties between equal timestamps in an order of its own and moves the
-        // later event by 1 ns; where our reader orders tied events otherwise (the dump
-        // tests compare streams up to that order), each tie moves a figure by a ns, and
-        // a goroutine with many ties drifts by a few tens. Allow that, and say so.
-        std::string go_dump = strip_exit_line(read_zstd(corpus_path(name + ".trace.godump.zst")));
-        if (go_dump != dump_text(r)) {
-          std::vector<Mismatch> relaxed = compare_reports(ours, go, Tolerance{64, 1e-6, 64});
-          if (relaxed.empty()) {
-            size_t mmu = 0;
-            for (const Mismatch& m : diff) mmu += m.where.rfind("mmu", 0) == 0;
-            WARN(name << ": tied events ordered unlike Go's; " << diff.size() - mmu << " times and durations differ by up to "
-                      << max_ns_off(diff) << " ns, " << mmu << " MMU values by more than 1e-6 (allowed: 64 ns, as a share of the window for MMU)");
-          }
-          diff = relaxed;
-        }
-      }
       for (size_t i = 0; i < diff.size() && i < 20; i++)
         UNSCOPED_INFO(diff[i].where << ": ours " << diff[i].ours << ", Go " << diff[i].go);
       CHECK(diff.empty());
