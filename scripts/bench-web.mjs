@@ -1,0 +1,104 @@
+// The web app on a large trace in headless Chromium: time from choosing the file to the
+// first timeline paint, the tab's peak memory (resident memory of the renderer
+// processes, sampled every 100 ms: the page, its worker and the wasm heap), and frame
+// times while panning and zooming. Prints figures; run web/build.sh first.
+//   node scripts/bench-web.mjs [TRACE]   (default /work/data/large.trace)
+import { readFileSync, readdirSync } from 'node:fs';
+import { launch, newPage, startSite } from '../tests/web/browser.mjs';
+
+const trace = process.argv[2] ?? '/work/data/large.trace';
+
+function rendererRss() {
+  let total = 0;
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (!cmd.includes('--type=renderer')) continue;
+      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      if (m) total += Number(m[1]) * 1024;
+    } catch {}
+  }
+  return total;
+}
+
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN;
+};
+
+const site = await startSite();
+const browser = await launch();
+let peak = 0;
+const sampler = setInterval(() => (peak = Math.max(peak, rendererRss())), 100);
+try {
+  const { page } = await newPage(browser, { width: 1440, height: 900 });
+  await page.goto(site.url);
+  await page.evaluate(() => history.replaceState(null, '', '#/timeline'));
+  const t0 = Date.now();
+  await page.setInputFiles('[data-testid=file-input]', trace);
+  await page.waitForFunction(
+    () => window.__gotraceTimeline?.idle() && Number(document.querySelector('[data-testid=timeline-canvas]')?.dataset.painted) > 1,
+    null,
+    { timeout: 300_000, polling: 20 },
+  );
+  const firstPaint = Date.now() - t0;
+  const opened = await page.evaluate(() => performance.now());
+  // Pan and zoom for a while: drags, wheel zooms and keys.
+  await page.evaluate(() => {
+    window.__frames = [];
+    let last = performance.now();
+    const tick = (t) => {
+      window.__frames.push(t - last);
+      last = t;
+      if (!window.__stopFrames) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+    window.__gotraceTimeline.frameStats().length = 0;
+  });
+  const box = await page.locator('[data-testid=timeline-canvas]').boundingBox();
+  const cx = box.x + box.width / 2;
+  const cy = box.y + 300;
+  for (let round = 0; round < 4; round++) {
+    for (let i = 0; i < 6; i++) {
+      await page.mouse.move(cx, cy);
+      await page.mouse.wheel(0, -120);
+      await page.waitForTimeout(16);
+    }
+    await page.mouse.move(cx, cy);
+    await page.mouse.down();
+    for (let i = 0; i < 30; i++) {
+      await page.mouse.move(cx + (round % 2 ? -1 : 1) * i * 12, cy);
+      await page.waitForTimeout(16);
+    }
+    await page.mouse.up();
+    for (let i = 0; i < 10; i++) {
+      await page.keyboard.press(round % 2 ? 'a' : 'd');
+      await page.waitForTimeout(16);
+    }
+  }
+  for (let i = 0; i < 20; i++) {
+    await page.mouse.wheel(0, 150);
+    await page.waitForTimeout(16);
+  }
+  await page.waitForFunction(() => window.__gotraceTimeline.idle(), null, { timeout: 120_000 });
+  const { draws, frames, stats } = await page.evaluate(() => {
+    window.__stopFrames = true;
+    return {
+      draws: [...window.__gotraceTimeline.frameStats()],
+      frames: window.__frames.slice(1),
+      stats: null,
+    };
+  });
+  void stats;
+  void opened;
+  const mb = (b) => (b / 1048576).toFixed(0);
+  console.log(`trace                      ${trace}`);
+  console.log(`choose file → first paint  ${(firstPaint / 1000).toFixed(2)} s   (goal ≤ 5 s)`);
+  console.log(`peak renderer memory       ${mb(peak)} MiB   (goal ≤ 2048 MiB)`);
+  console.log(`timeline draw time         p50 ${pct(draws, 50).toFixed(2)} ms, p95 ${pct(draws, 95).toFixed(2)} ms, max ${Math.max(...draws).toFixed(2)} ms over ${draws.length} frames (goal p95 ≤ 16 ms)`);
+  console.log(`frame interval (rAF)       p50 ${pct(frames, 50).toFixed(1)} ms, p95 ${pct(frames, 95).toFixed(1)} ms over ${frames.length} frames`);
+} finally {
+  clearInterval(sampler);
+  await browser.close();
+  await site.close();
+}
