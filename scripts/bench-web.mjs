@@ -32,8 +32,7 @@ let peak = 0;
 const sampler = setInterval(() => (peak = Math.max(peak, rendererRss())), 100);
 try {
   const { page } = await newPage(browser, { width: 1440, height: 900 });
-  await page.goto(site.url);
-  await page.evaluate(() => history.replaceState(null, '', '#/timeline'));
+  await page.goto(`${site.url}#/timeline`);
   const t0 = Date.now();
   await page.setInputFiles('[data-testid=file-input]', trace);
   await page.waitForFunction(
