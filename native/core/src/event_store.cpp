@@ -1,13 +1,70 @@
 #include "gotrace/event_store.h"
 
 #include <array>
+#include <new>
+#include <utility>
 
 namespace gotrace {
+namespace {
 
-EventStore::EventStore() {}
-EventStore::EventStore(EventStore&&) noexcept = default;
-EventStore& EventStore::operator=(EventStore&&) noexcept = default;
-EventStore::~EventStore() = default;
+void* allocate_with_new(size_t bytes) { return ::operator new(bytes); }
+void release_with_delete(void* p, size_t) { ::operator delete(p); }
+ColumnMemory g_column_memory{allocate_with_new, release_with_delete};
+
+}  // namespace
+
+void set_column_memory(const ColumnMemory& memory) { g_column_memory = memory; }
+
+EventStore::EventStore() : memory_(g_column_memory) {}
+
+EventStore::EventStore(EventStore&& o) noexcept
+    : strings(std::move(o.strings)),
+      stacks(std::move(o.stacks)),
+      generations(std::move(o.generations)),
+      format(std::move(o.format)),
+      memory_(o.memory_),
+      chunks_(std::exchange(o.chunks_, {})),
+      last_chunk_(std::exchange(o.last_chunk_, nullptr)),
+      size_(std::exchange(o.size_, 0)),
+      extra_(std::exchange(o.extra_, {})),
+      extra_size_(std::exchange(o.extra_size_, 0)),
+      thread_procs_(std::move(o.thread_procs_)),
+      thread_proc_index_(std::move(o.thread_proc_index_)),
+      wide_contexts_(std::move(o.wide_contexts_)) {}
+
+EventStore& EventStore::operator=(EventStore&& o) noexcept {
+  if (this == &o) return *this;
+  release_all();
+  strings = std::move(o.strings);
+  stacks = std::move(o.stacks);
+  generations = std::move(o.generations);
+  format = std::move(o.format);
+  memory_ = o.memory_;
+  chunks_ = std::exchange(o.chunks_, {});
+  last_chunk_ = std::exchange(o.last_chunk_, nullptr);
+  size_ = std::exchange(o.size_, 0);
+  extra_ = std::exchange(o.extra_, {});
+  extra_size_ = std::exchange(o.extra_size_, 0);
+  thread_procs_ = std::move(o.thread_procs_);
+  thread_proc_index_ = std::move(o.thread_proc_index_);
+  wide_contexts_ = std::move(o.wide_contexts_);
+  return *this;
+}
+
+EventStore::~EventStore() { release_all(); }
+
+void EventStore::release_all() {
+  for (Chunk* c : chunks_) {
+    c->~Chunk();
+    memory_.release(c, sizeof(Chunk));
+  }
+  chunks_.clear();
+  last_chunk_ = nullptr;
+  size_ = 0;
+  for (uint64_t* e : extra_) memory_.release(e, kChunk * sizeof(uint64_t));
+  extra_.clear();
+  extra_size_ = 0;
+}
 
 // Go's event types are 0..52, 128..136 and 255 (the reader's Sync); stored codes
 // fold them into 0..63 so the type byte has a bit to spare.
@@ -35,15 +92,22 @@ const uint8_t EventStore::kStoredType[256] = {
 };
 
 void EventStore::add_chunk(Time first) {
-  chunks_.push_back(std::unique_ptr<Chunk>(new Chunk));  // arrays left uninitialized
-  last_chunk_ = chunks_.back().get();
-  last_chunk_->base = first;  // the arrays stay uninitialized until written
+  chunks_.reserve(chunks_.size() + 1);
+  void* p = memory_.allocate(sizeof(Chunk));
+  last_chunk_ = new (p) Chunk;  // the arrays stay uninitialized until written
+  chunks_.push_back(last_chunk_);
+  last_chunk_->base = first;
+}
+
+void EventStore::add_extra_chunk() {
+  extra_.reserve(extra_.size() + 1);
+  extra_.push_back(static_cast<uint64_t*>(memory_.allocate(kChunk * sizeof(uint64_t))));
 }
 
 void EventStore::push_wide(Time t, uint8_t type, ContextID ctx, StackID stack, uint64_t ab, uint32_t c) {
-  auto k = static_cast<uint32_t>(extra_.size());
-  extra_.push_back(ab);
-  extra_.push_back(c);
+  auto k = static_cast<uint32_t>(extra_size_);
+  push_extra_word(ab);
+  push_extra_word(c);
   push_word(t, type, ctx, stack, k, true);
 }
 
@@ -85,13 +149,13 @@ uint32_t EventStore::push_extra(std::initializer_list<uint64_t> values) {
 }
 
 uint32_t EventStore::push_extra(std::span<const uint64_t> values) {
-  auto at = static_cast<uint32_t>(extra_.size());
-  for (uint64_t v : values) extra_.push_back(v);
+  auto at = static_cast<uint32_t>(extra_size_);
+  for (uint64_t v : values) push_extra_word(v);
   return at;
 }
 
 size_t EventStore::column_bytes() const {
-  size_t bytes = chunks_.size() * sizeof(Chunk) + extra_.bytes_reserved();
+  size_t bytes = chunks_.size() * sizeof(Chunk) + extra_.size() * kChunk * sizeof(uint64_t);
   for (const auto& c : chunks_)
     if (c->wide) bytes += kChunk * sizeof(Time);
   return bytes;

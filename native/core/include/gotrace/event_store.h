@@ -65,6 +65,16 @@ struct FormatInfo {
   uint64_t file_bytes = 0;
 };
 
+// Where event stores get the memory of their columns. The default is operator new;
+// a native host may hand out pages of its own (the CLI uses huge pages: a large trace
+// then costs the kernel a fault per 2 MiB instead of per 4 KiB). Stores keep the
+// memory they were created with, so changing it affects only stores created later.
+struct ColumnMemory {
+  void* (*allocate)(size_t bytes);  // throws std::bad_alloc when it cannot
+  void (*release)(void* p, size_t bytes);
+};
+void set_column_memory(const ColumnMemory& memory);
+
 class EventStore {
  public:
   EventStore();
@@ -98,24 +108,24 @@ class EventStore {
   uint32_t a(size_t i) const {
     const Chunk& c = chunk(i);
     size_t j = i & kMask;
-    return c.type[j] & kWideFlag ? static_cast<uint32_t>(extra_[c.a[j]]) : c.a[j];
+    return c.type[j] & kWideFlag ? static_cast<uint32_t>(extra(c.a[j])) : c.a[j];
   }
   uint32_t b(size_t i) const {
     const Chunk& c = chunk(i);
     size_t j = i & kMask;
-    return c.type[j] & kWideFlag ? static_cast<uint32_t>(extra_[c.a[j]] >> 32) : 0;
+    return c.type[j] & kWideFlag ? static_cast<uint32_t>(extra(c.a[j]) >> 32) : 0;
   }
   uint32_t c(size_t i) const {
     const Chunk& ch = chunk(i);
     size_t j = i & kMask;
-    return ch.type[j] & kWideFlag ? static_cast<uint32_t>(extra_[ch.a[j] + 1]) : 0;
+    return ch.type[j] & kWideFlag ? static_cast<uint32_t>(extra(ch.a[j] + 1)) : 0;
   }
   uint64_t ab(size_t i) const {
     const Chunk& c = chunk(i);
     size_t j = i & kMask;
-    return c.type[j] & kWideFlag ? extra_[c.a[j]] : c.a[j];
+    return c.type[j] & kWideFlag ? extra(c.a[j]) : c.a[j];
   }
-  uint64_t extra(size_t k) const { return extra_[k]; }
+  uint64_t extra(size_t k) const { return extra_[k >> kShift][k & kMask]; }
 
   Context context_of(ContextID id) const {
     auto mp = static_cast<uint32_t>(id >> 32), g = static_cast<uint32_t>(id);
@@ -191,6 +201,13 @@ class EventStore {
   };
 
   const Chunk& chunk(size_t i) const { return *chunks_[i >> kShift]; }
+  void push_extra_word(uint64_t v) {
+    if ((extra_size_ & kMask) == 0) add_extra_chunk();
+    extra_.back()[extra_size_ & kMask] = v;
+    extra_size_++;
+  }
+  void add_extra_chunk();
+  void release_all();
   void push_word(Time t, uint8_t type, ContextID ctx, StackID stack, uint32_t word, bool wide) {
     size_t j = size_ & kMask;
     if (j == 0) add_chunk(t);
@@ -212,10 +229,12 @@ class EventStore {
   void push_wide(Time t, uint8_t type, ContextID ctx, StackID stack, uint64_t ab, uint32_t c);
   void set_wide_time(Chunk& c, size_t j, Time t);
 
-  std::vector<std::unique_ptr<Chunk>> chunks_;
+  ColumnMemory memory_;
+  std::vector<Chunk*> chunks_;  // constructed in memory_'s blocks
   Chunk* last_chunk_ = nullptr;
   size_t size_ = 0;
-  Column<uint64_t> extra_;
+  std::vector<uint64_t*> extra_;  // the side table, kChunk words per block of memory_
+  size_t extra_size_ = 0;
   std::vector<std::pair<ThreadID, ProcID>> thread_procs_;
   FlatMap<uint32_t> thread_proc_index_;  // hash of the pair -> candidates checked in thread_procs_
   std::vector<Context> wide_contexts_;
