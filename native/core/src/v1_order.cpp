@@ -18,6 +18,7 @@ enum GStatus : uint8_t { gDead, gRunnable, gRunning, gWaiting };
 struct GState {
   uint64_t seq = 0;
   uint8_t status = gDead;
+  uint32_t waiting = ~0u;  // Go123Merger: the first P whose head waits on this goroutine
 };
 
 constexpr uint64_t kUnordered = ~uint64_t{0};    // the event needs no goroutine state
@@ -91,14 +92,19 @@ class GoroutineStates {
     if (tr.g == kUnordered) return true;
     GState& cur = states_[tr.g];
     if (!ready(tr, cur)) return false;
-    GState next = tr.next;
-    if (next.seq == kNoSeq)
-      next.seq = cur.seq;
-    else if (next.seq == kSeqInc)
-      next.seq = cur.seq + 1;
-    cur = next;
+    advance(cur, tr);
     return true;
   }
+  static void advance(GState& cur, const Transition& tr) {
+    uint64_t seq = tr.next.seq;
+    if (seq == kNoSeq)
+      seq = cur.seq;
+    else if (seq == kSeqInc)
+      seq = cur.seq + 1;
+    cur.seq = seq;
+    cur.status = tr.next.status;
+  }
+  GState& slot(uint64_t g) { return states_[g]; }
 
  private:
   IdMap<GState> states_;
@@ -392,6 +398,8 @@ class Go123Merger {
         nprocs_(nlists_ + (nlists_ != 0 && t.lists.back().p == kProfileP ? 0 : 1)),
         pos_(nlists_, 0),
         gs_(t),
+        head_tr_(nprocs_),
+        head_ts_(nprocs_, 0),
         next_waiting_(nprocs_, kNone),
         at_(nprocs_, 0),
         in_round_(nprocs_, 0) {}
@@ -404,40 +412,55 @@ class Go123Merger {
     for (uint32_t i = 0; i < nprocs_; i++) avail_[i] = at_[i] = i;
     for (uint32_t i = 0; i < avail_.size();) {
       const uint32_t p = avail_[i];
-      Transition tr;
       if (exhausted(p)) {
         remove_at(i);
-      } else if (head_ready(p, tr)) {
+      } else if (head_ready(p)) {
         push(p);
         remove_at(i);
       } else {
-        park(p, tr.g);
+        park(p);
         i++;
       }
     }
     size_t merged = 0;
-    std::vector<uint32_t> woken;
     while (!heap_.empty()) {
       const uint32_t list = pop();
       const uint32_t index = t_.lists[list].events[pos_[list]];
-      const Transition tr = state_transition(t_.recs[index]);
-      if (!gs_.apply(tr)) {
-        fail_at(t_.go121() ? "event sequences are broken" : "encountered impossible goroutine state transition",
-                t_.event(index));
+      const Transition& tr = head_tr_[list];
+      uint32_t woken = kNone;
+      if (tr.g != kUnordered) {
+        GState& cur = gs_.slot(tr.g);
+        if (!ready(tr, cur)) {
+          fail_at(t_.go121() ? "event sequences are broken" : "encountered impossible goroutine state transition",
+                  t_.event(index));
+        }
+        GoroutineStates::advance(cur, tr);
+        woken = cur.waiting;
+        cur.waiting = kNone;
       }
       out.push(index);
       merged++;
       pos_[list]++;
+      if (woken == kNone) [[likely]] {
+        // Go appends the P to the scan list and the scan looks at it alone: if its head
+        // is ready (or it has none left) it leaves the list again from the end, which
+        // changes nothing; else it stays there, waiting.
+        if (exhausted(list)) continue;
+        if (head_ready(list)) {
+          push(list);
+        } else {
+          at_[list] = static_cast<uint32_t>(avail_.size());
+          avail_.push_back(list);
+          park(list);
+        }
+        continue;
+      }
       at_[list] = static_cast<uint32_t>(avail_.size());
       avail_.push_back(list);
-
       round_.clear();
-      if (uint32_t* chain = tr.g != kUnordered && !waiting_.empty() ? waiting_.find(tr.g) : nullptr) {
-        woken.clear();
-        for (uint32_t w = *chain; w != kNone; w = next_waiting_[w]) woken.push_back(w);
-        waiting_.erase(tr.g);
-        for (uint32_t w : woken) consider(w);
-      }
+      woken_.clear();
+      for (uint32_t w = woken; w != kNone; w = next_waiting_[w]) woken_.push_back(w);
+      for (uint32_t w : woken_) consider(w);
       consider(list);
       scan_round();
     }
@@ -453,19 +476,23 @@ class Go123Merger {
   };
 
   bool exhausted(uint32_t p) const { return p >= nlists_ || pos_[p] == t_.lists[p].events.size(); }
-  bool head_ready(uint32_t p, Transition& tr) const {
-    tr = state_transition(t_.recs[t_.lists[p].events[pos_[p]]]);
+  // Computes the head's transition (kept for when the head is merged) and whether the
+  // head may be merged now.
+  bool head_ready(uint32_t p) {
+    const Rec& r = t_.recs[t_.lists[p].events[pos_[p]]];
+    head_ts_[p] = r.ts;
+    Transition& tr = head_tr_[p];
+    tr = state_transition(r);
     return tr.g == kUnordered || ready(tr, gs_.get(tr.g));
   }
   // A P that the coming scan takes out of the scan list (its head is ready, or it has no
   // events left); any other goes back to waiting on its head's goroutine.
   void consider(uint32_t p) {
-    Transition tr;
-    if (exhausted(p) || head_ready(p, tr)) {
+    if (exhausted(p) || head_ready(p)) {
       in_round_[p] = 1;
       round_.push_back(p);
     } else {
-      park(p, tr.g);
+      park(p);
     }
   }
   // Go's scan over the scan list, visiting only the entries it would take out: in order
@@ -496,15 +523,16 @@ class Go123Merger {
     at_[last] = i;
     avail_.pop_back();
   }
-  void park(uint32_t p, uint64_t g) {
-    auto [head, inserted] = waiting_.try_emplace(g);
-    next_waiting_[p] = inserted ? kNone : *head;
-    *head = p;
+  // The head's goroutine (head_tr_) keeps the P waiting.
+  void park(uint32_t p) {
+    GState& s = gs_.slot(head_tr_[p].g);
+    next_waiting_[p] = s.waiting;
+    s.waiting = p;
   }
 
   // Go's orderEventList: Less is "earlier time"; heapUp and heapDown as Go writes them.
   void push(uint32_t p) {
-    heap_.push_back({t_.recs[t_.lists[p].events[pos_[p]]].ts, p});
+    heap_.push_back({head_ts_[p], p});
     size_t j = heap_.size() - 1;
     while (j > 0) {
       size_t i = (j - 1) / 2;
@@ -536,8 +564,10 @@ class Go123Merger {
   std::vector<size_t> pos_;
   GoroutineStates gs_;
   std::vector<Entry> heap_;
-  FlatMap<uint32_t> waiting_;           // goroutine -> first P waiting on it
+  std::vector<Transition> head_tr_;     // P -> its head's transition (while it has one)
+  std::vector<int64_t> head_ts_;        // P -> its head's time
   std::vector<uint32_t> next_waiting_;  // P -> next P waiting on the same goroutine
+  std::vector<uint32_t> woken_;
   std::vector<uint32_t> avail_;         // the scan list
   std::vector<uint32_t> at_;            // P -> its position in the scan list
   std::vector<uint8_t> in_round_;
