@@ -4,6 +4,7 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <new>
@@ -20,6 +21,7 @@
 #include "gotrace/analysis/pprof_writer.h"
 #include "gotrace/analysis/profile_selection.h"
 #include "gotrace/analysis/regions.h"
+#include "gotrace/analysis/summary_pages.h"
 #include "gotrace/analysis/tasks.h"
 #include "gotrace/analysis/timeline_details.h"
 #include "gotrace/analysis/timeline_query.h"
@@ -209,12 +211,224 @@ class WasmTrace {
     });
   }
 
+  // Computes an analysis now, so that the calls that need it answer at once later:
+  // "summary", "goroutineGroups", "taskTypes", "regionTypes", "timeline" or "mmu" (the curve for the default flags: STW, background,
+  // assist and sweep).
+  val prepare(std::string what) const {
+    return guard([&] {
+      if (what == "summary") summary();
+      else if (what == "goroutineGroups") groups();
+      else if (what == "taskTypes") tasks_by_type();
+      else if (what == "regionTypes") regions_by_type();
+      else if (what == "timeline") timeline();
+      else if (what == "mmu") mmu_curve(kDefaultMmuFlags);
+      else throw std::runtime_error("nothing to prepare called '" + what + "'");
+      return val::null();
+    });
+  }
+
+  // The goroutine groups without their goroutines: {"count", "groups": [...]}.
+  val goroutine_groups_part() const {
+    return guard([&] {
+      const Summary& s = summary();
+      std::string out;
+      JsonWriter w(out);
+      w.begin_object();
+      w.field("count", static_cast<uint64_t>(s.goroutines.size()));
+      w.key("groups").begin_array();
+      for (const GoroutineGroup& g : groups()) goroutine_group_json(w, s, g);
+      w.end_array();
+      w.end_object();
+      return val(out);
+    });
+  }
+
+  // One group's goroutines sorted by a column, rows [offset, offset + limit) of them
+  // (limit < 0: all): {"group", "count", "maxTotal", "first", "last", "rows": [...]}, or
+  // "null" for no such group.
+  val goroutine_group_page(std::string name, std::string column, bool descending, double offset,
+                           double limit) const {
+    return guard([&] {
+      const Summary& s = summary();
+      const GoroutineGroup* group = nullptr;
+      for (const GoroutineGroup& g : groups())
+        if (g.name == name) group = &g;
+      if (!group) return val(std::string("null"));
+      std::optional<GoroutineSort> by = parse_goroutine_sort(column);
+      if (!by) by = GoroutineSort::Total;
+      if (!sorted_ || sorted_->name != name || sorted_->by != *by || sorted_->descending != descending) {
+        sorted_ = SortedGroup{name, *by, descending, sorted_goroutines(s, *group, *by, descending)};
+      }
+      const auto& rows = sorted_->rows;
+      int64_t max_total = 1;
+      Time first = 0, last = 0;
+      bool any_start = false, alive = false;
+      for (const GoroutineSummary* g : rows) {
+        max_total = std::max(max_total, g->stats.total);
+        if (Time t = g->start_time ? g->start_time : g->creation_time) {
+          first = any_start ? std::min(first, t) : t;
+          any_start = true;
+        }
+        if (g->end_time) last = std::max(last, g->end_time);
+        else alive = true;
+      }
+      const size_t from = offset > 0 ? std::min(rows.size(), static_cast<size_t>(offset)) : 0;
+      const size_t to = limit < 0 ? rows.size() : std::min(rows.size(), from + static_cast<size_t>(limit));
+      std::string out;
+      JsonWriter w(out);
+      w.begin_object();
+      w.key("group");
+      goroutine_group_json(w, s, *group);
+      w.field("count", static_cast<uint64_t>(rows.size()));
+      w.field("maxTotal", max_total);
+      w.key("first");
+      if (any_start) w.value(first);
+      else w.null();
+      w.key("last");
+      if (alive || rows.empty()) w.null();
+      else w.value(last);
+      w.key("rows").begin_array();
+      for (size_t i = from; i < to; i++) goroutine_json(w, s, *rows[i]);
+      w.end_array();
+      w.end_object();
+      return val(out);
+    });
+  }
+
+  // One goroutine and its group: {"goroutine", "group"}, or "null".
+  val goroutine_part(double id) const {
+    return guard([&] {
+      const Summary& s = summary();
+      const GoroutineSummary* g = s.goroutine(static_cast<GoID>(id));
+      if (!g || static_cast<double>(g->id) != id) return val(std::string("null"));
+      std::string out;
+      JsonWriter w(out);
+      w.begin_object();
+      w.key("goroutine");
+      goroutine_json(w, s, *g);
+      w.field("group", g->name);
+      w.end_object();
+      return val(out);
+    });
+  }
+
+  // The task types: {"types": [...]} as in `gotrace tasks --json`.
+  val task_types_part() const {
+    return guard([&] {
+      std::string out;
+      JsonWriter w(out);
+      w.begin_object();
+      w.key("types").begin_array();
+      for (const TaskTypeStats& t : tasks_by_type()) {
+        w.begin_object();
+        w.field("name", t.name);
+        w.field("count", static_cast<uint64_t>(t.count));
+        w.field("complete", static_cast<uint64_t>(t.complete));
+        w.key("durations");
+        duration_distribution_json(w, t.durations);
+        w.end_object();
+      }
+      w.end_array();
+      w.end_object();
+      return val(out);
+    });
+  }
+
+  // The complete tasks of a type in the histogram bucket whose lower bound is `min`.
+  val tasks_in_bucket_part(std::string name, double min) const {
+    return guard([&] {
+      const Summary& s = summary();
+      std::string out;
+      JsonWriter w(out);
+      w.begin_array();
+      for (const TaskSummary* t : tasks_in_bucket(s, name, bucket_of_min(min))) task_entry_json(w, result_.store, s, *t);
+      w.end_array();
+      return val(out);
+    });
+  }
+
+  // One task as `gotrace tasks --json` lists it, or "null".
+  val task_part(double id) const {
+    return guard([&] {
+      const Summary& s = summary();
+      const TaskSummary* t = s.task(static_cast<TaskID>(id));
+      if (!t || static_cast<double>(t->id) != id) return val(std::string("null"));
+      std::string out;
+      JsonWriter w(out);
+      task_entry_json(w, result_.store, s, *t);
+      return val(out);
+    });
+  }
+
+  // The region types: {"types": [...]} as in `gotrace regions --json`.
+  val region_types_part() const {
+    return guard([&] {
+      std::string out;
+      JsonWriter w(out);
+      w.begin_object();
+      w.key("types").begin_array();
+      for (const RegionTypeStats& t : regions_by_type()) {
+        w.begin_object();
+        w.field("name", t.name);
+        w.field("pc", t.pc);
+        w.field("func", t.func);
+        w.field("file", t.file);
+        w.field("line", t.line);
+        w.field("count", static_cast<uint64_t>(t.count));
+        w.key("durations");
+        duration_distribution_json(w, t.durations);
+        w.end_object();
+      }
+      w.end_array();
+      w.end_object();
+      return val(out);
+    });
+  }
+
+  // The regions of a type in the histogram bucket whose lower bound is `min`.
+  val regions_in_bucket_part(std::string name, double min) const {
+    return guard([&] {
+      const Summary& s = summary();
+      std::string out;
+      JsonWriter w(out);
+      w.begin_array();
+      for (const RegionSummary* r : regions_in_bucket(s, name, bucket_of_min(min))) region_entry_json(w, s, *r);
+      w.end_array();
+      return val(out);
+    });
+  }
+
+  // Task logs whose category or message contains `text`: [{"task", "time", "goroutine",
+  // "category", "message"}], at most `limit`.
+  val task_logs_matching(std::string text, double limit) const {
+    return guard([&] {
+      const Summary& s = summary();
+      const EventStore& store = result_.store;
+      std::string out;
+      JsonWriter w(out);
+      w.begin_array();
+      for (auto [t, i] : logs_matching(store, s, text, limit > 0 ? static_cast<size_t>(limit) : 0)) {
+        EventView ev(store, i);
+        Log l = ev.log();
+        w.begin_object();
+        w.field("task", t->id);
+        w.field("time", ev.time());
+        w.field("goroutine", ev.goroutine());
+        w.field("category", l.category);
+        w.field("message", l.message);
+        w.end_object();
+      }
+      w.end_array();
+      return val(out);
+    });
+  }
+
   // `gotrace mmu --json --curve` for these windows: {"mmu": ..., "plot": ...}.
   val mmu(val windows, double flags, double worst) const {
     return guard([&] {
       std::vector<double> ws = emscripten::vecFromJSArray<double>(windows);
       const auto f = static_cast<unsigned>(flags);
-      MmuCurve curve(mutator_utilization(result_.store, f));
+      const MmuCurve& curve = mmu_curve(f);
       std::vector<MmuWindowResult> results;
       for (double w : ws) {
         if (!(w >= 1)) throw std::runtime_error("an MMU window must be at least 1 ns");
@@ -257,7 +471,7 @@ class WasmTrace {
 
   val tracks() const {
     return guard([&] {
-      TrackList t = list_tracks(timeline(), summary());
+      TrackList t = list_tracks(timeline());
       val out = val::object();
       out.set("start", static_cast<double>(t.start));
       out.set("end", static_cast<double>(t.end));
@@ -466,6 +680,26 @@ class WasmTrace {
     if (!summary_) summary_ = std::make_unique<Summary>(summarize(result_.store));
     return *summary_;
   }
+  const std::vector<GoroutineGroup>& groups() const {
+    if (!groups_) groups_ = std::make_unique<std::vector<GoroutineGroup>>(goroutine_groups(summary()));
+    return *groups_;
+  }
+  const std::vector<TaskTypeStats>& tasks_by_type() const {
+    if (!task_types_) task_types_ = std::make_unique<std::vector<TaskTypeStats>>(task_types(summary()));
+    return *task_types_;
+  }
+  const std::vector<RegionTypeStats>& regions_by_type() const {
+    if (!region_types_)
+      region_types_ = std::make_unique<std::vector<RegionTypeStats>>(region_types(result_.store, summary()));
+    return *region_types_;
+  }
+  // The MMU curve of a flag set, kept: the view asks again with other windows.
+  static constexpr unsigned kDefaultMmuFlags = 1 | 2 | 4 | 8;
+  const MmuCurve& mmu_curve(unsigned flags) const {
+    auto& slot = mmu_curves_[flags];
+    if (!slot) slot = std::make_unique<MmuCurve>(mutator_utilization(result_.store, flags));
+    return *slot;
+  }
   const TimelineIndex& timeline() const {
     if (!timeline_) timeline_ = std::make_unique<TimelineIndex>(build_timeline_index(result_.store));
     return *timeline_;
@@ -532,6 +766,18 @@ class WasmTrace {
   std::string fatal_;
   mutable std::unique_ptr<Summary> summary_;
   mutable std::unique_ptr<TimelineIndex> timeline_;
+  mutable std::unique_ptr<std::vector<GoroutineGroup>> groups_;
+  mutable std::unordered_map<unsigned, std::unique_ptr<MmuCurve>> mmu_curves_;
+  mutable std::unique_ptr<std::vector<TaskTypeStats>> task_types_;
+  mutable std::unique_ptr<std::vector<RegionTypeStats>> region_types_;
+  // The last group sorted for a page (paging through it sorts once).
+  struct SortedGroup {
+    std::string name;
+    GoroutineSort by = GoroutineSort::Total;
+    bool descending = true;
+    std::vector<const GoroutineSummary*> rows;
+  };
+  mutable std::optional<SortedGroup> sorted_;
 };
 
 }  // namespace
@@ -548,6 +794,16 @@ EMSCRIPTEN_BINDINGS(gotrace_core) {
       .function("goroutines", &WasmTrace::goroutines)
       .function("tasks", &WasmTrace::tasks)
       .function("regions", &WasmTrace::regions)
+      .function("prepare", &WasmTrace::prepare)
+      .function("goroutineGroups", &WasmTrace::goroutine_groups_part)
+      .function("goroutineGroupPage", &WasmTrace::goroutine_group_page)
+      .function("goroutine", &WasmTrace::goroutine_part)
+      .function("taskTypes", &WasmTrace::task_types_part)
+      .function("tasksInBucket", &WasmTrace::tasks_in_bucket_part)
+      .function("task", &WasmTrace::task_part)
+      .function("regionTypes", &WasmTrace::region_types_part)
+      .function("regionsInBucket", &WasmTrace::regions_in_bucket_part)
+      .function("taskLogsMatching", &WasmTrace::task_logs_matching)
       .function("mmu", &WasmTrace::mmu)
       .function("pprof", &WasmTrace::pprof)
       .function("flame", &WasmTrace::flame)

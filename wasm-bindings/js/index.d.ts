@@ -425,6 +425,36 @@ export declare class Trace {
   tasks(): TasksResult;
   /** `gotrace regions --json`. */
   regions(): RegionsResult;
+  /** Computes an analysis now, so that the calls needing it answer at once later. */
+  prepare(what: 'summary' | 'goroutineGroups' | 'taskTypes' | 'regionTypes' | 'timeline' | 'mmu'): void;
+  /** The groups of goroutines() without their goroutines' ids. */
+  goroutineGroups(): { count: number; groups: Omit<GoroutineGroup, 'goroutines'>[] };
+  /** One group's goroutines sorted by a column, a page of them (all when limit is omitted). */
+  goroutineGroupPage(name: string, options?: { sort?: string; desc?: boolean; offset?: number; limit?: number }): {
+    group: Omit<GoroutineGroup, 'goroutines'>;
+    count: number;
+    /** The largest total of its goroutines (at least 1). */
+    maxTotal: number;
+    /** The earliest start (or creation) of its goroutines, null if none. */
+    first: number | null;
+    /** The latest end of its goroutines, null while any is alive. */
+    last: number | null;
+    rows: GoroutineSummary[];
+  } | null;
+  /** One goroutine of goroutines() and the name of its group. */
+  goroutine(id: number): { goroutine: GoroutineSummary; group: string } | null;
+  /** The types of tasks(). */
+  taskTypes(): { types: TaskType[] };
+  /** The complete tasks of a type in the histogram bucket starting at `min` ns. */
+  tasksInBucket(name: string, min: number): TaskInfo[];
+  /** One task of tasks(). */
+  task(id: number): TaskInfo | null;
+  /** The types of regions(). */
+  regionTypes(): { types: RegionType[] };
+  /** The regions of a type in the histogram bucket starting at `min` ns. */
+  regionsInBucket(name: string, min: number): RegionInfo[];
+  /** Task logs whose category or message contains `text` (ASCII case folded). */
+  taskLogsMatching(text: string, limit?: number): { task: number; time: number; goroutine: number; category: string; message: string }[];
   /** MMU for these window lengths (ns; default 1µs..1s by decades), worst windows and a curve. */
   mmu(windows?: number[], flags?: MmuFlags): MmuResult;
 

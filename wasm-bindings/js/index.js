@@ -159,6 +159,71 @@ export class Trace {
   }
 
   /**
+   * Computes an analysis now so that the calls needing it answer at once later:
+   * 'summary' (goroutines, tasks, regions), 'goroutineGroups', 'taskTypes',
+   * 'regionTypes', 'timeline' (the index behind tracks() and timeline()) or 'mmu' (the
+   * utilization curve for mmu()'s default flags).
+   */
+  prepare(what) {
+    unwrap(this.#live().prepare(String(what)));
+  }
+
+  /** The goroutine groups by start function, without their goroutines: { count, groups }. */
+  goroutineGroups() {
+    return JSON.parse(unwrap(this.#live().goroutineGroups()));
+  }
+
+  /**
+   * One group's goroutines sorted by a column (id, start, total, exec, sched_wait, block,
+   * syscall, syscall_block, unknown, 'range:GC mark assist', breakdown), `limit` of them
+   * from `offset` (all when limit is omitted): { group, count, maxTotal, first, last,
+   * rows }, or null for no such group.
+   */
+  goroutineGroupPage(name, { sort = 'total', desc = true, offset = 0, limit } = {}) {
+    return JSON.parse(unwrap(this.#live().goroutineGroupPage(String(name), String(sort), Boolean(desc),
+      offset, limit ?? -1)));
+  }
+
+  /** One goroutine's summary and its group's name: { goroutine, group }, or null. */
+  goroutine(id) {
+    if (typeof id !== 'number') throw new TypeError('a goroutine id is a number');
+    return JSON.parse(unwrap(this.#live().goroutine(id)));
+  }
+
+  /** The task types with their duration distributions: { types } (as in tasks()). */
+  taskTypes() {
+    return JSON.parse(unwrap(this.#live().taskTypes()));
+  }
+
+  /** The complete tasks of a type in the histogram bucket whose lower bound is `min` (ns). */
+  tasksInBucket(name, min) {
+    checkTime('min', min);
+    return JSON.parse(unwrap(this.#live().tasksInBucket(String(name), min)));
+  }
+
+  /** One task as tasks() lists it, or null. */
+  task(id) {
+    if (typeof id !== 'number') throw new TypeError('a task id is a number');
+    return JSON.parse(unwrap(this.#live().task(id)));
+  }
+
+  /** The region types with their duration distributions: { types } (as in regions()). */
+  regionTypes() {
+    return JSON.parse(unwrap(this.#live().regionTypes()));
+  }
+
+  /** The regions of a type in the histogram bucket whose lower bound is `min` (ns). */
+  regionsInBucket(name, min) {
+    checkTime('min', min);
+    return JSON.parse(unwrap(this.#live().regionsInBucket(String(name), min)));
+  }
+
+  /** Task logs whose category or message contains `text` (ASCII case folded), at most `limit`. */
+  taskLogsMatching(text, limit = 30) {
+    return JSON.parse(unwrap(this.#live().taskLogsMatching(String(text), limit)));
+  }
+
+  /**
    * Minimum mutator utilization for each window length (ns), the worst windows, the
    * utilization quantiles, and the MMU curve for drawing. Flags say what counts as GC
    * work (default: stw, background, assist and sweep; perProc off).

@@ -1,0 +1,52 @@
+// The parts of the goroutine, task and region analyses that one view shows: a group's
+// goroutines sorted by a column, the instances of a type in one histogram bucket, and
+// the JSON of each, so that a large trace's summary stays where it was computed and
+// only a page of it is converted.
+#pragma once
+
+#include <optional>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "gotrace/analysis/goroutines.h"
+#include "gotrace/analysis/summary.h"
+#include "gotrace/json_writer.h"
+
+namespace gotrace::analysis {
+
+// The columns a group's goroutines sort by (the web app's goroutine table): id, start
+// (never started: -1), total, exec, sched_wait, block (all reasons), syscall,
+// syscall_block, unknown, range:GC mark assist, breakdown (exec / total).
+enum class GoroutineSort { Id, Start, Total, Exec, SchedWait, Block, Syscall, SyscallBlock, Unknown, Assist, Breakdown };
+std::optional<GoroutineSort> parse_goroutine_sort(std::string_view column);
+
+// A group's goroutines ordered by a column; ties keep the group's order (longest total
+// first).
+std::vector<const GoroutineSummary*> sorted_goroutines(const Summary& s, const GoroutineGroup& group,
+                                                       GoroutineSort by, bool descending);
+
+// The histogram bucket of a duration (TimeHistogram's), and the bucket a lower bound
+// names (bucket_min's inverse, rounded).
+int duration_bucket(int64_t ns);
+int bucket_of_min(double min_ns);
+
+// The complete tasks of a type whose duration falls in bucket b, by id.
+std::vector<const TaskSummary*> tasks_in_bucket(const Summary& s, std::string_view type, int b);
+// The regions of a type whose region_interval falls in bucket b, by goroutine then start.
+std::vector<const RegionSummary*> regions_in_bucket(const Summary& s, std::string_view type, int b);
+
+// Task logs whose category or message contains `text` (ASCII letters compared without
+// case), in task order, at most `limit`: (task, log event index).
+std::vector<std::pair<const TaskSummary*, uint64_t>> logs_matching(const EventStore& store, const Summary& s,
+                                                                   std::string_view text, size_t limit);
+
+// A group without its goroutines' ids: {"name", "count", "exec", "sched_wait", "syscall",
+// "syscall_block", "block", "unknown", "total", "stats"} (as in goroutines_json).
+void goroutine_group_json(JsonWriter& w, const Summary& s, const GoroutineGroup& group);
+// One task as `gotrace tasks --json` lists it.
+void task_entry_json(JsonWriter& w, const EventStore& store, const Summary& s, const TaskSummary& t);
+// One region as `gotrace regions --json` lists it.
+void region_entry_json(JsonWriter& w, const Summary& s, const RegionSummary& r);
+
+}  // namespace gotrace::analysis

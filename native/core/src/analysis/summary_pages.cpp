@@ -1,0 +1,216 @@
+#include "gotrace/analysis/summary_pages.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "gotrace/analysis/analysis_json.h"
+#include "gotrace/analysis/regions.h"
+#include "gotrace/analysis/tasks.h"
+#include "gotrace/event_view.h"
+
+namespace gotrace::analysis {
+namespace {
+
+const double kLogDiv = std::log(std::pow(10.0, 1.0 / 5));
+
+// The range name of GC mark assist in this summary, if it has one.
+std::optional<uint32_t> range_index(const Summary& s, std::string_view name) {
+  for (size_t i = 0; i < s.range_names.size(); i++)
+    if (s.range_names[i] == name) return static_cast<uint32_t>(i);
+  return std::nullopt;
+}
+
+// Keys are doubles, as the web app compares them (exec / total is a ratio).
+double sort_key(const GoroutineSummary& g, GoroutineSort by, std::optional<uint32_t> assist) {
+  const ExecStats& st = g.stats;
+  switch (by) {
+    case GoroutineSort::Id: return static_cast<double>(g.id);
+    case GoroutineSort::Start: return g.start_time ? static_cast<double>(g.start_time) : -1.0;
+    case GoroutineSort::Total: return static_cast<double>(st.total);
+    case GoroutineSort::Exec: return static_cast<double>(st.exec);
+    case GoroutineSort::SchedWait: return static_cast<double>(st.sched_wait);
+    case GoroutineSort::Block: return static_cast<double>(st.block_total());
+    case GoroutineSort::Syscall: return static_cast<double>(st.syscall);
+    case GoroutineSort::SyscallBlock: return static_cast<double>(st.syscall_block);
+    case GoroutineSort::Unknown: return static_cast<double>(st.unknown());
+    case GoroutineSort::Assist: return assist ? static_cast<double>(ExecStats::get(st.ranges, *assist)) : 0.0;
+    case GoroutineSort::Breakdown:
+      return st.total ? static_cast<double>(st.exec) / static_cast<double>(st.total) : 0.0;
+  }
+  return 0;
+}
+
+void time_or_null(JsonWriter& w, const char* key, bool present, Time t) {
+  w.key(key);
+  if (present) {
+    w.value(t);
+  } else {
+    w.null();
+  }
+}
+
+}  // namespace
+
+std::optional<GoroutineSort> parse_goroutine_sort(std::string_view column) {
+  static constexpr std::pair<std::string_view, GoroutineSort> kColumns[] = {
+      {"id", GoroutineSort::Id},
+      {"start", GoroutineSort::Start},
+      {"total", GoroutineSort::Total},
+      {"exec", GoroutineSort::Exec},
+      {"sched_wait", GoroutineSort::SchedWait},
+      {"block", GoroutineSort::Block},
+      {"syscall", GoroutineSort::Syscall},
+      {"syscall_block", GoroutineSort::SyscallBlock},
+      {"unknown", GoroutineSort::Unknown},
+      {"range:GC mark assist", GoroutineSort::Assist},
+      {"breakdown", GoroutineSort::Breakdown},
+  };
+  for (auto& [name, by] : kColumns)
+    if (name == column) return by;
+  return std::nullopt;
+}
+
+std::vector<const GoroutineSummary*> sorted_goroutines(const Summary& s, const GoroutineGroup& group,
+                                                       GoroutineSort by, bool descending) {
+  const std::optional<uint32_t> assist = range_index(s, "GC mark assist");
+  std::vector<std::pair<double, const GoroutineSummary*>> keyed;
+  keyed.reserve(group.goroutines.size());
+  for (GoID id : group.goroutines)
+    if (const GoroutineSummary* g = s.goroutine(id)) keyed.push_back({sort_key(*g, by, assist), g});
+  auto order = [descending](const auto& a, const auto& b) { return descending ? a.first > b.first : a.first < b.first; };
+  std::stable_sort(keyed.begin(), keyed.end(), order);
+  std::vector<const GoroutineSummary*> out;
+  out.reserve(keyed.size());
+  for (auto& [key, g] : keyed) out.push_back(g);
+  return out;
+}
+
+int duration_bucket(int64_t ns) { return ns > 0 ? static_cast<int>(std::log(static_cast<double>(ns)) / kLogDiv) : 0; }
+
+int bucket_of_min(double min_ns) { return static_cast<int>(std::round(std::log(std::max(1.0, min_ns)) / kLogDiv)); }
+
+std::vector<const TaskSummary*> tasks_in_bucket(const Summary& s, std::string_view type, int b) {
+  std::vector<const TaskSummary*> out;
+  for (const TaskSummary& t : s.tasks)
+    if (t.name == type && t.complete() && duration_bucket(t.end - t.start) == b) out.push_back(&t);
+  return out;
+}
+
+std::vector<const RegionSummary*> regions_in_bucket(const Summary& s, std::string_view type, int b) {
+  std::vector<const RegionSummary*> out;
+  for (const GoroutineSummary& g : s.goroutines) {
+    for (uint32_t k : g.regions) {
+      const RegionSummary& r = s.regions[k];
+      if (r.name == type && duration_bucket(region_interval(s, r).duration()) == b) out.push_back(&r);
+    }
+  }
+  return out;
+}
+
+namespace {
+
+char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+bool contains_folded(std::string_view hay, std::string_view needle) {
+  if (needle.size() > hay.size()) return false;
+  auto eq = [](char a, char b) { return lower(a) == lower(b); };
+  return std::search(hay.begin(), hay.end(), needle.begin(), needle.end(), eq) != hay.end();
+}
+
+}  // namespace
+
+std::vector<std::pair<const TaskSummary*, uint64_t>> logs_matching(const EventStore& store, const Summary& s,
+                                                                   std::string_view text, size_t limit) {
+  std::vector<std::pair<const TaskSummary*, uint64_t>> out;
+  for (const TaskSummary& t : s.tasks) {
+    for (uint64_t i : t.logs) {
+      if (out.size() >= limit) return out;
+      Log l = EventView(store, i).log();
+      if (contains_folded(l.category, text) || contains_folded(l.message, text)) out.push_back({&t, i});
+    }
+  }
+  return out;
+}
+
+void goroutine_group_json(JsonWriter& w, const Summary& s, const GoroutineGroup& g) {
+  w.begin_object();
+  w.field("name", g.name);
+  w.field("count", static_cast<uint64_t>(g.count));
+  w.field("exec", g.totals.exec);
+  w.field("sched_wait", g.totals.sched_wait);
+  w.field("syscall", g.totals.syscall);
+  w.field("syscall_block", g.totals.syscall_block);
+  w.field("block", g.totals.block_total());
+  w.field("unknown", g.totals.unknown());
+  w.field("total", g.totals.total);
+  w.key("stats");
+  exec_stats_json(w, s, g.totals);
+  w.end_object();
+}
+
+void task_entry_json(JsonWriter& w, const EventStore& store, const Summary& s, const TaskSummary& t) {
+  w.begin_object();
+  w.field("id", t.id);
+  w.field("name", t.name);
+  w.key("parent");
+  if (t.has_parent()) {
+    w.value(t.parent);
+  } else {
+    w.null();
+  }
+  w.key("children").begin_array();
+  for (TaskID c : t.children) w.value(c);
+  w.end_array();
+  time_or_null(w, "start", t.start_event != kNoEvent, t.start);
+  time_or_null(w, "end", t.end_event != kNoEvent, t.end);
+  w.field("complete", t.complete());
+  w.key("duration");
+  if (t.complete()) {
+    w.value(t.end - t.start);
+  } else {
+    w.null();
+  }
+  w.key("goroutines").begin_array();
+  for (GoID g : t.goroutines) w.value(g);
+  w.end_array();
+  w.key("logs").begin_array();
+  for (uint64_t i : t.logs) {
+    EventView ev(store, i);
+    Log l = ev.log();
+    w.begin_object();
+    w.field("time", ev.time());
+    w.field("goroutine", ev.goroutine());
+    w.field("category", l.category);
+    w.field("message", l.message);
+    w.end_object();
+  }
+  w.end_array();
+  w.key("regions").begin_array();
+  for (uint32_t k : t.regions) {
+    const RegionSummary& r = s.regions[k];
+    w.begin_object();
+    w.field("goroutine", r.goroutine);
+    w.field("name", r.name);
+    time_or_null(w, "start", r.has_start(), r.start);
+    time_or_null(w, "end", r.has_end(), r.end);
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+}
+
+void region_entry_json(JsonWriter& w, const Summary& s, const RegionSummary& r) {
+  w.begin_object();
+  w.field("goroutine", r.goroutine);
+  w.field("task", r.task);
+  w.field("name", r.name);
+  time_or_null(w, "start", r.has_start(), r.start);
+  time_or_null(w, "end", r.has_end(), r.end);
+  w.field("duration", region_interval(s, r).duration());
+  w.key("stats");
+  exec_stats_json(w, s, r.stats);
+  w.end_object();
+}
+
+}  // namespace gotrace::analysis

@@ -1,0 +1,85 @@
+// The calls that answer one view's part of the goroutine, task and region analyses
+// (groups, a page of a group, one goroutine, a histogram bar, one task) must give the
+// same objects as the whole analyses, cut as the web app used to cut them.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openTrace } from '../../dist/index.js';
+import { GOROUTINE_SORT, sortGoroutines } from '../../web/src/views/goroutines/breakdown.js';
+import { bucketIndex, bucketOfMin } from '../../web/src/views/tasks/buckets.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const shared = process.env.GOTRACE_SHARED_DIR ?? path.resolve(root, '../shared');
+const corpus = path.join(shared, 'corpus/go');
+const traces = ['go123-annotations-stress.trace', 'go123-stress.trace', 'go122-workload.trace'];
+
+async function opened(name) {
+  return openTrace(fs.readFileSync(path.join(corpus, name)));
+}
+
+const withoutIds = ({ goroutines: _ids, ...group }) => group;
+
+for (const name of traces) {
+  test(`goroutine parts equal goroutines() on ${name}`, async () => {
+    const trace = await opened(name);
+    const all = trace.goroutines();
+    const byId = new Map(all.goroutines.map((g) => [g.id, g]));
+    trace.prepare('summary');
+    assert.deepEqual(trace.goroutineGroups(), { count: all.goroutines.length, groups: all.groups.map(withoutIds) });
+    for (const group of all.groups) {
+      const rows = group.goroutines.map((id) => byId.get(id));
+      for (const sort of Object.keys(GOROUTINE_SORT)) {
+        for (const desc of [true, false]) {
+          const page = trace.goroutineGroupPage(group.name, { sort, desc, limit: 5 });
+          const want = sortGoroutines(rows, sort, desc);
+          assert.equal(page.count, rows.length);
+          assert.deepEqual(page.group, withoutIds(group));
+          assert.deepEqual(page.rows, want.slice(0, 5), `${group.name} by ${sort}`);
+          assert.deepEqual(trace.goroutineGroupPage(group.name, { sort, desc, offset: 2, limit: 3 }).rows, want.slice(2, 5));
+        }
+      }
+      const page = trace.goroutineGroupPage(group.name);
+      assert.equal(page.rows.length, rows.length);
+      assert.equal(page.maxTotal, Math.max(1, ...rows.map((g) => g.stats.total ?? 0)));
+      const starts = rows.map((g) => g.start || g.creation).filter(Boolean);
+      assert.equal(page.first, starts.length ? Math.min(...starts) : null);
+      assert.equal(page.last, rows.some((g) => !g.end) ? null : Math.max(...rows.map((g) => g.end)));
+    }
+    assert.equal(trace.goroutineGroupPage('no such group'), null);
+    for (const g of all.goroutines.slice(0, 50)) assert.deepEqual(trace.goroutine(g.id), { goroutine: g, group: g.name });
+    assert.equal(trace.goroutine(-12345), null);
+    trace.dispose();
+  });
+
+  test(`task and region parts equal tasks() and regions() on ${name}`, async () => {
+    const trace = await opened(name);
+    const tasks = trace.tasks();
+    const regions = trace.regions();
+    assert.deepEqual(trace.taskTypes(), { types: tasks.types });
+    assert.deepEqual(trace.regionTypes(), { types: regions.types });
+    for (const t of tasks.tasks.slice(0, 50)) assert.deepEqual(trace.task(t.id), t);
+    assert.equal(trace.task(1e15), null);
+    const inBucket = (items, type, min) => items.filter((x) => x.name === type.name && x.duration != null
+      && bucketIndex(x.duration) === bucketOfMin(min));
+    for (const [items, types, call] of [[tasks.tasks, tasks.types, 'tasksInBucket'], [regions.regions, regions.types, 'regionsInBucket']]) {
+      for (const type of types) {
+        for (const b of type.durations.histogram.buckets) {
+          assert.deepEqual(trace[call](type.name, b.min), inBucket(items, type, b.min), `${call} ${type.name} ${b.min}`);
+        }
+      }
+    }
+    const logs = tasks.tasks.flatMap((t) => t.logs.map((l) => ({ task: t.id, ...l })));
+    assert.deepEqual(trace.taskLogsMatching('', 1e9), logs);
+    if (logs.length) {
+      const word = (logs[0].message || logs[0].category).toUpperCase();
+      const lower = word.toLowerCase();
+      const want = logs.filter((l) => l.category.toLowerCase().includes(lower) || l.message.toLowerCase().includes(lower));
+      assert.deepEqual(trace.taskLogsMatching(word, 1e9), want);
+    }
+    trace.prepare('mmu');
+    assert.throws(() => trace.prepare('nothing'), /nothing to prepare/);
+    trace.dispose();
+  });
+}
