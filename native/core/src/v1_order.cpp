@@ -470,10 +470,6 @@ class Go123Merger {
 
  private:
   static constexpr uint32_t kNone = ~0u;
-  struct Entry {
-    int64_t ts;
-    uint32_t list;
-  };
 
   bool exhausted(uint32_t p) const { return p >= nlists_ || pos_[p] == t_.lists[p].events.size(); }
   // Computes the head's transition (kept for when the head is merged) and whether the
@@ -530,32 +526,38 @@ class Go123Merger {
     s.waiting = p;
   }
 
-  // Go's orderEventList: Less is "earlier time"; heapUp and heapDown as Go writes them.
+  // Go's orderEventList: Less is "earlier time"; heapUp and heapDown as Go writes them
+  // (moving a hole instead of swapping ends in the same arrangement). The heap holds P
+  // numbers; their heads' times sit in head_ts_.
   void push(uint32_t p) {
-    heap_.push_back({head_ts_[p], p});
-    size_t j = heap_.size() - 1;
+    const int64_t ts = head_ts_[p];
+    size_t j = heap_.size();
+    heap_.push_back(p);
     while (j > 0) {
       size_t i = (j - 1) / 2;
-      if (!(heap_[j].ts < heap_[i].ts)) break;
-      std::swap(heap_[i], heap_[j]);
+      if (!(ts < head_ts_[heap_[i]])) break;
+      heap_[j] = heap_[i];
       j = i;
     }
+    heap_[j] = p;
   }
   uint32_t pop() {
     const size_t n = heap_.size() - 1;
-    std::swap(heap_[0], heap_[n]);
+    const uint32_t top = heap_[0];
+    const uint32_t moved = heap_[n];
+    const int64_t ts = head_ts_[moved];
     size_t i = 0;
     for (;;) {
       size_t j = 2 * i + 1;
       if (j >= n) break;
-      if (j + 1 < n && heap_[j + 1].ts < heap_[j].ts) j++;
-      if (!(heap_[j].ts < heap_[i].ts)) break;
-      std::swap(heap_[i], heap_[j]);
+      if (j + 1 < n && head_ts_[heap_[j + 1]] < head_ts_[heap_[j]]) j++;
+      if (!(head_ts_[heap_[j]] < ts)) break;
+      heap_[i] = heap_[j];
       i = j;
     }
-    const uint32_t list = heap_.back().list;
+    heap_[i] = moved;
     heap_.pop_back();
-    return list;
+    return top;
   }
 
   Trace& t_;
@@ -563,7 +565,7 @@ class Go123Merger {
   size_t nprocs_;  // the lists, and an empty CPU-sample list where the trace has none
   std::vector<size_t> pos_;
   GoroutineStates gs_;
-  std::vector<Entry> heap_;
+  std::vector<uint32_t> heap_;
   std::vector<Transition> head_tr_;     // P -> its head's transition (while it has one)
   std::vector<int64_t> head_ts_;        // P -> its head's time
   std::vector<uint32_t> next_waiting_;  // P -> next P waiting on the same goroutine
