@@ -7,6 +7,7 @@
 #include <map>
 
 #include "corpus.h"
+#include "gotrace/analysis/summary.h"
 #include "gotrace/analysis/timeline_details.h"
 #include "gotrace/event_view.h"
 #include "gotrace/reader.h"
@@ -74,12 +75,29 @@ TEST_CASE("slice_at finds the rectangles of the timeline", "[timeline][details][
   }
 }
 
+TEST_CASE("the track list groups goroutines by the summary's start functions", "[timeline][details][corpus]") {
+  for (const std::string& name : corpus_traces({"go12*", "fmt_1_21_pprof_good"})) {
+    INFO(name);
+    ReadResult r = read_trace(read_bytes(corpus_path(name + ".trace")));
+    if (!r.ok()) continue;
+    TimelineIndex index = build_timeline_index(r.store);
+    Summary summary = summarize(r.store);
+    TrackList t = list_tracks(index);
+    auto gs = index.ids(TrackKind::Goroutine);
+    REQUIRE(t.goroutine_group.size() == gs.size());
+    for (size_t i = 0; i < gs.size(); i++) {
+      const GoroutineSummary* g = summary.goroutine(gs[i]);
+      CHECK(t.groups[t.goroutine_group[i]] == (g ? g->name : std::string_view{}));
+    }
+  }
+}
+
 TEST_CASE("the track list names every track and goroutine group", "[timeline][details][corpus]") {
   ReadResult r = read_trace(read_bytes(corpus_path("go123-annotations.trace")));
   REQUIRE(r.ok());
   TimelineIndex index = build_timeline_index(r.store);
   Summary summary = summarize(r.store);
-  TrackList t = list_tracks(index, summary);
+  TrackList t = list_tracks(index);
   CHECK(t.start == index.start());
   CHECK(t.end == index.end());
   auto gs = index.ids(TrackKind::Goroutine);

@@ -29,6 +29,13 @@ class TrackBuilder {
     }
     lanes_.add(lane, event);
   }
+  // A per-lane value kept beside the lane (the goroutines' start functions), renumbered
+  // with the lanes.
+  uint32_t& aux(int64_t id) {
+    const uint32_t lane = lane_.get(id);
+    if (aux_.size() < ids_.size()) aux_.resize(ids_.size(), 0);
+    return aux_[lane];
+  }
   // The track expects no more changes (its goroutine ended).
   void retire(int64_t id) {
     uint32_t lane = lane_.get(id);
@@ -43,6 +50,12 @@ class TrackBuilder {
     out.lanes = lanes_.finish(static_cast<uint32_t>(ids_.size()), order);
     std::sort(ids_.begin(), ids_.end());
     out.ids = std::move(ids_);
+    if (!aux_.empty()) {
+      aux_.resize(out.ids.size(), 0);
+      out.aux.assign(out.ids.size(), 0);
+      for (uint32_t l = 0; l < aux_.size(); l++) out.aux[order[l]] = aux_[l];
+      aux_ = {};
+    }
     lane_ = {};
   }
 
@@ -50,6 +63,7 @@ class TrackBuilder {
   static constexpr uint32_t kNoLane = ~uint32_t{0};
   IdMap<uint32_t, kNoLane> lane_;
   std::vector<int64_t> ids_;
+  std::vector<uint32_t> aux_;
   LaneSetBuilder lanes_;
 };
 
@@ -98,7 +112,9 @@ class Rules {
     }
     if (st.resource.kind != ResourceKind::Goroutine || st.old_state == st.new_state) return;
     const GoID g = st.resource.id;
-    emit(TrackKind::Goroutine, g, e);
+    TrackBuilder& gs = out_[static_cast<size_t>(TrackKind::Goroutine)];
+    gs.emit(g, e);
+    name(gs.aux(g), st);
     if (st.go_to() == GoState::NotExist) {
       out_[static_cast<size_t>(TrackKind::Goroutine)].retire(g);
       out_[static_cast<size_t>(TrackKind::MarkAssist)].retire(g);
@@ -106,6 +122,15 @@ class Rules {
     const Context& c = s_.context(e);
     exec(procs_, e, g, st.go_from(), st.go_to(), c.p);
     if (threads_) exec(threads_view_, e, g, st.go_from(), st.go_to(), c.m);
+  }
+
+  // The start function, as the goroutine summary names it: the root frame of the first
+  // transition stack since the goroutine was created (a reused id is named again).
+  void name(uint32_t& func, const StateTransition& st) {
+    if (st.go_from() == GoState::NotExist || st.go_from() == GoState::Undetermined) func = 0;
+    if (func != 0 || !st.has_stack || st.stack == 0) return;
+    auto frames = s_.stacks.frames(st.stack);
+    if (!frames.empty()) func = s_.stacks.frame(frames.back()).func;
   }
 
   // gState.start / stop / block / syscallBegin on a proc or thread. Every event recorded

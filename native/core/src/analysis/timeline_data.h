@@ -31,6 +31,8 @@ inline constexpr uint32_t kSuperBlocks = 16;  // blocks per second-level summary
 struct SliceTracks {
   std::vector<int64_t> ids;  // ascending
   LaneSet lanes;
+  // Goroutine tracks: per lane, the StringID of the goroutine's start function (0: none).
+  std::vector<uint32_t> aux;
   // Summaries, per level: [0] one per full block, [1] one per 16 full blocks.
   struct Level {
     std::vector<BlockSummary> blocks;
@@ -62,7 +64,7 @@ struct SliceTracks {
     return it != ids.end() && *it == id ? it - ids.begin() : -1;
   }
   size_t bytes_reserved() const {
-    size_t n = ids.capacity() * 8 + lanes.bytes_reserved() + summarized.capacity() * 4;
+    size_t n = ids.capacity() * 8 + lanes.bytes_reserved() + (summarized.capacity() + aux.capacity()) * 4;
     for (const Level& l : levels)
       n += l.blocks.capacity() * sizeof(BlockSummary) + (l.state_time.capacity() + l.begin.capacity()) * 4;
     return n;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <unordered_map>
 #include <utility>
 
 #include "gotrace/v2_spec.h"
@@ -45,7 +46,7 @@ void find_wake(const TimelineData& d, int64_t g, uint32_t start, SliceAt& out) {
 
 }  // namespace
 
-TrackList list_tracks(const TimelineIndex& index, const Summary& summary) {
+TrackList list_tracks(const TimelineIndex& index) {
   const TimelineData& d = index.data();
   TrackList out;
   out.start = d.start;
@@ -62,18 +63,23 @@ TrackList list_tracks(const TimelineIndex& index, const Summary& summary) {
   out.gc = d.of(TrackKind::GC).lanes.lanes() > 0 && d.of(TrackKind::GC).lanes.size(0) > 0;
   out.stw = d.of(TrackKind::STW).lanes.lanes() > 0 && d.of(TrackKind::STW).lanes.size(0) > 0;
 
-  std::vector<std::pair<std::string_view, uint32_t>> names;  // sorted, for lookup
+  // Groups by start function, looked up by StringID first (one string per id; the
+  // texts are compared only once per id).
+  const std::vector<uint32_t>& funcs = d.of(TrackKind::Goroutine).aux;
+  std::vector<uint32_t> group_of_func;
+  std::unordered_map<std::string_view, uint32_t> group_of_name;
+  constexpr uint32_t kNone = ~uint32_t{0};
   out.goroutine_group.reserve(out.goroutines.size());
-  for (int64_t g : out.goroutines) {
-    const GoroutineSummary* gs = summary.goroutine(g);
-    std::string_view name = gs ? gs->name : std::string_view{};
-    auto it = std::lower_bound(names.begin(), names.end(), name,
-                               [](const auto& a, std::string_view b) { return a.first < b; });
-    if (it == names.end() || it->first != name) {
-      it = names.insert(it, {name, static_cast<uint32_t>(out.groups.size())});
-      out.groups.push_back(name);
+  for (size_t i = 0; i < out.goroutines.size(); i++) {
+    const uint32_t f = i < funcs.size() ? funcs[i] : 0;
+    if (f >= group_of_func.size()) group_of_func.resize(f + 1, kNone);
+    if (group_of_func[f] == kNone) {
+      const std::string_view name = f == 0 ? std::string_view{} : d.store->strings.get(f);
+      auto [it, added] = group_of_name.try_emplace(name, static_cast<uint32_t>(out.groups.size()));
+      if (added) out.groups.push_back(name);
+      group_of_func[f] = it->second;
     }
-    out.goroutine_group.push_back(it->second);
+    out.goroutine_group.push_back(group_of_func[f]);
   }
 
   out.region_goroutines = d.regions.goroutines;

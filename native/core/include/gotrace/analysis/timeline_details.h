@@ -9,7 +9,6 @@
 #include <string_view>
 #include <vector>
 
-#include "gotrace/analysis/summary.h"
 #include "gotrace/analysis/timeline_query.h"
 
 namespace gotrace::analysis {
@@ -27,8 +26,9 @@ struct TrackList {
   std::vector<SeriesKind> series;  // those with a non-zero value
 };
 
-// The summary gives the goroutines' start functions (it must be of the index's store).
-TrackList list_tracks(const TimelineIndex& index, const Summary& summary);
+// The goroutines' start functions are those the goroutine summary names (the index
+// keeps them, so the list needs no summary).
+TrackList list_tracks(const TimelineIndex& index);
 
 inline constexpr uint64_t kNoSliceEvent = ~uint64_t{0};
 
