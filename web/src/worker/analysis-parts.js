@@ -1,10 +1,10 @@
 // The goroutine, task and region analyses are large on a large trace (hundreds of
-// thousands of summaries): the worker keeps each one, once computed, and hands the page
-// only the part a view shows (the groups, one group, one goroutine, one histogram bar).
-import { bucketIndex, bucketOfMin } from '../views/tasks/buckets.js';
+// thousands of summaries): the engine keeps them, once computed, and each part a view
+// shows (the groups, a page of one group, one goroutine, a histogram bar) is cut out
+// there and sent as small JSON.
 import { search } from '../views/search/searchIndex.js';
-import { sortGoroutines } from '../views/goroutines/breakdown.js';
 
+// The small answers worth keeping here: every view of their kind asks for them.
 const cache = new WeakMap();
 
 function kept(trace, key, compute) {
@@ -14,85 +14,73 @@ function kept(trace, key, compute) {
   return c.get(key);
 }
 
-const goroutines = (trace) => kept(trace, 'goroutines', () => {
-  const r = trace.goroutines();
-  const byId = new Map();
-  for (const g of r.goroutines) byId.set(g.id, g);
-  const groupOf = new Map();
-  for (const grp of r.groups) for (const id of grp.goroutines) groupOf.set(id, grp.name);
-  return { ...r, byId, groupOf };
-});
+const groups = (trace) => kept(trace, 'goroutineGroups', () => trace.goroutineGroups());
+const taskTypes = (trace) => kept(trace, 'taskTypes', () => trace.taskTypes());
+const regionTypes = (trace) => kept(trace, 'regionTypes', () => trace.regionTypes());
 
-const tasks = (trace) => kept(trace, 'tasks', () => {
-  const r = trace.tasks();
-  const byId = new Map();
-  for (const t of r.tasks) byId.set(t.id, t);
-  return { ...r, byId };
-});
-
-const regions = (trace) => kept(trace, 'regions', () => trace.regions());
-
-/** Instances of one type whose duration falls in the histogram bucket starting at min. */
-function inBucket(items, name, min) {
-  const b = bucketOfMin(min);
-  return items.filter((x) => x.name === name && x.duration != null && bucketIndex(x.duration) === b);
+// What searchIndex.search reads, answered by the engine: goroutines and tasks by id,
+// the types, and only the task logs that match.
+function searchSources(trace, text, limit) {
+  const byId = (get) => {
+    const seen = new Map();
+    const one = (id) => {
+      if (!seen.has(id)) seen.set(id, get(id));
+      return seen.get(id);
+    };
+    return { has: (id) => one(id) != null, get: one };
+  };
+  const logs = trace.taskLogsMatching(text.trim(), limit);
+  const tasks = [];
+  for (const l of logs) {
+    if (tasks.at(-1)?.id !== l.task) tasks.push({ id: l.task, logs: [] });
+    tasks.at(-1).logs.push(l);
+  }
+  return {
+    goroutines: { byId: byId((id) => trace.goroutine(id)?.goroutine), groups: groups(trace).groups },
+    tasks: { byId: byId((id) => trace.task(id)), types: taskTypes(trace).types, tasks },
+    regions: regionTypes(trace),
+  };
 }
 
 export function analysisPart(trace, what, arg) {
   switch (what) {
-    case 'goroutineGroups': {
-      const g = goroutines(trace);
-      return { count: g.goroutines.length, groups: g.groups.map(({ goroutines: _ids, ...rest }) => rest) };
-    }
+    case 'goroutineGroups':
+      return groups(trace);
     case 'goroutineGroup': {
-      const g = goroutines(trace);
-      const group = g.groups.find((x) => x.name === arg);
-      return group ? { group, goroutines: group.goroutines.map((id) => g.byId.get(id)).filter(Boolean) } : null;
+      const page = trace.goroutineGroupPage(arg);
+      return page && { group: page.group, goroutines: page.rows };
     }
     case 'goroutineGroupPage': {
-      // A group's goroutines sorted, and only the first `limit` of them.
-      const g = goroutines(trace);
-      const group = g.groups.find((x) => x.name === arg.name);
-      if (!group) return null;
-      const rows = group.goroutines.map((id) => g.byId.get(id)).filter(Boolean);
-      let maxTotal = 1;
-      let t0 = Infinity;
-      let t1 = -Infinity;
-      let alive = false;
-      for (const x of rows) {
-        maxTotal = Math.max(maxTotal, x.stats.total ?? 0);
-        if (x.start || x.creation) t0 = Math.min(t0, x.start || x.creation);
-        if (x.end) t1 = Math.max(t1, x.end);
-        else alive = true;
-      }
-      const { goroutines: _ids, ...summary } = group;
-      return {
-        group: summary,
-        count: rows.length,
-        maxTotal,
-        first: Number.isFinite(t0) ? t0 : null,
-        last: alive || !Number.isFinite(t1) ? null : t1,
-        rows: sortGoroutines(rows, arg.sort, arg.desc).slice(0, arg.limit ?? rows.length),
-      };
+      const limit = Number.isFinite(arg.limit) ? arg.limit : undefined;
+      return trace.goroutineGroupPage(arg.name, { sort: arg.sort, desc: arg.desc, limit });
     }
-    case 'goroutine': {
-      const g = goroutines(trace);
-      const summary = g.byId.get(arg);
-      return summary ? { goroutine: summary, group: g.groupOf.get(arg) ?? summary.name } : null;
-    }
+    case 'goroutine':
+      return trace.goroutine(arg);
     case 'taskTypes':
-      return { types: tasks(trace).types };
+      return taskTypes(trace);
     case 'tasksInBucket':
-      return inBucket(tasks(trace).tasks, arg.name, arg.min);
+      return trace.tasksInBucket(arg.name, arg.min);
     case 'task':
-      return tasks(trace).byId.get(arg) ?? null;
+      return trace.task(arg);
     case 'regionTypes':
-      return { types: regions(trace).types };
+      return regionTypes(trace);
     case 'regionsInBucket':
-      return inBucket(regions(trace).regions, arg.name, arg.min);
+      return trace.regionsInBucket(arg.name, arg.min);
     case 'search':
-      return search(arg, { goroutines: goroutines(trace), tasks: tasks(trace), regions: regions(trace) });
+      return search(arg, searchSources(trace, arg, 30));
     default:
       throw new Error(`unknown analysis part ${what}`);
   }
+}
+
+/** The analyses the views need, in the order to compute them ahead of a request. */
+export function backgroundSteps(trace) {
+  return [
+    () => trace.prepare('summary'),
+    () => groups(trace),
+    () => taskTypes(trace),
+    () => regionTypes(trace),
+    () => trace.prepare('mmu'),
+    () => trace.prepare('timeline'),
+  ];
 }

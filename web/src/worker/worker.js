@@ -9,12 +9,43 @@
 // and inflated here. Every other method calls the Trace method of the same name.
 // Cancelling is done by the page: it terminates this worker and starts a new one (the
 // parser runs synchronously, so no message could reach it before it finishes).
+//
+// Once a trace is open and no request has come for a moment (the first timeline paint
+// is served first), the analyses the views need are computed in the background, one
+// step at a time: a request that arrives meanwhile waits for the step under way only.
 import { openTrace, loadCore } from 'gotrace';
 import { readBlob } from './read.js';
-import { analysisPart } from './analysis-parts.js';
+import { analysisPart, backgroundSteps } from './analysis-parts.js';
 
 let trace = null;
 let core = null;
+
+// Requests being answered (open awaits while reading), and the background work left.
+let inFlight = 0;
+let background = null;
+let backgroundTimer = null;
+const QUIET_MS = 150;
+
+function scheduleBackground(ms) {
+  clearTimeout(backgroundTimer);
+  backgroundTimer = null;
+  if (background?.steps.length && !inFlight) backgroundTimer = setTimeout(backgroundStep, ms);
+}
+
+function backgroundStep() {
+  backgroundTimer = null;
+  if (!background || background.trace !== trace || inFlight) return;
+  const step = background.steps.shift();
+  try {
+    step();
+  } catch {
+    // A failing analysis is reported to the view that asks for it.
+  }
+  scheduleBackground(1);
+}
+
+// How many background steps are left (for benchmarks, which read it in the worker).
+self.gotraceBackgroundLeft = () => (background && background.trace === trace ? background.steps.length : 0);
 
 const methods = {
   async open(id, blob) {
@@ -36,6 +67,7 @@ const methods = {
       },
     });
     trace = t;
+    background = { trace: t, steps: backgroundSteps(t) };
     return { stats: t.stats(), partialError: t.partialError, eventCount: t.eventCount, bytes: bytes.length };
   },
   timelines(id, requests) {
@@ -49,6 +81,7 @@ const methods = {
   close() {
     if (trace) trace.dispose();
     trace = null;
+    background = null;
     return null;
   },
 };
@@ -78,6 +111,8 @@ function transferables(value, out = new Set(), depth = 0) {
 
 self.onmessage = async (e) => {
   const { id, method, args = [] } = e.data;
+  inFlight++;
+  clearTimeout(backgroundTimer);
   try {
     let result;
     if (Object.hasOwn(methods, method)) {
@@ -93,5 +128,8 @@ self.onmessage = async (e) => {
     post({ id, result }, [...transferables(result)]);
   } catch (err) {
     post({ id, error: String(err && err.message ? err.message : err) });
+  } finally {
+    inFlight--;
+    scheduleBackground(QUIET_MS);
   }
 };
