@@ -29,6 +29,13 @@ class TrackBuilder {
     }
     lanes_.add(lane, event);
   }
+  // Gives the id a track whose lane is built later.
+  void note(int64_t id) {
+    if (lane_.get(id) == kNoLane) {
+      lane_.set(id, static_cast<uint32_t>(ids_.size()));
+      ids_.push_back(id);
+    }
+  }
   // A per-lane value kept beside the lane (the goroutines' start functions), renumbered
   // with the lanes.
   uint32_t& aux(int64_t id) {
@@ -113,12 +120,9 @@ class Rules {
     if (st.resource.kind != ResourceKind::Goroutine || st.old_state == st.new_state) return;
     const GoID g = st.resource.id;
     TrackBuilder& gs = out_[static_cast<size_t>(TrackKind::Goroutine)];
-    gs.emit(g, e);
+    gs.note(g);  // its lane: build_goroutine_lanes
     name(gs.aux(g), st);
-    if (st.go_to() == GoState::NotExist) {
-      out_[static_cast<size_t>(TrackKind::Goroutine)].retire(g);
-      out_[static_cast<size_t>(TrackKind::MarkAssist)].retire(g);
-    }
+    if (st.go_to() == GoState::NotExist) out_[static_cast<size_t>(TrackKind::MarkAssist)].retire(g);
     const Context& c = s_.context(e);
     exec(procs_, e, g, st.go_from(), st.go_to(), c.p);
     if (threads_) exec(threads_view_, e, g, st.go_from(), st.go_to(), c.m);
@@ -320,11 +324,42 @@ void build_slice_tracks(TimelineData& d) {
   Rules(s, builders, d.threads).run();
   for (size_t k = 0; k < kTrackKinds; k++) {
     builders[k].finish(d.tracks[k]);
+    if (static_cast<TrackKind>(k) == TrackKind::Goroutine) continue;
     with_family(static_cast<TrackKind>(k), [&](auto family) {
       summarize_lanes<decltype(family)>(s, d.start, d.end, d.tracks[k]);
       return 0;
     });
   }
+}
+
+// Every goroutine transition that changes its state is an entry of its lane (gstate.go);
+// the lane is retired when the goroutine ends.
+void build_goroutine_lanes(TimelineData& d) {
+  const EventStore& s = *d.store;
+  SliceTracks& t = d.tracks[static_cast<size_t>(TrackKind::Goroutine)];
+  constexpr uint32_t kNoLane = ~uint32_t{0};
+  IdMap<uint32_t, kNoLane> lane_of;
+  for (uint32_t l = 0; l < t.ids.size(); l++) lane_of.set(t.ids[l], l);
+  LaneSetBuilder lanes;
+  const auto& kinds = event_kinds();
+  for (size_t i = 0; i < s.size(); i++) {
+    const uint8_t type = s.type(i);
+    if (kinds[type] != EventKind::StateTransition) continue;
+    const auto e = static_cast<uint32_t>(i);
+    const StateTransition st = read_transition(s, e, type);
+    if (st.resource.kind != ResourceKind::Goroutine || st.old_state == st.new_state) continue;
+    const uint32_t l = lane_of.get(st.resource.id);
+    if (l == kNoLane) continue;  // not seen by the first pass: cannot happen
+    lanes.add(l, e);
+    if (st.go_to() == GoState::NotExist) lanes.retire(l);
+  }
+  SliceTracks built;
+  built.lanes = lanes.finish(static_cast<uint32_t>(t.ids.size()));
+  summarize_lanes<GoroutineFamily>(s, d.start, d.end, built);
+  built.ids = std::move(t.ids);
+  built.aux = std::move(t.aux);
+  t = std::move(built);
+  d.goroutine_lanes_built = true;
 }
 
 }  // namespace gotrace::analysis::detail

@@ -132,6 +132,11 @@ struct SeriesTiles {
   }
 };
 
+struct TimelineData;
+// The goroutine tracks' lanes and summaries, built on first use (TimelineData::of): the
+// first screen shows procs and threads, and the track list needs only the ids.
+void build_goroutine_lanes(TimelineData& d);
+
 struct TimelineData {
   const EventStore* store = nullptr;
   Time start = 0, end = 0;
@@ -143,8 +148,16 @@ struct TimelineData {
   SeriesTiles series;
   std::vector<int64_t> single_track = {0};  // the ids of the GC and STW tracks
 
-  const SliceTracks& of(TrackKind k) const { return tracks[static_cast<size_t>(k)]; }
-  SliceTracks& of(TrackKind k) { return tracks[static_cast<size_t>(k)]; }
+  bool goroutine_lanes_built = false;
+
+  // A kind's tracks, complete (a query's first look at the goroutine tracks builds their
+  // lanes: a const query may modify the index once, so queries of one index must not
+  // run concurrently until then). `tracks[k]` is what is built so far: every kind's ids,
+  // and the goroutines' start functions.
+  const SliceTracks& of(TrackKind k) const {
+    if (k == TrackKind::Goroutine && !goroutine_lanes_built) build_goroutine_lanes(const_cast<TimelineData&>(*this));
+    return tracks[static_cast<size_t>(k)];
+  }
 };
 
 }  // namespace gotrace::analysis::detail

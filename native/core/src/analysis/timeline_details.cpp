@@ -65,7 +65,7 @@ TrackList list_tracks(const TimelineIndex& index) {
 
   // Groups by start function, looked up by StringID first (one string per id; the
   // texts are compared only once per id).
-  const std::vector<uint32_t>& funcs = d.of(TrackKind::Goroutine).aux;
+  const std::vector<uint32_t>& funcs = d.tracks[static_cast<size_t>(TrackKind::Goroutine)].aux;
   std::vector<uint32_t> group_of_func;
   std::unordered_map<std::string_view, uint32_t> group_of_name;
   constexpr uint32_t kNone = ~uint32_t{0};

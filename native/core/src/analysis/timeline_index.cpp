@@ -40,16 +40,17 @@ bool TimelineIndex::has_threads() const { return d_->threads; }
 
 std::span<const int64_t> TimelineIndex::ids(TrackKind kind) const {
   if (kind == TrackKind::GC || kind == TrackKind::STW) return d_->single_track;
-  return d_->of(kind).ids;
+  return d_->tracks[static_cast<size_t>(kind)].ids;
 }
 
 TimelineMemory TimelineIndex::memory() const {
   TimelineMemory m;
-  m.goroutines = d_->of(TrackKind::Goroutine).bytes_reserved();
-  m.procs = d_->of(TrackKind::Proc).bytes_reserved();
-  m.threads = d_->of(TrackKind::Thread).bytes_reserved();
+  auto of = [&](TrackKind k) -> const detail::SliceTracks& { return d_->tracks[static_cast<size_t>(k)]; };
+  m.goroutines = of(TrackKind::Goroutine).bytes_reserved();  // once built (their first query)
+  m.procs = of(TrackKind::Proc).bytes_reserved();
+  m.threads = of(TrackKind::Thread).bytes_reserved();
   for (TrackKind k : {TrackKind::GC, TrackKind::STW, TrackKind::Sweep, TrackKind::MarkAssist})
-    m.ranges += d_->of(k).bytes_reserved();
+    m.ranges += of(k).bytes_reserved();
   m.regions = d_->regions.bytes_reserved();
   m.tasks = d_->tasks.bytes_reserved();
   m.instants = d_->instants.bytes_reserved();
