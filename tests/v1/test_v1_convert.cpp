@@ -150,3 +150,25 @@ TEST_CASE("reading a v1 trace can be canceled", "[v1]") {
   REQUIRE_FALSE(r.ok());
   CHECK(r.error->message() == "canceled");
 }
+
+TEST_CASE("gotrace stats names each v1 trace's format version", "[v1][format][cli]") {
+  auto names = corpus_traces({"go119-workload", "go121-workload", "*_1_5_*", "*_1_7_*", "*_1_9_*", "*_1_10_*",
+                              "*_1_11_*", "*_1_19_*", "*_1_21_*"});
+  REQUIRE(names.size() == 27);
+  for (const auto& name : names) {
+    DYNAMIC_SECTION(name) {
+      auto bytes = read_bytes(corpus_path(name + ".trace"));
+      std::string out;
+      int rc = run_command(cli_path() + " stats " + corpus_path(name + ".trace"), &out);
+      std::string want = "format       Go 1." + std::to_string(header_minor(bytes)) +
+                         " (v1, converted to the Go 1.22 event model)\n";
+      CHECK(out.rfind(want, 0) == 0);
+      if (name == "stress_1_5_unordered") {
+        CHECK(rc == 1);
+        CHECK(out.find("error        time stamps out of order\n") != std::string::npos);
+      } else {
+        CHECK(rc == 0);
+      }
+    }
+  }
+}
