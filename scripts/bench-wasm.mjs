@@ -4,6 +4,7 @@
 // run; the wasm heap's peak per event; the .wasm's size raw and gzipped.
 //
 //   node scripts/bench-wasm.mjs [TRACE] [--runs=N]
+//   (GOTRACE_DIST=DIR measures another build of the package; GOTRACE_CLI another CLI)
 //
 // Default trace: /work/data/large.trace, else the corpus's go123-workload-large
 // (decompressed to a temporary file). Build first: scripts/build-wasm.sh and the CLI.
@@ -20,6 +21,8 @@ const args = process.argv.slice(2);
 const runs = Number((args.find((a) => a.startsWith('--runs=')) ?? '--runs=3').slice(7));
 const cli = process.env.GOTRACE_CLI ?? path.join(root, 'build/native/cli/gotrace');
 const goBench = process.env.GOTRACE_GO_BENCH ?? '/usr/local/lib/gotrace-oracle/gotracebench';
+// The package directory to measure (index.js, gotrace-core.mjs and .wasm): dist/ unless given.
+const dist = process.env.GOTRACE_DIST ? path.resolve(process.env.GOTRACE_DIST) : path.join(root, 'dist');
 
 let file = args.find((a) => !a.startsWith('--'));
 let scratch = null;
@@ -32,7 +35,7 @@ if (!file) {
   }
 }
 
-const { openTrace, loadCore } = await import(pathToFileURL(path.join(root, 'dist/index.js')));
+const { openTrace, loadCore } = await import(pathToFileURL(path.join(dist, 'index.js')));
 const bytes = fs.readFileSync(file);
 const mb = bytes.length / 1e6;
 console.log(`file            ${file} (${mb.toFixed(1)} MB)`);
@@ -71,7 +74,7 @@ try {
   console.log(`go              not measured: ${e.message.split('\n')[0]}`);
 }
 
-const wasmFile = fs.readFileSync(path.join(root, 'dist/gotrace-core.wasm'));
+const wasmFile = fs.readFileSync(path.join(dist, 'gotrace-core.wasm'));
 console.log(`.wasm size      ${(wasmFile.length / 1024).toFixed(1)} KiB raw, ${(zlib.gzipSync(wasmFile, { level: 9 }).length / 1024).toFixed(1)} KiB gzipped`);
 const vsNative = wasmEps / nativeEps, vsGo = wasmEps / goEps;
 console.log(`wasm/native     ${(100 * vsNative).toFixed(1)}% (want >= 50%)`);
