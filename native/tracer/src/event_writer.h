@@ -14,6 +14,7 @@
 #include "runtime.h"
 #include "string_table.h"
 #include "thread_state.h"
+#include "write_fence.h"
 
 namespace gotrace::tracer::detail {
 
@@ -36,8 +37,14 @@ inline Locker acquire() {
   }
   // The flag must be visible before the generation is read, and the advancer changes the
   // generation before it reads the flag: then either it sees us writing or we see the new
-  // generation (both sides sequentially consistent).
-  m->seqlock.fetch_add(1, std::memory_order_seq_cst);
+  // generation. With the asymmetric fence (write_fence.h) the advancer's membarrier
+  // supplies the barrier between this store and the load below.
+  if (__builtin_expect(g_asymmetric_fence.load(std::memory_order_relaxed), 1)) {
+    m->seqlock.store(m->seqlock.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+  } else {
+    m->seqlock.fetch_add(1, std::memory_order_seq_cst);
+  }
   uint64_t gen = rt().gen.load(std::memory_order_seq_cst);
   if (__builtin_expect(gen == 0, 0)) {
     m->seqlock.store(m->seqlock.load(std::memory_order_relaxed) + 1, std::memory_order_release);

@@ -12,6 +12,7 @@
 #include "gotrace/v2_spec.h"
 #include "runtime.h"
 #include "statuses.h"
+#include "write_fence.h"
 
 namespace gotrace::tracer::detail {
 
@@ -250,6 +251,9 @@ void advance_generation(bool stop_trace) {
     r.gen.store(gen + 1, std::memory_order_seq_cst);
   }
 
+  // Every thread that set its flag before the change is now seen writing (or saw the new
+  // generation).
+  heavy_fence();
   uint64_t dropped = flush_threads(gen);
   dropped += r.exited_dropped[gen & 1].exchange(0, std::memory_order_relaxed);
 

@@ -7,6 +7,7 @@
 #include "clock.h"
 #include "generation.h"
 #include "runtime.h"
+#include "write_fence.h"
 
 namespace gotrace::tracer {
 
@@ -85,6 +86,7 @@ bool start(std::unique_ptr<Sink> sink, const Options& options, std::string* erro
   if (options.cpu_profile_hz < 0 || options.cpu_profile_hz > 10000) return fail("cpu_profile_hz must be 0..10000");
   Runtime& r = init_runtime();
   clock_init();
+  init_write_fence();
   std::lock_guard life(r.lifecycle);
   std::lock_guard lock(r.control);
   if (r.gen.load(std::memory_order_relaxed) != 0 || r.advancer.joinable()) return fail("tracing is already on");
