@@ -70,10 +70,27 @@ constexpr std::array<TransitionSpec, 64> kTransitions = build_transitions();
 inline Transition state_transition(const Rec& ev) {
   const uint8_t type = ev.type();
   const TransitionSpec& sp = kTransitions[type];
+  if (sp.key == kKeyNone) return {};
   const uint64_t seq = type == EvGCStart ? ev.args[0] : ev.args[1];
-  const uint64_t keys[4] = {kUnordered, ev.g, ev.args[0], kGarbage};
-  const uint64_t seqs[7] = {0, 1, 2, seq, seq + 1, kNoSeq, kSeqInc};
-  return {keys[sp.key], {seqs[sp.init_seq], sp.init_status}, {seqs[sp.next_seq], sp.next_status}};
+  auto value = [seq](Seq s) -> uint64_t {
+    switch (s) {
+      case kSeq0:
+      case kSeq1:
+      case kSeq2:
+        return s;
+      case kSeqArg:
+        return seq;
+      case kSeqArgPlus1:
+        return seq + 1;
+      case kSeqAny:
+        return kNoSeq;
+      case kSeqNext:
+        return kSeqInc;
+    }
+    return 0;
+  };
+  const uint64_t g = sp.key == kKeyG ? ev.g : sp.key == kKeyArg0 ? ev.args[0] : kGarbage;
+  return {g, {value(sp.init_seq), sp.init_status}, {value(sp.next_seq), sp.next_status}};
 }
 
 inline bool ready(const Transition& tr, GState cur) {
