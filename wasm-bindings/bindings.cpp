@@ -251,13 +251,14 @@ class WasmTrace {
     return guard([&] {
       const Summary& s = summary();
       const GoroutineGroup* group = nullptr;
-      for (const GoroutineGroup& g : groups())
-        if (g.name == name) group = &g;
+      size_t k = 0;
+      for (; k < groups().size() && !group; k++)
+        if (groups()[k].name == name) group = &groups()[k];
       if (!group) return val(std::string("null"));
       std::optional<GoroutineSort> by = parse_goroutine_sort(column);
       if (!by) by = GoroutineSort::Total;
       if (!sorted_ || sorted_->name != name || sorted_->by != *by || sorted_->descending != descending) {
-        sorted_ = SortedGroup{name, *by, descending, sorted_goroutines(s, *group, *by, descending)};
+        sorted_ = SortedGroup{name, *by, descending, sorted_goroutines(s, group_members_[k - 1], *by, descending)};
       }
       const auto& rows = sorted_->rows;
       int64_t max_total = 1;
@@ -681,7 +682,11 @@ class WasmTrace {
     return *summary_;
   }
   const std::vector<GoroutineGroup>& groups() const {
-    if (!groups_) groups_ = std::make_unique<std::vector<GoroutineGroup>>(goroutine_groups(summary()));
+    if (!groups_) {
+      groups_ = std::make_unique<std::vector<GoroutineGroup>>(goroutine_groups(summary()));
+      group_members_.clear();
+      for (const GoroutineGroup& g : *groups_) group_members_.push_back(group_members(summary(), g));
+    }
     return *groups_;
   }
   const std::vector<TaskTypeStats>& tasks_by_type() const {
@@ -767,6 +772,7 @@ class WasmTrace {
   mutable std::unique_ptr<Summary> summary_;
   mutable std::unique_ptr<TimelineIndex> timeline_;
   mutable std::unique_ptr<std::vector<GoroutineGroup>> groups_;
+  mutable std::vector<std::vector<const GoroutineSummary*>> group_members_;  // of each group, in its order
   mutable std::unordered_map<unsigned, std::unique_ptr<MmuCurve>> mmu_curves_;
   mutable std::unique_ptr<std::vector<TaskTypeStats>> task_types_;
   mutable std::unique_ptr<std::vector<RegionTypeStats>> region_types_;

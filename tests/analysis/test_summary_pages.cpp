@@ -59,11 +59,14 @@ TEST_CASE("a group's goroutines sort by every column, ties in the group's order"
       for (const GoroutineGroup& g : goroutine_groups(s)) {
         std::map<GoID, size_t> place;
         for (size_t i = 0; i < g.goroutines.size(); i++) place[g.goroutines[i]] = i;
+        const auto members = group_members(s, g);
+        REQUIRE(members.size() == g.count);
+        for (size_t i = 0; i < members.size(); i++) CHECK(members[i]->id == g.goroutines[i]);
         for (const char* column : columns) {
           auto by = parse_goroutine_sort(column);
           REQUIRE(by);
           for (bool desc : {false, true}) {
-            auto rows = sorted_goroutines(s, g, *by, desc);
+            auto rows = sorted_goroutines(s, members, *by, desc);
             REQUIRE(rows.size() == g.count);
             std::set<GoID> ids;
             for (auto* r : rows) ids.insert(r->id);

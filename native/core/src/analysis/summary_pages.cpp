@@ -71,13 +71,23 @@ std::optional<GoroutineSort> parse_goroutine_sort(std::string_view column) {
   return std::nullopt;
 }
 
-std::vector<const GoroutineSummary*> sorted_goroutines(const Summary& s, const GoroutineGroup& group,
+std::vector<const GoroutineSummary*> group_members(const Summary& s, const GoroutineGroup& group) {
+  std::vector<const GoroutineSummary*> out;
+  out.reserve(group.goroutines.size());
+  for (GoID id : group.goroutines)
+    if (const GoroutineSummary* g = s.goroutine(id)) out.push_back(g);
+  return out;
+}
+
+std::vector<const GoroutineSummary*> sorted_goroutines(const Summary& s,
+                                                       std::span<const GoroutineSummary* const> members,
                                                        GoroutineSort by, bool descending) {
+  // The group's own order is by total, longest first, then by id: already sorted.
+  if (by == GoroutineSort::Total && descending) return {members.begin(), members.end()};
   const std::optional<uint32_t> assist = range_index(s, "GC mark assist");
   std::vector<std::pair<double, const GoroutineSummary*>> keyed;
-  keyed.reserve(group.goroutines.size());
-  for (GoID id : group.goroutines)
-    if (const GoroutineSummary* g = s.goroutine(id)) keyed.push_back({sort_key(*g, by, assist), g});
+  keyed.reserve(members.size());
+  for (const GoroutineSummary* g : members) keyed.push_back({sort_key(*g, by, assist), g});
   auto order = [descending](const auto& a, const auto& b) { return descending ? a.first > b.first : a.first < b.first; };
   std::stable_sort(keyed.begin(), keyed.end(), order);
   std::vector<const GoroutineSummary*> out;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -21,9 +22,12 @@ namespace gotrace::analysis {
 enum class GoroutineSort { Id, Start, Total, Exec, SchedWait, Block, Syscall, SyscallBlock, Unknown, Assist, Breakdown };
 std::optional<GoroutineSort> parse_goroutine_sort(std::string_view column);
 
-// A group's goroutines ordered by a column; ties keep the group's order (longest total
-// first).
-std::vector<const GoroutineSummary*> sorted_goroutines(const Summary& s, const GoroutineGroup& group,
+// A group's goroutines, in the group's order (longest total first, then by id).
+std::vector<const GoroutineSummary*> group_members(const Summary& s, const GoroutineGroup& group);
+
+// A group's goroutines (group_members) ordered by a column; ties keep the group's order.
+std::vector<const GoroutineSummary*> sorted_goroutines(const Summary& s,
+                                                       std::span<const GoroutineSummary* const> members,
                                                        GoroutineSort by, bool descending);
 
 // The histogram bucket of a duration (TimeHistogram's), and the bucket a lower bound
