@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { formatDuration, formatCount } from '../../model/format.js';
 import { navigate } from '../../model/router.js';
-import { drawFrame, hitTest, LABEL_WIDTH } from '../../render/draw.js';
+import { createStripCache, drawFrame, hitTest, LABEL_WIDTH } from '../../render/draw.js';
 import { AXIS_HEIGHT, layoutRows, trackKey } from '../../render/layout.js';
 import { STATES } from '../../render/colors.js';
 import { Details } from './Details.jsx';
@@ -81,6 +81,7 @@ function TimelineCanvas({ trace, list, query }) {
       hoverX: null,
       drag: null,
       frameTimes: [],
+      strips: createStripCache(),
     };
   }
   const layout = useMemo(() => layoutRows(list, openGroups), [list, openGroups]);
@@ -119,12 +120,14 @@ function TimelineCanvas({ trace, list, query }) {
     const { rows } = rowsRef.current;
     s.arrows = arrowsFor(s, rowsRef.current);
     const { width, height } = sizeRef.current;
-    drawFrame(ctx, {
+    const { pending } = drawFrame(ctx, {
       width,
       height,
+      dpr,
       t0: s.t0,
       t1: s.t1,
       start,
+      end,
       rows,
       scrollY: scrollRef.current?.scrollTop ?? 0,
       data: s.data,
@@ -132,11 +135,14 @@ function TimelineCanvas({ trace, list, query }) {
       range: s.range,
       arrows: s.arrows,
       hoverX: s.hoverX,
+      cache: s.strips,
     });
     s.frameTimes.push(performance.now() - t);
+    // Strips left for later frames (each frame draws a few within its budget).
+    if (pending) s.frame = requestAnimationFrame(draw);
     if (s.frameTimes.length > 2000) s.frameTimes.splice(0, 1000);
     canvas.dataset.painted = String((Number(canvas.dataset.painted) || 0) + 1);
-  }, [start]);
+  }, [start, end]);
 
   const requestDraw = useCallback(() => {
     const s = v.current;
