@@ -424,6 +424,56 @@ class WasmTrace {
     });
   }
 
+  // Who woke goroutine `id` and whom it woke over [t0, t1]: the wake edges the timeline
+  // draws at `pixels` (at most `limit` of them), counted per goroutine without sending
+  // them: {"wokenBy": [{"goroutine", "count", "first"}], "woke": [...], "sampled"}, most
+  // first, then by goroutine.
+  val goroutine_wakeups(double id, double t0, double t1, double pixels, double limit) const {
+    return guard([&] {
+      if (!(pixels >= 1) || pixels > 1e7) throw std::runtime_error("pixels must be between 1 and 10000000");
+      TimelineView v{static_cast<Time>(t0), static_cast<Time>(t1), static_cast<uint32_t>(pixels)};
+      WakeEdges r = query_wake_edges(timeline(), v, static_cast<uint32_t>(std::clamp(limit, 0.0, 4e9)));
+      struct Count {
+        int64_t goroutine, count;
+        Time first;
+      };
+      std::vector<Count> by, woke;
+      std::unordered_map<int64_t, size_t> by_at, woke_at;
+      const auto g = static_cast<int64_t>(id);
+      auto bump = [](std::vector<Count>& list, std::unordered_map<int64_t, size_t>& at, int64_t who, Time t) {
+        auto [it, fresh] = at.try_emplace(who, list.size());
+        if (fresh) list.push_back({who, 0, t});
+        list[it->second].count++;
+      };
+      for (size_t i = 0; i < r.size(); i++) {
+        if (r.goroutine[i] == g) bump(by, by_at, r.from_goroutine[i], r.to_time[i]);
+        if (r.from_goroutine[i] == g && r.goroutine[i] != g) bump(woke, woke_at, r.goroutine[i], r.from_time[i]);
+      }
+      std::string out;
+      JsonWriter w(out);
+      auto list = [&](const char* key, std::vector<Count>& l) {
+        std::sort(l.begin(), l.end(), [](const Count& a, const Count& b) {
+          return a.count != b.count ? a.count > b.count : a.goroutine < b.goroutine;
+        });
+        w.key(key).begin_array();
+        for (const Count& c : l) {
+          w.begin_object();
+          w.field("goroutine", c.goroutine);
+          w.field("count", c.count);
+          w.field("first", c.first);
+          w.end_object();
+        }
+        w.end_array();
+      };
+      w.begin_object();
+      list("wokenBy", by);
+      list("woke", woke);
+      w.field("sampled", r.sampled);
+      w.end_object();
+      return val(out);
+    });
+  }
+
   // `gotrace mmu --json --curve` for these windows: {"mmu": ..., "plot": ...}.
   val mmu(val windows, double flags, double worst) const {
     return guard([&] {
@@ -810,6 +860,7 @@ EMSCRIPTEN_BINDINGS(gotrace_core) {
       .function("regionTypes", &WasmTrace::region_types_part)
       .function("regionsInBucket", &WasmTrace::regions_in_bucket_part)
       .function("taskLogsMatching", &WasmTrace::task_logs_matching)
+      .function("goroutineWakeups", &WasmTrace::goroutine_wakeups)
       .function("mmu", &WasmTrace::mmu)
       .function("pprof", &WasmTrace::pprof)
       .function("flame", &WasmTrace::flame)

@@ -83,3 +83,38 @@ for (const name of traces) {
     trace.dispose();
   });
 }
+
+// The web app's count of wake edges before the engine counted them.
+function countWakeups(edges, id) {
+  const by = new Map();
+  const woke = new Map();
+  for (let i = 0; i < edges.goroutine.length; i++) {
+    if (edges.goroutine[i] === id) {
+      const from = edges.fromGoroutine[i];
+      const e = by.get(from) ?? { goroutine: from, count: 0, first: edges.toTime[i] };
+      e.count++;
+      by.set(from, e);
+    }
+    if (edges.fromGoroutine[i] === id && edges.goroutine[i] !== id) {
+      const to = edges.goroutine[i];
+      const e = woke.get(to) ?? { goroutine: to, count: 0, first: edges.fromTime[i] };
+      e.count++;
+      woke.set(to, e);
+    }
+  }
+  const order = (m) => [...m.values()].sort((a, b) => b.count - a.count || a.goroutine - b.goroutine);
+  return { wokenBy: order(by), woke: order(woke), sampled: edges.sampled };
+}
+
+test('goroutineWakeups() counts the timeline\'s wake edges per goroutine', async () => {
+  const trace = await opened('go123-stress.trace');
+  const { start, end } = trace.stats().time;
+  const some = trace.goroutines().goroutines.slice(0, 20);
+  for (const g of some) {
+    for (const [pixels, limit] of [[10_000, 2_000_000], [50, 30]]) {
+      const edges = trace.timeline({ kind: 'edges', limit }, start, end + 1, pixels);
+      assert.deepEqual(trace.goroutineWakeups(g.id, start, end + 1, { pixels, limit }), countWakeups(edges, g.id), `G${g.id}`);
+    }
+  }
+  trace.dispose();
+});

@@ -455,6 +455,12 @@ export declare class Trace {
   regionsInBucket(name: string, min: number): RegionInfo[];
   /** Task logs whose category or message contains `text` (ASCII case folded). */
   taskLogsMatching(text: string, limit?: number): { task: number; time: number; goroutine: number; category: string; message: string }[];
+  /** The wake edges of timeline({kind: 'edges', limit}, t0, t1, pixels) that woke goroutine id or that it made, counted per goroutine. */
+  goroutineWakeups(id: number, t0: number, t1: number, options?: { pixels?: number; limit?: number }): {
+    wokenBy: { goroutine: number; count: number; first: number }[];
+    woke: { goroutine: number; count: number; first: number }[];
+    sampled: boolean;
+  };
   /** MMU for these window lengths (ns; default 1µs..1s by decades), worst windows and a curve. */
   mmu(windows?: number[], flags?: MmuFlags): MmuResult;
 

@@ -224,6 +224,18 @@ export class Trace {
   }
 
   /**
+   * Who woke goroutine `id` and whom it woke over [t0, t1]: the wake edges that
+   * timeline({ kind: 'edges', limit }, t0, t1, pixels) gives, counted per goroutine:
+   * { wokenBy: [{ goroutine, count, first }], woke: [...], sampled }, most first.
+   */
+  goroutineWakeups(id, t0, t1, { pixels = 10_000, limit = 2_000_000 } = {}) {
+    if (typeof id !== 'number') throw new TypeError('a goroutine id is a number');
+    checkTime('t0', t0);
+    checkTime('t1', t1);
+    return JSON.parse(unwrap(this.#live().goroutineWakeups(id, t0, t1, pixels, limit)));
+  }
+
+  /**
    * Minimum mutator utilization for each window length (ns), the worst windows, the
    * utilization quantiles, and the MMU curve for drawing. Flags say what counts as GC
    * work (default: stw, background, assist and sweep; perProc off).

@@ -56,6 +56,8 @@ export function analysisPart(trace, what, arg) {
     }
     case 'goroutine':
       return trace.goroutine(arg);
+    case 'goroutineWakeups':
+      return trace.goroutineWakeups(arg.id, arg.t0, arg.t1);
     case 'taskTypes':
       return taskTypes(trace);
     case 'tasksInBucket':

@@ -6,28 +6,9 @@ import { part, Pending, statsOf, useAsync } from './query.jsx';
 import { StateLane } from './StateLane.jsx';
 
 // Who woke this goroutine and whom it woke, from the wake-up edges of its lifetime:
-// all of them up to the limit (a very busy lifetime is sampled, and says so).
-async function wakeups(client, id, t0, t1) {
-  const edges = await client.timeline({ kind: 'edges', limit: 2_000_000 }, t0, t1 + 1, 10_000);
-  const by = new Map();
-  const woke = new Map();
-  for (let i = 0; i < edges.goroutine.length; i++) {
-    if (edges.goroutine[i] === id) {
-      const from = edges.fromGoroutine[i];
-      const e = by.get(from) ?? { goroutine: from, count: 0, first: edges.toTime[i] };
-      e.count++;
-      by.set(from, e);
-    }
-    if (edges.fromGoroutine[i] === id && edges.goroutine[i] !== id) {
-      const to = edges.goroutine[i];
-      const e = woke.get(to) ?? { goroutine: to, count: 0, first: edges.fromTime[i] };
-      e.count++;
-      woke.set(to, e);
-    }
-  }
-  const order = (m) => [...m.values()].sort((a, b) => b.count - a.count || a.goroutine - b.goroutine);
-  return { wokenBy: order(by), woke: order(woke), sampled: edges.sampled };
-}
+// all of them up to the limit (a very busy lifetime is sampled, and says so), counted
+// in the engine (a long-lived goroutine's life holds millions of edges).
+const wakeups = (client, id, t0, t1) => part(client, 'goroutineWakeups', { id, t0, t1: t1 + 1 });
 
 function WakeList({ title, list, traceStart, testid, sampled }) {
   return (
