@@ -16,10 +16,10 @@ const FONT = '11px system-ui, sans-serif';
 const STATE_FILL = STATES.map((s) => STATE_COLORS[s] ?? '#999');
 const RUNNING = STATES.indexOf('running');
 const WAITING = STATES.indexOf('waiting');
-// A strip drawn at one scale is reused from 4/5 to 5/4 of it.
-const SCALE_SLACK = 1.25;
+// A strip drawn at one scale is reused from 2/3 to 3/2 of it.
+const SCALE_SLACK = 1.5;
 // Strips redrawn per frame once this much of the frame is spent (ms); at least one is.
-const STRIP_BUDGET = 6;
+const STRIP_BUDGET = 3;
 
 /** The strips of the rows, kept across frames by the view. */
 export function createStripCache() {
