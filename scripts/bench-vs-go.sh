@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Reading speed of gotrace against Go's own parser on the same files, in the same run:
+# for each file, ROUNDS rounds of (Go's gotracebench, best of 3 parses; then
+# `gotrace bench`, best of 5 reads), alternating so that both see the same machine. Prints
+# each round and the ratio of the best events/s of each. Needs the Go oracle
+# (../shared/tools/install-go-oracle.sh).
+#   scripts/bench-vs-go.sh [-r ROUNDS] FILE...
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+rounds=2
+if [ "${1:-}" = "-r" ]; then rounds=$2; shift 2; fi
+[ $# -gt 0 ] || { echo "usage: scripts/bench-vs-go.sh [-r ROUNDS] FILE..." >&2; exit 2; }
+gobench=${GOTRACEBENCH:-/usr/local/lib/gotrace-oracle/gotracebench}
+[ -x "$gobench" ] || { echo "bench-vs-go: $gobench missing: run ../shared/tools/install-go-oracle.sh" >&2; exit 2; }
+gotrace=$root/build/native/cli/gotrace
+[ -x "$gotrace" ] || "$root/scripts/build-native.sh" "$root/build" >/dev/null
+
+echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+for file in "$@"; do
+  best_go=0
+  best_ours=0
+  for ((r = 1; r <= rounds; r++)); do
+    go_line=$("$gobench" "$file")
+    go_eps=$(sed -n 's/.*events_per_s=\([0-9]*\).*/\1/p' <<< "$go_line")
+    echo "round $r go:      $go_line"
+    ours=$("$gotrace" bench "$file")
+    ours_eps=$(sed -n 's/^events\/s *:* *\([0-9.]*\).*/\1/p' <<< "$ours" | head -1)
+    echo "round $r gotrace: $(grep -E '^(events|events/s|CPU time|store|peak RSS) ' <<< "$ours" | tr -s ' ' | paste -sd';')"
+    best_go=$(python3 -c "print(max($best_go, $go_eps))")
+    best_ours=$(python3 -c "print(max($best_ours, $ours_eps))")
+  done
+  python3 -c "print(f'$file: gotrace {$best_ours/1e6:.2f} M events/s, Go {$best_go/1e6:.2f} M events/s: {$best_ours/$best_go:.2f}x')"
+done
