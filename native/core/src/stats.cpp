@@ -1,5 +1,8 @@
 #include "gotrace/stats.h"
 
+#include <algorithm>
+#include <vector>
+
 #include "gotrace/event_view.h"
 #include "gotrace/flat_map.h"
 #include "gotrace/json_writer.h"
@@ -13,6 +16,31 @@ namespace {
 
 // v1 traces put some events on pseudo-procs (timer, netpoll, syscall, GC: 1000000+).
 constexpr ProcID kFirstPseudoProc = 1000000;
+
+// The distinct goroutine ids of a trace. Ids are small and nearly consecutive, so a
+// bitmap answers for most and a hash set takes the rest; one hash insert per event
+// was most of the cost of stats on a large trace.
+class IdSet {
+ public:
+  void add(uint64_t id) {
+    if (id < kDenseLimit) {
+      if (id >= seen_.size()) seen_.resize(std::max<size_t>(id + 1, seen_.size() * 2), false);
+      if (!seen_[id]) {
+        seen_[id] = true;
+        dense_++;
+      }
+    } else {
+      sparse_[id] = 1;
+    }
+  }
+  size_t size() const { return dense_ + sparse_.size(); }
+
+ private:
+  static constexpr uint64_t kDenseLimit = uint64_t{1} << 24;
+  std::vector<bool> seen_;
+  size_t dense_ = 0;
+  FlatMap<uint8_t> sparse_;
+};
 
 }  // namespace
 
@@ -37,15 +65,20 @@ TraceStats compute_stats(const ReadResult& r) {
   }
   if (r.ok()) st.bytes_used = st.bytes;
 
-  FlatMap<uint8_t> goroutines, procs, threads;
+  IdSet goroutines;
+  FlatMap<uint8_t> procs, threads;
   auto add_thread_proc = [&](ThreadID m, ProcID p) {
     if (p != kNoProc && p < kFirstPseudoProc) procs[static_cast<uint64_t>(p)] = 1;
     if (m != kNoThread) threads[static_cast<uint64_t>(m)] = 1;
   };
   for (const auto& [m, p] : s.thread_procs()) add_thread_proc(m, p);
   for (const Context& c : s.wide_contexts()) add_thread_proc(c.m, c.p);
+  GoID last_g = kNoGoroutine;
   for (size_t i = 0; i < s.size(); i++) {
-    if (GoID g = s.goroutine(i); g != kNoGoroutine) goroutines[static_cast<uint64_t>(g)] = 1;
+    if (GoID g = s.goroutine(i); g != last_g) {  // runs of one goroutine's events: one lookup
+      last_g = g;
+      if (g != kNoGoroutine) goroutines.add(static_cast<uint64_t>(g));
+    }
     uint8_t t = s.type(i);
     st.events_by_type[t]++;
     switch (t) {
@@ -56,7 +89,7 @@ TraceStats compute_stats(const ReadResult& r) {
       case EvGoStatusStack:
       case EvGoStart:
       case EvGoUnblock:
-        goroutines[s.ab(i)] = 1;
+        goroutines.add(s.ab(i));
         break;
       case EvProcStart:
       case EvProcStatus:

@@ -69,6 +69,10 @@ class Emitter {
     }
     Time t = fix_time(ev.time);
     ContextID id = context_id(ctx, *slot_);
+    // The payload: a 64-bit word and a 32-bit one. One store call below, so that it is
+    // inlined once (WebAssembly's inliner otherwise leaves a call per event).
+    uint64_t ab = 0;
+    uint32_t c = 0;
     switch (ev.type) {
       case EvProcsChange:
       case EvHeapAlloc:
@@ -84,54 +88,55 @@ class Emitter {
       case EvGCActive:
       case EvGCBegin:
       case EvGCEnd:
-        store_.push64(t, ev.type, id, stack, a[0], 0);
+        ab = a[0];
         break;
       case EvProcSteal:
-        store_.push64(t, ev.type, id, stack, a[0], static_cast<uint32_t>(extra0));
+        ab = a[0];
+        c = static_cast<uint32_t>(extra0);
         break;
       case EvProcStatus:
       case EvGoStatus:
       case EvGoStatusStack: {
         uint64_t wire = ev.type == EvProcStatus ? a[1] : a[2];
-        store_.push64(t, ev.type, id, stack, a[0], static_cast<uint32_t>(extra0 | wire << 8));
+        ab = a[0];
+        c = static_cast<uint32_t>(extra0 | wire << 8);
         break;
       }
       case EvGoCreate:
       case EvGoCreateBlocked:
-        store_.push64(t, ev.type, id, stack, a[0], stack2);
+        ab = a[0];
+        c = stack2;
         break;
       case EvGoStop:
       case EvGoBlock:
       case EvSTWBegin:
       case EvGoLabel:
-        store_.push(t, ev.type, id, stack, str, 0, 0);
+        ab = str;
         break;
       case EvSTWEnd:
-        store_.push(t, ev.type, id, stack, name, 0, 0);
+        ab = name;
         break;
       case EvGCSweepEnd:
-        store_.push(t, ev.type, id, stack, store_.push_extra({a[0], a[1]}), 0, 0);
+        ab = store_.push_extra({a[0], a[1]});
         break;
       case EvUserTaskBegin:
-        store_.push(t, ev.type, id, stack, store_.push_extra({a[0], a[1], str}), 0, 0);
+        ab = store_.push_extra({a[0], a[1], str});
         break;
       case EvUserTaskEnd:
-        store_.push(t, ev.type, id, stack, store_.push_extra({a[0], extra0, name}), 0, 0);
+        ab = store_.push_extra({a[0], extra0, name});
         break;
       case EvUserRegionBegin:
       case EvUserRegionEnd:
-        store_.push64(t, ev.type, id, stack, a[0], str);
+        ab = a[0];
+        c = str;
         break;
       case EvUserLog:
-        store_.push(t, ev.type, id, stack, store_.push_extra({a[0], str, str2}), 0, 0);
+        ab = store_.push_extra({a[0], str, str2});
         break;
       default:
-        if (spec(ev.type).experimental()) {
-          store_.push(t, ev.type, id, stack, store_.push_extra(std::span<const uint64_t>(a, plan.nargs)), 0, 0);
-        } else {
-          store_.push(t, ev.type, id, stack, 0, 0, 0);
-        }
+        if (spec(ev.type).experimental()) ab = store_.push_extra(std::span<const uint64_t>(a, plan.nargs));
     }
+    store_.push64(t, ev.type, id, stack, ab, c);
   }
 
   // The Sync event after a generation, at the last time (+1).

@@ -158,7 +158,7 @@ class EventStore {
       push_wide(t, type, ctx, stack, uint64_t(a) | uint64_t(b) << 32, c);
     }
   }
-  void push64(Time t, uint8_t type, ContextID ctx, StackID stack, uint64_t ab, uint32_t c) {
+  [[gnu::always_inline]] void push64(Time t, uint8_t type, ContextID ctx, StackID stack, uint64_t ab, uint32_t c) {
     if ((ab >> 32) == 0 && c == 0) [[likely]] {
       push_word(t, type, ctx, stack, static_cast<uint32_t>(ab), false);
     } else {
@@ -208,7 +208,7 @@ class EventStore {
   }
   void add_extra_chunk();
   void release_all();
-  void push_word(Time t, uint8_t type, ContextID ctx, StackID stack, uint32_t word, bool wide) {
+  [[gnu::always_inline]] void push_word(Time t, uint8_t type, ContextID ctx, StackID stack, uint32_t word, bool wide) {
     size_t j = size_ & kMask;
     if (j == 0) add_chunk(t);
     Chunk& c = *last_chunk_;

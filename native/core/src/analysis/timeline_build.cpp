@@ -1,6 +1,7 @@
 // Building the slice tracks: which events change each goroutine, proc, thread and range
 // track, after cmd/trace's generators (gstate.go, procgen.go, threadgen.go, gen.go), in
-// one pass over the events. Then each long lane gets its level-of-detail summaries.
+// one pass over the events, which also feeds the series' checkpoints (timeline_series.cpp).
+// Then each long lane gets its level-of-detail summaries.
 #include <algorithm>
 #include <numeric>
 #include <stdexcept>
@@ -79,22 +80,31 @@ bool executing(GoState s) { return s == GoState::Running || s == GoState::Syscal
 // The state rules.
 class Rules {
  public:
-  Rules(const EventStore& s, std::array<TrackBuilder, kTrackKinds>& out, bool threads)
-      : s_(s), out_(out), threads_(threads) {}
+  Rules(const EventStore& s, std::array<TrackBuilder, kTrackKinds>& out, SeriesBuilder& series, bool threads)
+      : s_(s), out_(out), series_(series), threads_(threads) {}
 
   void run() {
     const auto& kinds = event_kinds();
     for (size_t i = 0; i < s_.size(); i++) {
       const uint8_t type = s_.type(i);
       const auto e = static_cast<uint32_t>(i);
+      series_.before(i);
       switch (kinds[type]) {
-        case EventKind::StateTransition: transition(e, type); break;
+        case EventKind::StateTransition: {
+          const StateTransition st = read_transition(s_, e, type);
+          series_.transition(st);
+          transition(e, st);
+          break;
+        }
         case EventKind::RangeBegin:
         case EventKind::RangeActive:
         case EventKind::RangeEnd: range(e, type); break;
+        case EventKind::Metric: series_.metric(type, s_.ab(i)); break;
         default: break;
       }
+      series_.after(i);
     }
+    series_.finish();
   }
 
  private:
@@ -102,17 +112,37 @@ class Rules {
     int8_t slot = kGap;
     GoID g = kNoGoroutine;
   };
+  // Proc or thread -> its current slice. Their ids are small, so an array answers for
+  // nearly all (no hashing on the path every transition takes); a hash map the rest.
+  class ExecLanes {
+   public:
+    ExecLane& operator[](int64_t id) {
+      const auto k = static_cast<uint64_t>(id);
+      if (k >= kDense) return sparse_[k];
+      if (k >= dense_.size()) dense_.resize(std::max<size_t>(k + 1, dense_.size() * 2));
+      return dense_[k];
+    }
+    ExecLane* find(int64_t id) {
+      const auto k = static_cast<uint64_t>(id);
+      if (k >= kDense) return sparse_.find(k);
+      return k < dense_.size() ? &dense_[k] : nullptr;
+    }
+
+   private:
+    static constexpr uint64_t kDense = 4096;
+    std::vector<ExecLane> dense_;
+    FlatMap<ExecLane> sparse_;
+  };
   // The goroutines executing on procs or threads, and what each of those shows.
   struct ExecView {
     TrackKind kind;
-    IdMap<int64_t, -1> on;      // goroutine -> proc or thread it executes on
-    FlatMap<ExecLane> lanes;    // proc or thread -> its current slice
+    IdMap<int64_t, -1> on;  // goroutine -> proc or thread it executes on
+    ExecLanes lanes;
   };
 
   void emit(TrackKind k, int64_t id, uint32_t e) { out_[static_cast<size_t>(k)].emit(id, e); }
 
-  void transition(uint32_t e, uint8_t type) {
-    const StateTransition st = read_transition(s_, e, type);
+  void transition(uint32_t e, const StateTransition& st) {
     if (st.resource.kind == ResourceKind::Proc) {
       if (st.proc_from() != st.proc_to() && st.proc_to() == ProcState::Idle) proc_lost(e, st.resource.id);
       return;
@@ -147,14 +177,14 @@ class Rules {
       const int64_t target = where >= 0 ? where : cur;
       if (target < 0) return;  // a syscall with no proc: nowhere to draw it
       const int8_t slot = to == GoState::Running ? 0 : 1;
-      ExecLane& lane = v.lanes[static_cast<uint64_t>(target)];
+      ExecLane& lane = v.lanes[target];
       if (lane.slot != slot || lane.g != g) {
         emit(v.kind, target, e);
         lane = {slot, g};
       }
       v.on.set(g, target);
     } else if (executing(from) && cur >= 0) {
-      ExecLane* lane = v.lanes.find(static_cast<uint64_t>(cur));
+      ExecLane* lane = v.lanes.find(cur);
       if (lane && lane->slot != kGap && lane->g == g) {
         emit(v.kind, cur, e);
         *lane = {};
@@ -166,7 +196,7 @@ class Rules {
   // A proc stopped or was stolen: a goroutine still in a syscall on it keeps its thread
   // but no longer has the proc (procgen.go's inSyscall).
   void proc_lost(uint32_t e, ProcID p) {
-    ExecLane* lane = procs_.lanes.find(static_cast<uint64_t>(p));
+    ExecLane* lane = procs_.lanes.find(p);
     if (!lane || lane->slot == kGap) return;
     emit(TrackKind::Proc, p, e);
     if (procs_.on.get(lane->g) == p) procs_.on.erase(lane->g);
@@ -209,6 +239,7 @@ class Rules {
 
   const EventStore& s_;
   std::array<TrackBuilder, kTrackKinds>& out_;
+  SeriesBuilder& series_;
   bool threads_;
   ExecView procs_{TrackKind::Proc, {}, {}};
   ExecView threads_view_{TrackKind::Thread, {}, {}};
@@ -321,7 +352,8 @@ void build_slice_tracks(TimelineData& d) {
   const EventStore& s = *d.store;
   if (s.size() >= UINT32_MAX) throw std::length_error("the timeline indexes at most 2^32 - 1 events");
   std::array<TrackBuilder, kTrackKinds> builders;
-  Rules(s, builders, d.threads).run();
+  SeriesBuilder series(d.series, s.size());
+  Rules(s, builders, series, d.threads).run();
   for (size_t k = 0; k < kTrackKinds; k++) {
     builders[k].finish(d.tracks[k]);
     if (static_cast<TrackKind>(k) == TrackKind::Goroutine) continue;

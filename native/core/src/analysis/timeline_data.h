@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gotrace/analysis/timeline.h"
+#include "gotrace/event_view.h"
 #include "gotrace/analysis/timeline_query.h"
 #include "timeline_lanes.h"
 
@@ -200,6 +201,32 @@ void build_slice_tracks(TimelineData& d);
 void build_regions(TimelineData& d);
 void build_tasks(TimelineData& d);
 void build_instants(TimelineData& d);
-void build_series(TimelineData& d);
+
+// The series' checkpoints, fed event by event by the slice tracks' pass over the events
+// (build_slice_tracks), which decodes the same transitions.
+class SeriesBuilder {
+ public:
+  SeriesBuilder(SeriesTiles& t, size_t events);
+  // Around each event i, in order: before(i), then metric or transition if it is one,
+  // then after(i).
+  void before(size_t i) {
+    if (i % kTileEvents == 0) open_tile();
+  }
+  void metric(uint8_t type, uint64_t value);
+  void transition(const StateTransition& st);
+  void after(size_t i) {
+    if (i % kTileEvents == kTileEvents - 1 || i + 1 == events_) close_tile();
+  }
+  void finish() { t_.last = v_; }
+
+ private:
+  using Values = std::array<int64_t, 8>;
+  void changed(unsigned mask);
+  void open_tile();
+  void close_tile();
+  SeriesTiles& t_;
+  size_t events_;
+  Values v_{}, lo_{}, hi_{};
+};
 
 }  // namespace gotrace::analysis::detail

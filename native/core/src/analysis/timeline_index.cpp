@@ -66,11 +66,10 @@ TimelineIndex build_timeline_index(const EventStore& store, const TimelineOption
     d->start = store.time(0);
     d->end = store.time(store.size() - 1);
   }
-  detail::build_slice_tracks(*d);
+  detail::build_slice_tracks(*d);  // and the series
   detail::build_regions(*d);
   detail::build_tasks(*d);
   detail::build_instants(*d);
-  detail::build_series(*d);
   return TimelineIndex(std::move(d));
 }
 

@@ -110,14 +110,19 @@ void LaneSetBuilder::write_block(uint32_t lane, Lane& l) {
   const uint32_t* stage = &staging_[size_t{l.slot} * LaneSet::kBlock];
   if (bytes_.size() > UINT32_MAX - 5 * LaneSet::kBlock) throw std::length_error("timeline lanes over 4 GiB");
   Block b{lane, stage[0], static_cast<uint32_t>(bytes_.size()), static_cast<uint8_t>(n)};
+  // Room for the longest encoding first, then plain stores (no capacity check per byte).
+  const size_t at = bytes_.size();
+  bytes_.resize(at + 5 * size_t{n});
+  uint8_t* out = bytes_.data() + at;
   for (uint32_t k = 1; k < n; k++) {
     uint32_t d = stage[k] - stage[k - 1];
     while (d >= 0x80) {
-      bytes_.push_back(static_cast<uint8_t>(d | 0x80));
+      *out++ = static_cast<uint8_t>(d | 0x80);
       d >>= 7;
     }
-    bytes_.push_back(static_cast<uint8_t>(d));
+    *out++ = static_cast<uint8_t>(d);
   }
+  bytes_.resize(static_cast<size_t>(out - bytes_.data()));
   if (n < LaneSet::kBlock) l.tail = static_cast<uint32_t>(blocks_.size());
   blocks_.push_back(b);
   free_slots_.push_back(l.slot);

@@ -32,19 +32,17 @@ std::optional<SeriesKind> go_series(GoState s) {
   }
 }
 
-// Applies event i to the values; returns a mask of the kinds it changed.
-unsigned apply(const EventStore& s, size_t i, Values& v) {
-  const uint8_t type = s.type(i);
-  const EventKind kind = event_kinds()[type];
-  if (kind == EventKind::Metric) {
-    SeriesKind k = type == v2::EvHeapAlloc  ? SeriesKind::HeapAlloc
-                   : type == v2::EvHeapGoal ? SeriesKind::HeapGoal
-                                            : SeriesKind::Gomaxprocs;
-    v[idx(k)] = static_cast<int64_t>(s.ab(i));  // the value of all three (event_view.h)
-    return 1u << idx(k);
-  }
-  if (kind != EventKind::StateTransition) return 0;
-  const StateTransition st = read_transition(s, i, type);
+// Applies a metric event's value; returns the mask of the kind it changed.
+unsigned apply_metric(uint8_t type, uint64_t value, Values& v) {
+  SeriesKind k = type == v2::EvHeapAlloc  ? SeriesKind::HeapAlloc
+                 : type == v2::EvHeapGoal ? SeriesKind::HeapGoal
+                                          : SeriesKind::Gomaxprocs;
+  v[idx(k)] = static_cast<int64_t>(value);  // the value of all three (event_view.h)
+  return 1u << idx(k);
+}
+
+// Applies a state transition; returns a mask of the kinds it changed.
+unsigned apply_transition(const StateTransition& st, Values& v) {
   if (st.old_state == st.new_state) return 0;
   unsigned changed = 0;
   if (st.resource.kind == ResourceKind::Goroutine) {
@@ -65,6 +63,15 @@ unsigned apply(const EventStore& s, size_t i, Values& v) {
   return changed;
 }
 
+// Applies event i to the values; returns a mask of the kinds it changed.
+unsigned apply(const EventStore& s, size_t i, Values& v) {
+  const uint8_t type = s.type(i);
+  const EventKind kind = event_kinds()[type];
+  if (kind == EventKind::Metric) return apply_metric(type, s.ab(i), v);
+  if (kind != EventKind::StateTransition) return 0;
+  return apply_transition(read_transition(s, i, type), v);
+}
+
 bool wide(size_t k) { return k == idx(SeriesKind::HeapAlloc) || k == idx(SeriesKind::HeapGoal); }
 
 // The first event at or after time t.
@@ -80,36 +87,40 @@ size_t first_event_at(const EventStore& s, Time t) {
 
 }  // namespace
 
-void build_series(TimelineData& d) {
-  const EventStore& s = *d.store;
-  SeriesTiles& t = d.series;
-  const size_t tiles = (s.size() + kTileEvents - 1) / kTileEvents;
+static_assert(std::tuple_size_v<Values> == kKinds);
+
+SeriesBuilder::SeriesBuilder(SeriesTiles& t, size_t events) : t_(t), events_(events) {
+  const size_t tiles = (events + kTileEvents - 1) / kTileEvents;
   for (size_t k = 0; k < kKinds; k++) {
     for (TileColumn* c : {&t.first[k], &t.min[k], &t.max[k]}) {
       *c = TileColumn(wide(k));
       c->reserve(tiles);
     }
   }
-  Values v{}, lo{}, hi{};
-  for (size_t i = 0; i < s.size(); i++) {
-    if (i % kTileEvents == 0) {
-      for (size_t k = 0; k < kKinds; k++) t.first[k].push_back(v[k]);
-      lo = hi = v;
-    }
-    unsigned changed = apply(s, i, v);
-    for (size_t k = 0; changed; k++, changed >>= 1) {
-      if (!(changed & 1)) continue;
-      lo[k] = std::min(lo[k], v[k]);
-      hi[k] = std::max(hi[k], v[k]);
-    }
-    if (i % kTileEvents == kTileEvents - 1 || i + 1 == s.size()) {
-      for (size_t k = 0; k < kKinds; k++) {
-        t.min[k].push_back(lo[k]);
-        t.max[k].push_back(hi[k]);
-      }
-    }
+}
+
+void SeriesBuilder::metric(uint8_t type, uint64_t value) { changed(apply_metric(type, value, v_)); }
+
+void SeriesBuilder::transition(const StateTransition& st) { changed(apply_transition(st, v_)); }
+
+void SeriesBuilder::changed(unsigned mask) {
+  for (size_t k = 0; mask; k++, mask >>= 1) {
+    if (!(mask & 1)) continue;
+    lo_[k] = std::min(lo_[k], v_[k]);
+    hi_[k] = std::max(hi_[k], v_[k]);
   }
-  t.last = v;
+}
+
+void SeriesBuilder::open_tile() {
+  for (size_t k = 0; k < kKinds; k++) t_.first[k].push_back(v_[k]);
+  lo_ = hi_ = v_;
+}
+
+void SeriesBuilder::close_tile() {
+  for (size_t k = 0; k < kKinds; k++) {
+    t_.min[k].push_back(lo_[k]);
+    t_.max[k].push_back(hi_[k]);
+  }
 }
 
 }  // namespace detail
