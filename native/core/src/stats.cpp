@@ -8,6 +8,7 @@
 #include "gotrace/json_writer.h"
 #include "gotrace/v2_spec.h"
 #include "strings_util.h"
+#include "gotrace/event_slices.h"
 
 namespace gotrace {
 using namespace v2;
@@ -74,33 +75,35 @@ TraceStats compute_stats(const ReadResult& r) {
   for (const auto& [m, p] : s.thread_procs()) add_thread_proc(m, p);
   for (const Context& c : s.wide_contexts()) add_thread_proc(c.m, c.p);
   GoID last_g = kNoGoroutine;
-  for (size_t i = 0; i < s.size(); i++) {
-    if (GoID g = s.goroutine(i); g != last_g) {  // runs of one goroutine's events: one lookup
-      last_g = g;
-      if (g != kNoGoroutine) goroutines.add(static_cast<uint64_t>(g));
-    }
-    uint8_t t = s.type(i);
-    st.events_by_type[t]++;
-    switch (t) {
-      case EvGoCreate:
-      case EvGoCreateBlocked:
-      case EvGoCreateSyscall:
-      case EvGoStatus:
-      case EvGoStatusStack:
-      case EvGoStart:
-      case EvGoUnblock:
-        goroutines.add(s.ab(i));
-        break;
-      case EvProcStart:
-      case EvProcStatus:
-      case EvProcSteal:
-        procs[s.ab(i)] = 1;
-        break;
-      case EvGCBegin:
-        st.gcs++;
-        break;
-    }
+  for_each_event_slice(s.size(), [&](size_t from, size_t to) {
+    for (size_t i = from; i < to; i++) {
+      if (GoID g = s.goroutine(i); g != last_g) {  // runs of one goroutine's events: one lookup
+        last_g = g;
+        if (g != kNoGoroutine) goroutines.add(static_cast<uint64_t>(g));
+      }
+      uint8_t t = s.type(i);
+      st.events_by_type[t]++;
+      switch (t) {
+        case EvGoCreate:
+        case EvGoCreateBlocked:
+        case EvGoCreateSyscall:
+        case EvGoStatus:
+        case EvGoStatusStack:
+        case EvGoStart:
+        case EvGoUnblock:
+          goroutines.add(s.ab(i));
+          break;
+        case EvProcStart:
+        case EvProcStatus:
+        case EvProcSteal:
+          procs[s.ab(i)] = 1;
+          break;
+        case EvGCBegin:
+          st.gcs++;
+          break;
+      }
   }
+  });
   for (int t = 0; t < 256; t++) st.events_by_kind[static_cast<size_t>(kind_of_type(static_cast<uint8_t>(t)))] += st.events_by_type[t];
   st.goroutines = goroutines.size();
   st.procs = procs.size();

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "go_numbers.h"
+#include "gotrace/event_slices.h"
 #include "gotrace/v2_spec.h"
 #include "strings_util.h"
 #include "v2_generation.h"
@@ -353,7 +354,10 @@ void Reader::run() {
       if (next_event(c)) heap_insert(&c);
     }
     try {
-      order_generation();
+      // A call of its own per generation, so that WebAssembly engines run it in
+      // optimized code from the second generation on (gotrace/event_slices.h).
+      auto order = [this] { order_generation(); };
+      call_out_of_line(order);
     } catch (TraceError& e) {
       // A generation cut short by a read error usually cannot be ordered: say first
       // that the trace is truncated, which is the cause.

@@ -8,6 +8,7 @@
 #include "event_pass.h"
 #include "gotrace/v2_spec.h"
 #include "summarizer.h"
+#include "gotrace/event_slices.h"
 
 namespace gotrace::analysis {
 namespace {
@@ -53,11 +54,13 @@ Summarizer::Summarizer(const EventStore& s, const RangeNames& names) : s_(s), na
   // Room for every task and region begun, so that the arrays do not grow by copying.
   // (Counting types is cheap next to the pass.)
   size_t tasks = 0, regions = 0;
-  for (size_t i = 0; i < s.size(); i++) {
-    const uint8_t type = s.type(i);
-    tasks += type == v2::EvUserTaskBegin;
-    regions += type == v2::EvUserRegionBegin;
+  for_each_event_slice(s.size(), [&](size_t from, size_t to) {
+    for (size_t i = from; i < to; i++) {
+      const uint8_t type = s.type(i);
+      tasks += type == v2::EvUserTaskBegin;
+      regions += type == v2::EvUserRegionBegin;
   }
+  });
   tasks_.reserve(tasks + 16);
   regions_.reserve(regions + 16);
 }

@@ -3,7 +3,6 @@
 // one pass over the events, which also feeds the series' checkpoints (timeline_series.cpp).
 // Then each long lane gets its level-of-detail summaries.
 #include <algorithm>
-#include <numeric>
 #include <stdexcept>
 
 #include "gotrace/event_view.h"
@@ -11,6 +10,7 @@
 #include "transition.h"
 #include "timeline_data.h"
 #include "timeline_families.h"
+#include "gotrace/event_slices.h"
 
 namespace gotrace::analysis::detail {
 namespace {
@@ -50,13 +50,34 @@ class TrackBuilder {
     if (lane != kNoLane) lanes_.retire(lane);
   }
   void finish(SliceTracks& out) {
-    std::vector<uint32_t> by_id(ids_.size());
-    std::iota(by_id.begin(), by_id.end(), 0);
-    std::sort(by_id.begin(), by_id.end(), [&](uint32_t a, uint32_t b) { return ids_[a] < ids_[b]; });
+    // The lanes in id order. The map's array lists the (small) ids in order already: only
+    // ids beyond it, or negative, need sorting (sorting them all took ~5% of the index's
+    // build time on a trace with half a million goroutines).
+    std::vector<uint32_t> by_id;
+    by_id.reserve(ids_.size());
+    std::vector<std::pair<int64_t, uint32_t>> far;
+    lane_.for_each([&](int64_t id, uint32_t lane) {
+      if (id >= 0 && static_cast<uint64_t>(id) < decltype(lane_)::kDenseLimit) by_id.push_back(lane);
+      else far.emplace_back(id, lane);
+    });
+    if (!far.empty()) {
+      std::sort(far.begin(), far.end());
+      auto first_positive = std::partition_point(far.begin(), far.end(), [](const auto& f) { return f.first < 0; });
+      std::vector<uint32_t> all;
+      all.reserve(ids_.size());
+      for (auto it = far.begin(); it != first_positive; ++it) all.push_back(it->second);
+      all.insert(all.end(), by_id.begin(), by_id.end());
+      for (auto it = first_positive; it != far.end(); ++it) all.push_back(it->second);
+      by_id = std::move(all);
+    }
     std::vector<uint32_t> order(ids_.size());
-    for (uint32_t rank = 0; rank < by_id.size(); rank++) order[by_id[rank]] = rank;
+    std::vector<int64_t> sorted_ids(ids_.size());
+    for (uint32_t rank = 0; rank < by_id.size(); rank++) {
+      order[by_id[rank]] = rank;
+      sorted_ids[rank] = ids_[by_id[rank]];
+    }
     out.lanes = lanes_.finish(static_cast<uint32_t>(ids_.size()), order);
-    std::sort(ids_.begin(), ids_.end());
+    ids_ = std::move(sorted_ids);
     out.ids = std::move(ids_);
     if (!aux_.empty()) {
       aux_.resize(out.ids.size(), 0);
@@ -84,8 +105,14 @@ class Rules {
       : s_(s), out_(out), series_(series), threads_(threads) {}
 
   void run() {
+    for_each_event_slice(s_.size(), [&](size_t from, size_t to) { run_events(from, to); });
+    series_.finish();
+  }
+
+ private:
+  void run_events(size_t from, size_t to) {
     const auto& kinds = event_kinds();
-    for (size_t i = 0; i < s_.size(); i++) {
+    for (size_t i = from; i < to; i++) {
       const uint8_t type = s_.type(i);
       const auto e = static_cast<uint32_t>(i);
       series_.before(i);
@@ -104,10 +131,8 @@ class Rules {
       }
       series_.after(i);
     }
-    series_.finish();
   }
 
- private:
   struct ExecLane {
     int8_t slot = kGap;
     GoID g = kNoGoroutine;
@@ -274,44 +299,49 @@ void summarize_lanes(const EventStore& s, Time trace_start, Time trace_end, Slic
     LaneSet::Reader r(t.lanes, l);
     uint32_t e = r.event();
     Time time = Family::backdated(s, e) ? trace_start : s.time(e);
-    for (uint32_t b = 0; b < count; b++) {
-      const Time block_start = time;
-      Time busy_start = 0, busy_end = 0, longest = -1;
-      uint32_t longest_event = 0, busy = 0;
-      std::array<Time, K> state_time{};
-      for (uint32_t k = 0; k < LaneSet::kBlock; k++) {
-        int64_t detail;
-        const int slot = Family::slot(s, e, detail);
-        const uint32_t this_event = e;
-        const Time this_time = time;
-        r.next();
-        time = trace_end;
-        if (!r.done()) {
-          e = r.event();
-          time = s.time(e);
-        }
-        if (slot == kGap) continue;
-        const Time d = time - this_time;
-        if (busy++ == 0) busy_start = this_time;
-        busy_end = time;
-        state_time[static_cast<size_t>(slot)] += d;
-        if (d > longest) {
-          longest = d;
-          longest_event = this_event;
-        }
-      }
-      BlockSummary& sum = l0.blocks[first + b];
-      sum.mergeable = time - block_start <= static_cast<Time>(UINT32_MAX);
-      if (!sum.mergeable) continue;
-      sum.span = static_cast<uint32_t>(time - block_start);
-      sum.busy = static_cast<uint16_t>(busy);
-      if (busy == 0) continue;
-      sum.busy_start = static_cast<uint32_t>(busy_start - block_start);
-      sum.busy_end = static_cast<uint32_t>(time - busy_end);
-      sum.longest = static_cast<uint32_t>(longest);
-      sum.longest_event = longest_event;
-      for (size_t k = 0; k < K; k++) l0.state_time[size_t{first + b} * K + k] = static_cast<uint32_t>(state_time[k]);
-    }
+    for_each_event_slice(
+        count,
+        [&](size_t from, size_t to) {
+          for (auto b = static_cast<uint32_t>(from); b < to; b++) {
+            const Time block_start = time;
+            Time busy_start = 0, busy_end = 0, longest = -1;
+            uint32_t longest_event = 0, busy = 0;
+            std::array<Time, K> state_time{};
+            for (uint32_t k = 0; k < LaneSet::kBlock; k++) {
+              int64_t detail;
+              const int slot = Family::slot(s, e, detail);
+              const uint32_t this_event = e;
+              const Time this_time = time;
+              r.next();
+              time = trace_end;
+              if (!r.done()) {
+                e = r.event();
+                time = s.time(e);
+              }
+              if (slot == kGap) continue;
+              const Time d = time - this_time;
+              if (busy++ == 0) busy_start = this_time;
+              busy_end = time;
+              state_time[static_cast<size_t>(slot)] += d;
+              if (d > longest) {
+                longest = d;
+                longest_event = this_event;
+              }
+            }
+            BlockSummary& sum = l0.blocks[first + b];
+            sum.mergeable = time - block_start <= static_cast<Time>(UINT32_MAX);
+            if (!sum.mergeable) continue;
+            sum.span = static_cast<uint32_t>(time - block_start);
+            sum.busy = static_cast<uint16_t>(busy);
+            if (busy == 0) continue;
+            sum.busy_start = static_cast<uint32_t>(busy_start - block_start);
+            sum.busy_end = static_cast<uint32_t>(time - busy_end);
+            sum.longest = static_cast<uint32_t>(longest);
+            sum.longest_event = longest_event;
+            for (size_t k = 0; k < K; k++) l0.state_time[size_t{first + b} * K + k] = static_cast<uint32_t>(state_time[k]);
+          }
+        },
+        kEventSlice / LaneSet::kBlock);
     // Second level: runs of 16 blocks, from the first level's summaries.
     for (uint32_t b = 0; b < count / kSuperBlocks; b++) {
       BlockSummary& sup = l1.blocks[l1.begin[q] + b];
@@ -374,17 +404,19 @@ void build_goroutine_lanes(TimelineData& d) {
   for (uint32_t l = 0; l < t.ids.size(); l++) lane_of.set(t.ids[l], l);
   LaneSetBuilder lanes;
   const auto& kinds = event_kinds();
-  for (size_t i = 0; i < s.size(); i++) {
-    const uint8_t type = s.type(i);
-    if (kinds[type] != EventKind::StateTransition) continue;
-    const auto e = static_cast<uint32_t>(i);
-    const StateTransition st = read_transition(s, e, type);
-    if (st.resource.kind != ResourceKind::Goroutine || st.old_state == st.new_state) continue;
-    const uint32_t l = lane_of.get(st.resource.id);
-    if (l == kNoLane) continue;  // not seen by the first pass: cannot happen
-    lanes.add(l, e);
-    if (st.go_to() == GoState::NotExist) lanes.retire(l);
+  for_each_event_slice(s.size(), [&](size_t from, size_t to) {
+    for (size_t i = from; i < to; i++) {
+      const uint8_t type = s.type(i);
+      if (kinds[type] != EventKind::StateTransition) continue;
+      const auto e = static_cast<uint32_t>(i);
+      const StateTransition st = read_transition(s, e, type);
+      if (st.resource.kind != ResourceKind::Goroutine || st.old_state == st.new_state) continue;
+      const uint32_t l = lane_of.get(st.resource.id);
+      if (l == kNoLane) continue;  // not seen by the first pass: cannot happen
+      lanes.add(l, e);
+      if (st.go_to() == GoState::NotExist) lanes.retire(l);
   }
+  });
   SliceTracks built;
   built.lanes = lanes.finish(static_cast<uint32_t>(t.ids.size()));
   summarize_lanes<GoroutineFamily>(s, d.start, d.end, built);

@@ -4,6 +4,7 @@
 #include "gotrace/event_view.h"
 #include "timeline_data.h"
 #include "timeline_families.h"
+#include "gotrace/event_slices.h"
 
 namespace gotrace::analysis {
 namespace detail {
@@ -22,10 +23,12 @@ int lane_of(uint8_t type) {
 void build_instants(TimelineData& d) {
   const EventStore& s = *d.store;
   LaneSetBuilder b;
-  for (size_t i = 0; i < s.size(); i++) {
-    int lane = lane_of(s.type(i));
-    if (lane >= 0) b.add(static_cast<uint32_t>(lane), static_cast<uint32_t>(i));
+  for_each_event_slice(s.size(), [&](size_t from, size_t to) {
+    for (size_t i = from; i < to; i++) {
+      int lane = lane_of(s.type(i));
+      if (lane >= 0) b.add(static_cast<uint32_t>(lane), static_cast<uint32_t>(i));
   }
+  });
   d.instants = b.finish(2);
 }
 

@@ -12,6 +12,7 @@
 #include "timeline_families.h"
 #include "timeline_span_merger.h"
 #include "transition.h"
+#include "gotrace/event_slices.h"
 
 namespace gotrace::analysis {
 namespace detail {
@@ -62,51 +63,53 @@ void build_regions(TimelineData& d) {
   };
 
   const auto& kinds = event_kinds();
-  for (size_t i = 0; i < s.size(); i++) {
-    const auto e = static_cast<uint32_t>(i);
-    switch (kinds[s.type(i)]) {
-      case EventKind::RegionBegin:
-        stack_of(s.context(i).g).push_back({e, false});
-        break;
-      case EventKind::RegionEnd: {
-        GoID g = s.context(i).g;
-        std::vector<Open>& st = stack_of(g);
-        if (st.empty()) {
-          spans.push_back({g, d.start, kAbsent, e, 0});
-        } else {
-          close(g, st, st.size() - 1, e);
-          st.pop_back();
-        }
-        break;
-      }
-      case EventKind::StateTransition: {
-        // Only creations and ends matter here.
-        const uint8_t type = s.type(i);
-        using namespace v2;
-        if (type != EvGoCreate && type != EvGoCreateBlocked && type != EvGoCreateSyscall && !is_go_status(type) &&
-            type != EvGoDestroy && type != EvGoDestroySyscall && type != EvGoBlock)
+  for_each_event_slice(s.size(), [&](size_t from, size_t to) {
+    for (size_t i = from; i < to; i++) {
+      const auto e = static_cast<uint32_t>(i);
+      switch (kinds[s.type(i)]) {
+        case EventKind::RegionBegin:
+          stack_of(s.context(i).g).push_back({e, false});
           break;
-        const StateTransition t = read_transition(s, i, type);
-        if (t.resource.kind != ResourceKind::Goroutine || t.old_state == t.new_state) break;
-        GoID g = t.resource.id;
-        if (t.go_from() == GoState::NotExist || t.go_from() == GoState::Undetermined) {
-          // A new goroutine: it starts with no regions, or inherits its creator's task.
-          std::vector<Open>* creator = existing(s.context(i).g);
-          bool inherit = creator && !creator->empty();
-          if (std::vector<Open>* st = existing(g)) st->clear();
-          if (inherit) stack_of(g).push_back({e, true});
-        }
-        if (t.go_to() == GoState::NotExist || (t.go_to() == GoState::Waiting && t.reason == "forever")) {
-          if (std::vector<Open>* st = existing(g)) {
-            for (size_t k = st->size(); k-- > 0;) close(g, *st, k, e);
-            st->clear();
+        case EventKind::RegionEnd: {
+          GoID g = s.context(i).g;
+          std::vector<Open>& st = stack_of(g);
+          if (st.empty()) {
+            spans.push_back({g, d.start, kAbsent, e, 0});
+          } else {
+            close(g, st, st.size() - 1, e);
+            st.pop_back();
           }
+          break;
         }
-        break;
+        case EventKind::StateTransition: {
+          // Only creations and ends matter here.
+          const uint8_t type = s.type(i);
+          using namespace v2;
+          if (type != EvGoCreate && type != EvGoCreateBlocked && type != EvGoCreateSyscall && !is_go_status(type) &&
+              type != EvGoDestroy && type != EvGoDestroySyscall && type != EvGoBlock)
+            break;
+          const StateTransition t = read_transition(s, i, type);
+          if (t.resource.kind != ResourceKind::Goroutine || t.old_state == t.new_state) break;
+          GoID g = t.resource.id;
+          if (t.go_from() == GoState::NotExist || t.go_from() == GoState::Undetermined) {
+            // A new goroutine: it starts with no regions, or inherits its creator's task.
+            std::vector<Open>* creator = existing(s.context(i).g);
+            bool inherit = creator && !creator->empty();
+            if (std::vector<Open>* st = existing(g)) st->clear();
+            if (inherit) stack_of(g).push_back({e, true});
+          }
+          if (t.go_to() == GoState::NotExist || (t.go_to() == GoState::Waiting && t.reason == "forever")) {
+            if (std::vector<Open>* st = existing(g)) {
+              for (size_t k = st->size(); k-- > 0;) close(g, *st, k, e);
+              st->clear();
+            }
+          }
+          break;
+        }
+        default: break;
       }
-      default: break;
-    }
   }
+  });
   for (size_t k = 0; k < stacks.size(); k++)
     for (size_t i = stacks[k].size(); i-- > 0;) close(owner[k], stacks[k], i, kAbsent);
 

@@ -101,7 +101,22 @@ SeriesBuilder::SeriesBuilder(SeriesTiles& t, size_t events) : t_(t), events_(eve
 
 void SeriesBuilder::metric(uint8_t type, uint64_t value) { changed(apply_metric(type, value, v_)); }
 
-void SeriesBuilder::transition(const StateTransition& st) { changed(apply_transition(st, v_)); }
+void SeriesBuilder::transition(const StateTransition& st) {
+  // apply_transition, with each count's extremes updated as it moves: a count that goes
+  // down can only lower its minimum, one that goes up only raise its maximum.
+  if (st.old_state == st.new_state) return;
+  auto down = [&](size_t k) { lo_[k] = std::min(lo_[k], --v_[k]); };
+  auto up = [&](size_t k) { hi_[k] = std::max(hi_[k], ++v_[k]); };
+  if (st.resource.kind == ResourceKind::Goroutine) {
+    if (auto k = go_series(st.go_from())) down(idx(*k));
+    if (auto k = go_series(st.go_to())) up(idx(*k));
+  } else if (st.resource.kind == ResourceKind::Proc) {
+    const size_t k = idx(SeriesKind::ProcsRunning);
+    const bool from = st.proc_from() == ProcState::Running, to = st.proc_to() == ProcState::Running;
+    if (from && !to) down(k);
+    if (to && !from) up(k);
+  }
+}
 
 void SeriesBuilder::changed(unsigned mask) {
   for (size_t k = 0; mask; k++, mask >>= 1) {

@@ -10,6 +10,7 @@
 #include "timeline_data.h"
 #include "timeline_families.h"
 #include "timeline_span_merger.h"
+#include "gotrace/event_slices.h"
 
 namespace gotrace::analysis {
 namespace detail {
@@ -25,17 +26,19 @@ void build_tasks(TimelineData& d) {
   std::vector<Task> tasks;
   FlatMap<uint32_t> by_id;
   const auto& kinds = event_kinds();
-  for (size_t i = 0; i < s.size(); i++) {
-    const EventKind k = kinds[s.type(i)];
-    if (k != EventKind::TaskBegin && k != EventKind::TaskEnd) continue;
-    auto [slot, inserted] = by_id.try_emplace(EventView(s, i).task().id);
-    if (inserted) {
-      *slot = static_cast<uint32_t>(tasks.size());
-      tasks.emplace_back();
-    }
-    Task& t = tasks[*slot];
-    (k == EventKind::TaskBegin ? t.begin : t.end) = static_cast<uint32_t>(i);
+  for_each_event_slice(s.size(), [&](size_t from, size_t to) {
+    for (size_t i = from; i < to; i++) {
+      const EventKind k = kinds[s.type(i)];
+      if (k != EventKind::TaskBegin && k != EventKind::TaskEnd) continue;
+      auto [slot, inserted] = by_id.try_emplace(EventView(s, i).task().id);
+      if (inserted) {
+        *slot = static_cast<uint32_t>(tasks.size());
+        tasks.emplace_back();
+      }
+      Task& t = tasks[*slot];
+      (k == EventKind::TaskBegin ? t.begin : t.end) = static_cast<uint32_t>(i);
   }
+  });
   for (Task& t : tasks) {
     t.start = t.begin != kAbsent ? s.time(t.begin) : d.start;
     t.finish = t.end != kAbsent ? s.time(t.end) : d.end;
