@@ -319,17 +319,8 @@ class WasmTrace {
       std::string out;
       JsonWriter w(out);
       w.begin_object();
-      w.key("types").begin_array();
-      for (const TaskTypeStats& t : tasks_by_type()) {
-        w.begin_object();
-        w.field("name", t.name);
-        w.field("count", static_cast<uint64_t>(t.count));
-        w.field("complete", static_cast<uint64_t>(t.complete));
-        w.key("durations");
-        duration_distribution_json(w, t.durations);
-        w.end_object();
-      }
-      w.end_array();
+      w.key("types");
+      task_types_json(w, tasks_by_type());
       w.end_object();
       return val(out);
     });
@@ -367,20 +358,8 @@ class WasmTrace {
       std::string out;
       JsonWriter w(out);
       w.begin_object();
-      w.key("types").begin_array();
-      for (const RegionTypeStats& t : regions_by_type()) {
-        w.begin_object();
-        w.field("name", t.name);
-        w.field("pc", t.pc);
-        w.field("func", t.func);
-        w.field("file", t.file);
-        w.field("line", t.line);
-        w.field("count", static_cast<uint64_t>(t.count));
-        w.key("durations");
-        duration_distribution_json(w, t.durations);
-        w.end_object();
-      }
-      w.end_array();
+      w.key("types");
+      region_types_json(w, regions_by_type());
       w.end_object();
       return val(out);
     });

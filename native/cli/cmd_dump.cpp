@@ -8,6 +8,7 @@
 #include "gotrace/event_format.h"
 #include "gotrace/reader.h"
 #include "gotrace/v1_legacy.h"
+#include "output.h"
 
 namespace gotrace::cli {
 namespace {
@@ -47,12 +48,7 @@ int run_dump(const Args& args) {
     }
   }
   std::fwrite(buf.data(), 1, buf.size(), stdout);
-  std::fflush(stdout);
-  if (!r.ok()) {
-    std::fprintf(stderr, "%s\n", r.error->what());
-    return 1;
-  }
-  return 0;
+  return finish(r);
 }
 
 Register reg({

@@ -9,6 +9,7 @@
 #include "gotrace/analysis/go_duration.h"
 #include "gotrace/analysis/goroutines.h"
 #include "gotrace/reader.h"
+#include "output.h"
 
 namespace gotrace::cli {
 namespace {
@@ -57,11 +58,7 @@ int run_goroutines(const Args& args) {
   Summary s = summarize(r.store);
   std::vector<GoroutineGroup> groups = goroutine_groups(s);
   if (args.flag("json")) {
-    std::string out;
-    JsonWriter w(out, true);
-    goroutines_json(w, s, groups);
-    out += '\n';
-    std::fwrite(out.data(), 1, out.size(), stdout);
+    print_json([&](JsonWriter& w) { goroutines_json(w, s, groups); });
   } else if (args.flag("group")) {
     std::string name = args.value("group");
     const GoroutineGroup* found = nullptr;
@@ -72,12 +69,7 @@ int run_goroutines(const Args& args) {
   } else {
     print_groups(groups);
   }
-  std::fflush(stdout);
-  if (!r.ok()) {
-    std::fprintf(stderr, "%s\n", r.error->what());
-    return 1;
-  }
-  return 0;
+  return finish(r);
 }
 
 Register reg({

@@ -10,6 +10,7 @@
 #include "gotrace/analysis/mmu.h"
 #include "gotrace/analysis/report.h"
 #include "gotrace/reader.h"
+#include "output.h"
 
 namespace gotrace::cli {
 namespace {
@@ -85,12 +86,7 @@ int run_mmu(const Args& args) {
         std::printf("%s %10.6f\n", pad_left(go_duration_string(static_cast<int64_t>(p[0])), 14).c_str(), p[1]);
     }
   }
-  std::fflush(stdout);
-  if (!r.ok()) {
-    std::fprintf(stderr, "%s\n", r.error->what());
-    return 1;
-  }
-  return 0;
+  return finish(r);
 }
 
 Register reg({

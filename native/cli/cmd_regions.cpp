@@ -9,6 +9,7 @@
 #include "gotrace/analysis/go_duration.h"
 #include "gotrace/analysis/regions.h"
 #include "gotrace/reader.h"
+#include "output.h"
 
 namespace gotrace::cli {
 namespace {
@@ -56,22 +57,13 @@ int run_regions(const Args& args) {
   Summary s = summarize(r.store);
   std::vector<RegionTypeStats> types = region_types(r.store, s);
   if (args.flag("json")) {
-    std::string out;
-    JsonWriter w(out, true);
-    regions_json(w, s, types);
-    out += '\n';
-    std::fwrite(out.data(), 1, out.size(), stdout);
+    print_json([&](JsonWriter& w) { regions_json(w, s, types); });
   } else if (args.flag("list")) {
     print_regions(s);
   } else {
     print_types(types);
   }
-  std::fflush(stdout);
-  if (!r.ok()) {
-    std::fprintf(stderr, "%s\n", r.error->what());
-    return 1;
-  }
-  return 0;
+  return finish(r);
 }
 
 Register reg({

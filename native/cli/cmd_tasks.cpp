@@ -9,6 +9,7 @@
 #include "gotrace/analysis/go_duration.h"
 #include "gotrace/analysis/tasks.h"
 #include "gotrace/reader.h"
+#include "output.h"
 
 namespace gotrace::cli {
 namespace {
@@ -52,22 +53,13 @@ int run_tasks(const Args& args) {
   Summary s = summarize(r.store);
   std::vector<TaskTypeStats> types = task_types(s);
   if (args.flag("json")) {
-    std::string out;
-    JsonWriter w(out, true);
-    tasks_json(w, r.store, s, types);
-    out += '\n';
-    std::fwrite(out.data(), 1, out.size(), stdout);
+    print_json([&](JsonWriter& w) { tasks_json(w, r.store, s, types); });
   } else if (args.flag("list")) {
     print_tasks(s);
   } else {
     print_types(types);
   }
-  std::fflush(stdout);
-  if (!r.ok()) {
-    std::fprintf(stderr, "%s\n", r.error->what());
-    return 1;
-  }
-  return 0;
+  return finish(r);
 }
 
 Register reg({

@@ -2,9 +2,8 @@
 
 namespace gotrace::analysis {
 
-void regions_json(JsonWriter& w, const Summary& s, const std::vector<RegionTypeStats>& types) {
-  w.begin_object();
-  w.key("types").begin_array();
+void region_types_json(JsonWriter& w, const std::vector<RegionTypeStats>& types) {
+  w.begin_array();
   for (const RegionTypeStats& t : types) {
     w.begin_object();
     w.field("name", t.name);
@@ -18,6 +17,12 @@ void regions_json(JsonWriter& w, const Summary& s, const std::vector<RegionTypeS
     w.end_object();
   }
   w.end_array();
+}
+
+void regions_json(JsonWriter& w, const Summary& s, const std::vector<RegionTypeStats>& types) {
+  w.begin_object();
+  w.key("types");
+  region_types_json(w, types);
   w.key("regions").begin_array();
   for (const GoroutineSummary& g : s.goroutines) {
     for (uint32_t k : g.regions) {

@@ -4,9 +4,8 @@
 
 namespace gotrace::analysis {
 
-void tasks_json(JsonWriter& w, const EventStore& store, const Summary& s, const std::vector<TaskTypeStats>& types) {
-  w.begin_object();
-  w.key("types").begin_array();
+void task_types_json(JsonWriter& w, const std::vector<TaskTypeStats>& types) {
+  w.begin_array();
   for (const TaskTypeStats& t : types) {
     w.begin_object();
     w.field("name", t.name);
@@ -17,6 +16,12 @@ void tasks_json(JsonWriter& w, const EventStore& store, const Summary& s, const 
     w.end_object();
   }
   w.end_array();
+}
+
+void tasks_json(JsonWriter& w, const EventStore& store, const Summary& s, const std::vector<TaskTypeStats>& types) {
+  w.begin_object();
+  w.key("types");
+  task_types_json(w, types);
   w.key("tasks").begin_array();
   for (const TaskSummary& t : s.tasks) task_entry_json(w, store, s, t);  // the same entry as a task's page
   w.end_array();

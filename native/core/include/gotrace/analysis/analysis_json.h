@@ -44,6 +44,10 @@ void tasks_json(JsonWriter& w, const EventStore& store, const Summary& s, const 
 // in the trace), "duration", "stats"}]} (regions by goroutine, then start).
 void regions_json(JsonWriter& w, const Summary& s, const std::vector<RegionTypeStats>& types);
 
+// The "types" arrays of the two above alone (the web app's tables of tasks and regions).
+void task_types_json(JsonWriter& w, const std::vector<TaskTypeStats>& types);
+void region_types_json(JsonWriter& w, const std::vector<RegionTypeStats>& types);
+
 // {"histogram": {"count", "buckets": [{"min", "count"}] (first to last non-empty)},
 // "quantiles": {"count", "min", "p50", "p90", "p99", "max", "total"}}.
 void duration_distribution_json(JsonWriter& w, const DurationDistribution& d);

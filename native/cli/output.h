@@ -1,0 +1,19 @@
+// Ending a command's output the same way everywhere.
+#pragma once
+
+#include <functional>
+
+#include "gotrace/json_writer.h"
+#include "gotrace/reader.h"
+
+namespace gotrace::cli {
+
+// Writes one indented JSON document (what `write` puts in it) to standard output.
+void print_json(const std::function<void(JsonWriter&)>& write);
+
+// After a command printed what it could of a trace: flushes standard output, and for a
+// trace that could not be read to the end prints the reader's error on standard error.
+// Returns the exit status (1 for such a trace).
+int finish(const ReadResult& r);
+
+}  // namespace gotrace::cli
