@@ -272,6 +272,14 @@ TEST_CASE("MMU edge cases", "[analysis][mmu]") {
     MmuCurve one({{{100, 0}}});
     CHECK(one.mmu(1000) == 1.0);  // no window fits (Go would fail here)
     CHECK(one.series_count() == 1);
+    // No time span: the plot has the one window there is (once an undefined
+    // conversion of a NaN window, found by fuzzing the analyses).
+    for (bool quantiles : {false, true}) {
+      MmuPlot plot = mmu_plot(one, quantiles);
+      REQUIRE(plot.curve.size() == 100);
+      CHECK(plot.x_max == plot.x_min);
+      for (const auto& point : plot.curve) CHECK(point[0] == static_cast<double>(plot.x_min));
+    }
   }
   SECTION("windows longer than the trace use the whole trace") {
     MmuCurve c({{{0, 1}, {10, 0.5}, {20, 0}}});

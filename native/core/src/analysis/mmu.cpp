@@ -391,9 +391,10 @@ MmuPlot mmu_plot(const MmuCurve& curve, bool with_quantiles) {
     if (curve.mmu(x_min) < 0.0001) break;
     x_min /= 1000;
   }
-  // Six decades, but no more than the trace.
+  // Six decades, but no more than the trace (and no fewer than one window: a trace
+  // with no time span has the one).
   int64_t x_max = x_min * 1'000'000;
-  if (int64_t span = curve.max_time() - curve.min_time(); x_max > span) x_max = span;
+  if (int64_t span = curve.max_time() - curve.min_time(); x_max > span) x_max = std::max(span, x_min);
   plot.x_min = x_min;
   plot.x_max = x_max;
   const double log_min = std::log(static_cast<double>(x_min)), log_max = std::log(static_cast<double>(x_max));
