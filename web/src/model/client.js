@@ -86,6 +86,12 @@ export class TraceClient {
     return this.#request('open', [blob], onProgress);
   }
 
+  /** Starts the worker and has it compile the WebAssembly core ahead of the first open
+   *  (not a request: nothing waits on it, and it does not make the client busy). */
+  warm() {
+    this.#ensure().postMessage({ id: 0, method: 'warm' });
+  }
+
   /** Several timeline() queries in one round trip: requests are [track, t0, t1, pixels]. */
   timelines(requests) {
     return this.#request('timelines', [requests]);

@@ -78,8 +78,10 @@ export function useSession() {
     setState({ status: 'empty', serial: serialRef.current });
   }, [client]);
 
-  // On start: ?url= fetches; otherwise a deep link (a hash) reopens the last file.
+  // On start: the worker compiles the core while the person picks a file; ?url= fetches;
+  // otherwise a deep link (a hash) reopens the last file.
   useEffect(() => {
+    client.warm();
     const url = new URL(location.href).searchParams.get('url');
     if (url) {
       openUrl(url, url.split('/').pop() || url);

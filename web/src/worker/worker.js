@@ -48,6 +48,10 @@ function backgroundStep() {
 self.gotraceBackgroundLeft = () => (background && background.trace === trace ? background.steps.length : 0);
 
 const methods = {
+  async warm() {
+    core = await loadCore();
+    return null;
+  },
   async open(id, blob) {
     if (trace) {
       trace.dispose();
