@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "gotrace/go_int.h"  // wrap_add, wrap_sub
+
 namespace gotrace {
 
 inline int64_t go_float_to_int64(double x) {
@@ -13,12 +15,5 @@ inline int64_t go_float_to_int64(double x) {
   return static_cast<int64_t>(x);
 }
 
-inline int64_t wrap_add(int64_t a, int64_t b) {
-  return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
-}
-
-inline int64_t wrap_sub(int64_t a, int64_t b) {
-  return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
-}
 
 }  // namespace gotrace

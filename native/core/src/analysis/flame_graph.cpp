@@ -1,4 +1,5 @@
 #include "gotrace/analysis/flame_graph.h"
+#include "gotrace/go_int.h"
 
 #include <algorithm>
 #include <map>
@@ -51,7 +52,7 @@ FlameGraph flame_graph(const PprofProfile& p) {
       }
       at = *slot;
     }
-    nodes[at].self_ns += s.nanoseconds;
+    nodes[at].self_ns = wrap_add(nodes[at].self_ns, s.nanoseconds);
     nodes[at].self_count += static_cast<uint64_t>(s.count);
   }
 
@@ -82,7 +83,8 @@ FlameGraph flame_graph(const PprofProfile& p) {
   }
   // Totals: children come after their parents, so one backward sweep adds them up.
   for (size_t i = g.size(); i-- > 1;) {
-    g.total_ns[static_cast<size_t>(g.parent[i])] += g.total_ns[i];
+    int64_t& parent_ns = g.total_ns[static_cast<size_t>(g.parent[i])];
+    parent_ns = wrap_add(parent_ns, g.total_ns[i]);
     g.total_count[static_cast<size_t>(g.parent[i])] += g.total_count[i];
   }
   return g;
@@ -100,12 +102,12 @@ std::vector<TopFunction> top_functions(const PprofProfile& p) {
     for (size_t i = 0; i < s.location_ids.size(); i++) {
       uint32_t name = labels.of(s.location_ids[i]);
       if (i == 0) {
-        top[name].flat_ns += ns;
+        top[name].flat_ns = wrap_add(top[name].flat_ns, ns);
         top[name].flat_count += count;
       }
       if (seen[name] == k) continue;  // recursion: count a function once per sample
       seen[name] = k;
-      top[name].cum_ns += ns;
+      top[name].cum_ns = wrap_add(top[name].cum_ns, ns);
       top[name].cum_count += count;
     }
   }

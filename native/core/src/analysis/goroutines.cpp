@@ -1,5 +1,6 @@
 // The grouping of cmd/trace/goroutines.go (Go 1.23).
 #include "gotrace/analysis/goroutines.h"
+#include "gotrace/go_int.h"
 
 #include <algorithm>
 #include <map>
@@ -12,7 +13,7 @@ void add_entries(std::vector<StatEntry>& to, const std::vector<StatEntry>& from)
   for (const StatEntry& e : from) {
     auto it = std::find_if(to.begin(), to.end(), [&](const StatEntry& t) { return t.name == e.name; });
     if (it != to.end()) {
-      it->ns += e.ns;
+      it->ns = wrap_add(it->ns, e.ns);
     } else {
       to.push_back(e);
     }
@@ -33,11 +34,11 @@ std::vector<GoroutineGroup> goroutine_groups(const Summary& summary) {
     GoroutineGroup& group = groups[it->second];
     group.count++;
     ExecStats& t = group.totals;
-    t.exec += g.stats.exec;
-    t.sched_wait += g.stats.sched_wait;
-    t.syscall += g.stats.syscall;
-    t.syscall_block += g.stats.syscall_block;
-    t.total += g.stats.total;
+    t.exec = wrap_add(t.exec, g.stats.exec);
+    t.sched_wait = wrap_add(t.sched_wait, g.stats.sched_wait);
+    t.syscall = wrap_add(t.syscall, g.stats.syscall);
+    t.syscall_block = wrap_add(t.syscall_block, g.stats.syscall_block);
+    t.total = wrap_add(t.total, g.stats.total);
     add_entries(t.block, g.stats.block);
     add_entries(t.ranges, g.stats.ranges);
     group.goroutines.push_back(g.id);
@@ -64,7 +65,10 @@ std::vector<NamedDuration> non_overlapping_stats(const Summary& summary, const E
       {"Block time (syscall)", s.syscall_block},
       {"Unknown time", s.unknown()},
   };
-  for (const StatEntry& e : s.block) stats["Block time (" + std::string(summary.block_reasons[e.name]) + ")"] += e.ns;
+  for (const StatEntry& e : s.block) {
+    int64_t& ns = stats["Block time (" + std::string(summary.block_reasons[e.name]) + ")"];
+    ns = wrap_add(ns, e.ns);
+  }
   std::vector<NamedDuration> out;
   out.push_back({"Execution time", stats["Execution time"]});
   for (auto& [name, ns] : stats)

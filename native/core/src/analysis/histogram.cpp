@@ -1,4 +1,5 @@
 #include "gotrace/analysis/histogram.h"
+#include "gotrace/go_int.h"
 
 #include <algorithm>
 #include <cmath>
@@ -36,7 +37,7 @@ DurationQuantiles duration_quantiles(std::vector<int64_t> d) {
   q.p90 = rank(0.90);
   q.p99 = rank(0.99);
   q.max = d.back();
-  for (int64_t v : d) q.total += v;
+  for (int64_t v : d) q.total = wrap_add(q.total, v);
   return q;
 }
 

@@ -2,6 +2,7 @@
 // utilization series, refined lowest bound first, with Go's heaps so that ties resolve
 // as in Go.
 #include "gotrace/analysis/mmu.h"
+#include "gotrace/go_int.h"
 
 #include <algorithm>
 #include <cmath>
@@ -355,7 +356,7 @@ std::vector<double> MmuCurve::distribution(int64_t window, std::span<const doubl
   double max_q = *std::max_element(quantiles.begin(), quantiles.end());
   int64_t duration = 0;
   for (const Series& s : series_) {
-    if (int64_t d = s.duration(); d >= window) duration += d - window;
+    if (int64_t d = s.duration(); d >= window) duration = wrap_add(duration, d - window);
   }
   const double q_mass = static_cast<double>(duration) * max_q;
 
@@ -394,7 +395,7 @@ MmuPlot mmu_plot(const MmuCurve& curve, bool with_quantiles) {
   // Six decades, but no more than the trace (and no fewer than one window: a trace
   // with no time span has the one).
   int64_t x_max = x_min * 1'000'000;
-  if (int64_t span = curve.max_time() - curve.min_time(); x_max > span) x_max = std::max(span, x_min);
+  if (int64_t span = wrap_sub(curve.max_time(), curve.min_time()); x_max > span) x_max = std::max(span, x_min);
   plot.x_min = x_min;
   plot.x_max = x_max;
   const double log_min = std::log(static_cast<double>(x_min)), log_max = std::log(static_cast<double>(x_max));

@@ -1,6 +1,7 @@
 // A port of cmd/trace/pprof.go (Go 1.23): makeComputePprofFunc, pprofOverlappingDuration
 // and stackMap.
 #include "gotrace/analysis/profile.h"
+#include "gotrace/go_int.h"
 
 #include <algorithm>
 
@@ -183,7 +184,7 @@ Profile compute_profile(const EventStore& store, ProfileType type, const Profile
     if (d > 0) {
       ProfileRecord& rec = stacks.get_or_add(store.stack(begin));
       rec.count++;
-      rec.nanoseconds += d;
+      rec.nanoseconds = wrap_add(rec.nanoseconds, d);
     }
   }
   return {type, stacks.take()};

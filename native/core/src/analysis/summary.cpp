@@ -2,6 +2,7 @@
 // dereference a goroutine it never saw (a nil pointer there; impossible in a trace Go's
 // reader accepts), the event is skipped instead.
 #include "gotrace/analysis/summary.h"
+#include "gotrace/go_int.h"
 
 #include <algorithm>
 
@@ -16,7 +17,7 @@ namespace {
 void add(std::vector<StatEntry>& entries, uint32_t name, int64_t ns) {
   for (StatEntry& e : entries) {
     if (e.name == name) {
-      e.ns += ns;
+      e.ns = wrap_add(e.ns, ns);
       return;
     }
   }
@@ -498,13 +499,13 @@ int64_t ExecStats::get(const std::vector<StatEntry>& entries, uint32_t name) {
 
 int64_t ExecStats::block_total() const {
   int64_t sum = 0;
-  for (const StatEntry& e : block) sum += e.ns;
+  for (const StatEntry& e : block) sum = wrap_add(sum, e.ns);
   return sum;
 }
 
 int64_t ExecStats::unknown() const {
-  int64_t sum = exec + sched_wait + syscall + syscall_block + block_total();
-  return sum < total ? total - sum : 0;
+  int64_t sum = wrap_add(wrap_add(wrap_add(exec, sched_wait), wrap_add(syscall, syscall_block)), block_total());
+  return sum < total ? wrap_sub(total, sum) : 0;
 }
 
 const GoroutineSummary* Summary::goroutine(GoID id) const {

@@ -1,0 +1,108 @@
+// Every analysis on whatever the reader accepts — goroutine summaries
+// and groups, tasks, regions, the MMU, the four profiles (pprof and flame graph), and
+// the timeline index with a query of every track kind. An analysis trusts the store's
+// invariants only; this target checks that whatever a hostile trace makes the reader
+// accept, the analyses neither crash nor loop. The body of the fuzz_analysis target, and
+// of the test that replays the inputs it once failed on (tests/hardening).
+#include "analysis_driver.h"
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "gotrace/analysis/analysis_json.h"
+#include "gotrace/analysis/flame_graph.h"
+#include "gotrace/analysis/goroutines.h"
+#include "gotrace/analysis/pprof_profile.h"
+#include "gotrace/analysis/pprof_writer.h"
+#include "gotrace/analysis/profile_filter.h"
+#include "gotrace/analysis/regions.h"
+#include "gotrace/analysis/report.h"
+#include "gotrace/analysis/tasks.h"
+#include "gotrace/analysis/timeline.h"
+#include "gotrace/analysis/timeline_query.h"
+#include "gotrace/json_writer.h"
+#include "gotrace/reader.h"
+
+namespace {
+
+using namespace gotrace;
+using namespace gotrace::analysis;
+
+constexpr const char* kHeaders[] = {"go 1.11 trace", "go 1.21 trace", "go 1.22 trace", "go 1.23 trace",
+                                    "go 1.25 trace", "go 1.26 trace", "go 1.7 trace"};
+constexpr size_t kNumHeaders = sizeof kHeaders / sizeof kHeaders[0];
+
+void query_every_track(const TimelineIndex& index) {
+  const Time from = index.start(), to = index.end() + 1;
+  const TimelineView views[] = {{from, to, 1000}, {from + (to - from) / 3, from + (to - from) / 2 + 1, 7}};
+  for (const TimelineView& v : views) {
+    for (size_t k = 0; k < kTrackKinds; k++) {
+      auto kind = static_cast<TrackKind>(k);
+      auto ids = index.ids(kind);
+      for (size_t i = 0; i < ids.size() && i < 16; i++) query_slices(index, {kind, ids[i]}, v);
+    }
+    auto goroutines = index.ids(TrackKind::Goroutine);
+    for (size_t i = 0; i < goroutines.size() && i < 16; i++) query_regions(index, goroutines[i], v);
+    query_tasks(index, v);
+    for (auto by : {ResourceKind::Goroutine, ResourceKind::Proc, ResourceKind::Thread}) {
+      query_instants(index, InstantKind::Log, by, v);
+      query_instants(index, InstantKind::CPUSample, by, v);
+    }
+    query_wake_edges(index, v, 1000);
+    for (size_t k = 0; k < kSeriesKinds; k++) query_series(index, static_cast<SeriesKind>(k), v);
+  }
+}
+
+}  // namespace
+
+namespace gotrace::fuzz {
+
+int run_every_analysis(const uint8_t* data, size_t size) {
+  std::vector<uint8_t> input;
+  if (size > 0 && data[0] < kNumHeaders) {
+    input.assign(16, 0);
+    std::memcpy(input.data(), kHeaders[data[0]], std::strlen(kHeaders[data[0]]));
+    input.insert(input.end(), data + 1, data + size);
+  } else {
+    input.assign(data, data + size);
+  }
+  ReadResult r = read_trace(input);
+  if (r.store.size() == 0) return 0;
+
+  // Goroutines, tasks, regions, MMU: what `gotrace analysis` and its siblings print.
+  Report report = analyze(r.store, r.error ? r.error->what() : "");
+  const Summary& summary = report.summary;
+  std::string json;
+  auto to_json = [&](auto&& write) {
+    json.clear();
+    JsonWriter w(json);
+    write(w);
+  };
+  to_json([&](JsonWriter& w) { report_json(w, report); });
+  to_json([&](JsonWriter& w) { goroutines_json(w, summary, goroutine_groups(summary)); });
+  to_json([&](JsonWriter& w) { tasks_json(w, r.store, summary, task_types(summary)); });
+  to_json([&](JsonWriter& w) { regions_json(w, summary, region_types(r.store, summary)); });
+  MmuCurve curve(mutator_utilization(r.store, kReportFlagSets[2]));
+  const double quantiles[] = {0, 0.5, 0.99};
+  for (int64_t window : kReportWindows) mmu_window(curve, window, 3, quantiles);
+  mmu_plot(curve, true);
+
+  // Profiles, as `go tool trace -pprof` and the flame graphs compute them.
+  for (ProfileType type : kProfileTypes) {
+    PprofProfile p = build_pprof_profile(r.store, compute_go_tool_profile(r.store, summary, type));
+    write_pprof(p);
+    flame_graph(p);
+    top_functions(p);
+  }
+  TimelineIndex index = build_timeline_index(r.store);
+  GoroutineIntervals group = goroutine_group_intervals(summary);
+  ProfileFilter filter{&group, Interval{index.start() + (index.end() - index.start()) / 4, index.end()}};
+  compute_profile(r.store, ProfileType::Sync, filter);
+
+  query_every_track(index);
+  return 0;
+}
+
+}  // namespace gotrace::fuzz
