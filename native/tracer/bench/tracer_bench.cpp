@@ -221,6 +221,12 @@ void bytes_per_event() {
 void events_per_second(int threads) {
   trace::Options o;
   o.stacks = false;
+  // Short generations and room to buffer them: at these rates a 1 s generation outgrows
+  // the default buffer limit (Options::max_buffer_bytes) and is dropped whole, and with
+  // as many recording threads as cores the writer may fall behind until they stop.
+  // Every event recorded here is written.
+  o.generation_period = 50ms;
+  o.max_buffer_bytes = size_t(1) << 30;
   trace::start(discard(), o);
   std::atomic<bool> go{false};
   std::vector<std::thread> ts;
