@@ -24,6 +24,7 @@
 #include "gotrace/analysis/timeline_query.h"
 #include "gotrace/json_writer.h"
 #include "gotrace/reader.h"
+#include "header_selector.h"
 
 namespace {
 
@@ -32,7 +33,6 @@ using namespace gotrace::analysis;
 
 constexpr const char* kHeaders[] = {"go 1.11 trace", "go 1.21 trace", "go 1.22 trace", "go 1.23 trace",
                                     "go 1.25 trace", "go 1.26 trace", "go 1.7 trace"};
-constexpr size_t kNumHeaders = sizeof kHeaders / sizeof kHeaders[0];
 
 void query_every_track(const TimelineIndex& index) {
   const Time from = index.start(), to = index.end() + 1;
@@ -60,15 +60,7 @@ void query_every_track(const TimelineIndex& index) {
 namespace gotrace::fuzz {
 
 int run_every_analysis(const uint8_t* data, size_t size) {
-  std::vector<uint8_t> input;
-  if (size > 0 && data[0] < kNumHeaders) {
-    input.assign(16, 0);
-    std::memcpy(input.data(), kHeaders[data[0]], std::strlen(kHeaders[data[0]]));
-    input.insert(input.end(), data + 1, data + size);
-  } else {
-    input.assign(data, data + size);
-  }
-  ReadResult r = read_trace(input);
+  ReadResult r = read_trace(with_selected_header(data, size, kHeaders));
   if (r.store.size() == 0) return 0;
 
   // Goroutines, tasks, regions, MMU: what `gotrace analysis` and its siblings print.
