@@ -1,14 +1,12 @@
 #include "gotrace/stats.h"
 
-#include <algorithm>
-#include <vector>
-
+#include "analysis/id_map.h"
+#include "gotrace/event_slices.h"
 #include "gotrace/event_view.h"
 #include "gotrace/flat_map.h"
 #include "gotrace/json_writer.h"
 #include "gotrace/v2_spec.h"
 #include "strings_util.h"
-#include "gotrace/event_slices.h"
 
 namespace gotrace {
 using namespace v2;
@@ -17,31 +15,6 @@ namespace {
 
 // v1 traces put some events on pseudo-procs (timer, netpoll, syscall, GC: 1000000+).
 constexpr ProcID kFirstPseudoProc = 1000000;
-
-// The distinct goroutine ids of a trace. Ids are small and nearly consecutive, so a
-// bitmap answers for most and a hash set takes the rest; one hash insert per event
-// was most of the cost of stats on a large trace.
-class IdSet {
- public:
-  void add(uint64_t id) {
-    if (id < kDenseLimit) {
-      if (id >= seen_.size()) seen_.resize(std::max<size_t>(id + 1, seen_.size() * 2), false);
-      if (!seen_[id]) {
-        seen_[id] = true;
-        dense_++;
-      }
-    } else {
-      sparse_[id] = 1;
-    }
-  }
-  size_t size() const { return dense_ + sparse_.size(); }
-
- private:
-  static constexpr uint64_t kDenseLimit = uint64_t{1} << 24;
-  std::vector<bool> seen_;
-  size_t dense_ = 0;
-  FlatMap<uint8_t> sparse_;
-};
 
 }  // namespace
 
@@ -66,7 +39,15 @@ TraceStats compute_stats(const ReadResult& r) {
   }
   if (r.ok()) st.bytes_used = st.bytes;
 
-  IdSet goroutines;
+  // Goroutine ids are small and nearly consecutive: an array indexed by id answers for
+  // most (one hash insert per event was most of the cost of stats on a large trace).
+  analysis::detail::IdMap<uint8_t, 0> goroutines;
+  size_t goroutine_count = 0;
+  auto add_goroutine = [&](int64_t g) {
+    if (goroutines.get(g) != 0) return;
+    goroutines.set(g, 1);
+    goroutine_count++;
+  };
   FlatMap<uint8_t> procs, threads;
   auto add_thread_proc = [&](ThreadID m, ProcID p) {
     if (p != kNoProc && p < kFirstPseudoProc) procs[static_cast<uint64_t>(p)] = 1;
@@ -79,7 +60,7 @@ TraceStats compute_stats(const ReadResult& r) {
     for (size_t i = from; i < to; i++) {
       if (GoID g = s.goroutine(i); g != last_g) {  // runs of one goroutine's events: one lookup
         last_g = g;
-        if (g != kNoGoroutine) goroutines.add(static_cast<uint64_t>(g));
+        if (g != kNoGoroutine) add_goroutine(g);
       }
       uint8_t t = s.type(i);
       st.events_by_type[t]++;
@@ -91,7 +72,7 @@ TraceStats compute_stats(const ReadResult& r) {
         case EvGoStatusStack:
         case EvGoStart:
         case EvGoUnblock:
-          goroutines.add(s.ab(i));
+          add_goroutine(static_cast<int64_t>(s.ab(i)));
           break;
         case EvProcStart:
         case EvProcStatus:
@@ -102,10 +83,10 @@ TraceStats compute_stats(const ReadResult& r) {
           st.gcs++;
           break;
       }
-  }
+    }
   });
   for (int t = 0; t < 256; t++) st.events_by_kind[static_cast<size_t>(kind_of_type(static_cast<uint8_t>(t)))] += st.events_by_type[t];
-  st.goroutines = goroutines.size();
+  st.goroutines = goroutine_count;
   st.procs = procs.size();
   st.threads = threads.size();
   return st;
