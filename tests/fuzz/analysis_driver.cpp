@@ -7,9 +7,7 @@
 #include "analysis_driver.h"
 
 #include <cstdint>
-#include <cstring>
 #include <string>
-#include <vector>
 
 #include "gotrace/analysis/analysis_json.h"
 #include "gotrace/analysis/flame_graph.h"

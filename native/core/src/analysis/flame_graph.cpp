@@ -1,8 +1,9 @@
 #include "gotrace/analysis/flame_graph.h"
-#include "gotrace/go_int.h"
 
 #include <algorithm>
 #include <map>
+
+#include "gotrace/go_int.h"
 
 namespace gotrace::analysis {
 namespace {

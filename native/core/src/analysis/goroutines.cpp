@@ -1,10 +1,11 @@
 // The grouping of cmd/trace/goroutines.go (Go 1.23).
 #include "gotrace/analysis/goroutines.h"
-#include "gotrace/go_int.h"
 
 #include <algorithm>
 #include <map>
 #include <unordered_map>
+
+#include "gotrace/go_int.h"
 
 namespace gotrace::analysis {
 namespace {

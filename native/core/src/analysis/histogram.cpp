@@ -1,8 +1,9 @@
 #include "gotrace/analysis/histogram.h"
-#include "gotrace/go_int.h"
 
 #include <algorithm>
 #include <cmath>
+
+#include "gotrace/go_int.h"
 
 namespace gotrace::analysis {
 namespace {

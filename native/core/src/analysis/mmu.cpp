@@ -2,13 +2,13 @@
 // utilization series, refined lowest bound first, with Go's heaps so that ties resolve
 // as in Go.
 #include "gotrace/analysis/mmu.h"
-#include "gotrace/go_int.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "go_heap.h"
+#include "gotrace/go_int.h"
 #include "mud.h"
 
 namespace gotrace::analysis {

@@ -1,11 +1,11 @@
 // A port of cmd/trace/pprof.go (Go 1.23): makeComputePprofFunc, pprofOverlappingDuration
 // and stackMap.
 #include "gotrace/analysis/profile.h"
-#include "gotrace/go_int.h"
 
 #include <algorithm>
 
 #include "gotrace/event_view.h"
+#include "gotrace/go_int.h"
 #include "id_map.h"
 #include "transition.h"
 

@@ -2,14 +2,14 @@
 // dereference a goroutine it never saw (a nil pointer there; impossible in a trace Go's
 // reader accepts), the event is skipped instead.
 #include "gotrace/analysis/summary.h"
-#include "gotrace/go_int.h"
 
 #include <algorithm>
 
 #include "event_pass.h"
+#include "gotrace/event_slices.h"
+#include "gotrace/go_int.h"
 #include "gotrace/v2_spec.h"
 #include "summarizer.h"
-#include "gotrace/event_slices.h"
 
 namespace gotrace::analysis {
 namespace {
@@ -60,7 +60,7 @@ Summarizer::Summarizer(const EventStore& s, const RangeNames& names) : s_(s), na
       const uint8_t type = s.type(i);
       tasks += type == v2::EvUserTaskBegin;
       regions += type == v2::EvUserRegionBegin;
-  }
+    }
   });
   tasks_.reserve(tasks + 16);
   regions_.reserve(regions + 16);

@@ -5,12 +5,12 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "gotrace/event_slices.h"
 #include "gotrace/event_view.h"
 #include "id_map.h"
-#include "transition.h"
 #include "timeline_data.h"
 #include "timeline_families.h"
-#include "gotrace/event_slices.h"
+#include "transition.h"
 
 namespace gotrace::analysis::detail {
 namespace {
@@ -77,8 +77,8 @@ class TrackBuilder {
       sorted_ids[rank] = ids_[by_id[rank]];
     }
     out.lanes = lanes_.finish(static_cast<uint32_t>(ids_.size()), order);
-    ids_ = std::move(sorted_ids);
-    out.ids = std::move(ids_);
+    out.ids = std::move(sorted_ids);
+    ids_ = {};
     if (!aux_.empty()) {
       aux_.resize(out.ids.size(), 0);
       out.aux.assign(out.ids.size(), 0);
@@ -415,7 +415,7 @@ void build_goroutine_lanes(TimelineData& d) {
       if (l == kNoLane) continue;  // not seen by the first pass: cannot happen
       lanes.add(l, e);
       if (st.go_to() == GoState::NotExist) lanes.retire(l);
-  }
+    }
   });
   SliceTracks built;
   built.lanes = lanes.finish(static_cast<uint32_t>(t.ids.size()));

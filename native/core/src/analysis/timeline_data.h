@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "gotrace/analysis/timeline.h"
-#include "gotrace/event_view.h"
 #include "gotrace/analysis/timeline_query.h"
+#include "gotrace/event_view.h"
 #include "timeline_lanes.h"
 
 namespace gotrace::analysis::detail {

@@ -1,10 +1,10 @@
 // Instants: user logs and CPU profile samples, drawn on the goroutine, proc or thread
 // they happened on (cmd/trace's logEventGenerator and stackSampleGenerator).
 #include "gotrace/analysis/timeline_query.h"
+#include "gotrace/event_slices.h"
 #include "gotrace/event_view.h"
 #include "timeline_data.h"
 #include "timeline_families.h"
-#include "gotrace/event_slices.h"
 
 namespace gotrace::analysis {
 namespace detail {
@@ -27,7 +27,7 @@ void build_instants(TimelineData& d) {
     for (size_t i = from; i < to; i++) {
       int lane = lane_of(s.type(i));
       if (lane >= 0) b.add(static_cast<uint32_t>(lane), static_cast<uint32_t>(i));
-  }
+    }
   });
   d.instants = b.finish(2);
 }

@@ -7,12 +7,12 @@
 #include <algorithm>
 
 #include "gotrace/analysis/timeline_query.h"
+#include "gotrace/event_slices.h"
 #include "gotrace/event_view.h"
 #include "timeline_data.h"
 #include "timeline_families.h"
 #include "timeline_span_merger.h"
 #include "transition.h"
-#include "gotrace/event_slices.h"
 
 namespace gotrace::analysis {
 namespace detail {
@@ -108,7 +108,7 @@ void build_regions(TimelineData& d) {
         }
         default: break;
       }
-  }
+    }
   });
   for (size_t k = 0; k < stacks.size(); k++)
     for (size_t i = stacks[k].size(); i-- > 0;) close(owner[k], stacks[k], i, kAbsent);

@@ -6,11 +6,11 @@
 #include <queue>
 
 #include "gotrace/analysis/timeline_query.h"
+#include "gotrace/event_slices.h"
 #include "gotrace/event_view.h"
 #include "timeline_data.h"
 #include "timeline_families.h"
 #include "timeline_span_merger.h"
-#include "gotrace/event_slices.h"
 
 namespace gotrace::analysis {
 namespace detail {
@@ -37,7 +37,7 @@ void build_tasks(TimelineData& d) {
       }
       Task& t = tasks[*slot];
       (k == EventKind::TaskBegin ? t.begin : t.end) = static_cast<uint32_t>(i);
-  }
+    }
   });
   for (Task& t : tasks) {
     t.start = t.begin != kAbsent ? s.time(t.begin) : d.start;
