@@ -230,6 +230,29 @@ TEST_CASE("timeline slices equal brute force", "[timeline][corpus]") {
   }
 }
 
+// The issue's own check: the whole 94 MB trace (16.8 M events, half a million
+// goroutines) in one 2000-pixel view. Every track, zoomed out that far, comes back as a
+// few thousand rectangles at most whose time per state is exactly the brute force's.
+TEST_CASE("the whole large trace zoomed out gives few rectangles and the exact time per state",
+          "[timeline][corpus][large]") {
+  const std::string bytes = read_zstd(corpus_path("go123-workload-large.trace.zst"));
+  ReadResult r = read_trace(std::span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
+  REQUIRE(r.ok());
+  TimelineIndex index = build_timeline_index(r.store);
+  const TimelineView all{index.start(), index.end() + 1, 2000};
+  auto check = [&](TrackKind kind, const Slices& expected) {
+    auto ids = index.ids(kind);
+    REQUIRE(ids.size() == expected.size());
+    for (int64_t id : ids) {
+      INFO(to_string(kind) << " " << id);
+      check_totals(query_slices(index, {kind, id}, all), clip(expected.at(id), all), all);
+    }
+  };
+  check(TrackKind::Proc, exec_slices(r.store, false));
+  check(TrackKind::Thread, exec_slices(r.store, true));
+  check(TrackKind::Goroutine, goroutine_slices(r.store));
+}
+
 TEST_CASE("proc time is goroutine running time", "[timeline][corpus]") {
   ReadResult r = read_trace(read_bytes(corpus_path("go123-stress.trace")));
   REQUIRE(r.ok());
