@@ -115,7 +115,8 @@ void EventStore::push_wide(Time t, uint8_t type, ContextID ctx, StackID stack, u
 void EventStore::set_wide_time(Chunk& c, size_t j, Time t) {
   if (!c.wide) {
     c.wide = make_uninitialized_array<Time>(kChunk);
-    for (size_t k = 0; k < j; k++) c.wide[k] = c.base + static_cast<Time>(c.delta[k]);
+    for (size_t k = 0; k < j; k++) c.wide[k] = static_cast<Time>(static_cast<uint64_t>(c.base) + c.delta[k]);
+    c.delta_bound = 0;
   }
   c.wide[j] = t;
 }

@@ -31,8 +31,12 @@ class LocalIds {
     return true;
   }
 
-  uint32_t get(uint64_t local) const {
+  // Inlined where events resolve their ids; the hash map is the rare case.
+  [[gnu::always_inline]] uint32_t get(uint64_t local) const {
     if (local < dense_.size() && dense_[local] != kMissing) return dense_[local];
+    return get_sparse(local);
+  }
+  [[gnu::noinline]] uint32_t get_sparse(uint64_t local) const {
     if (sparse_.empty()) return kMissing;
     const uint32_t* v = sparse_.find(local);
     return v ? *v : kMissing;

@@ -54,7 +54,7 @@ class Emitter {
 
   // Stores one ordered event. extra0 and name carry what ordering adds (old states,
   // a task's parent, the names of STWEnd and UserTaskEnd).
-  void emit(const Context& ctx, const WireEvent& ev, uint64_t extra0 = 0, StringID name = 0) {
+  [[gnu::always_inline]] void emit(const Context& ctx, const WireEvent& ev, uint64_t extra0 = 0, StringID name = 0) {
     const TypePlan& plan = plans_[ev.type];
     const uint64_t* a = ev.args.data();
     StackID stack = 0, stack2 = 0;
@@ -180,7 +180,7 @@ class Emitter {
     return last.id;
   }
 
-  uint32_t resolve(const LocalIds& table, uint64_t id, const char* what, const WireEvent& ev) {
+  [[gnu::always_inline]] uint32_t resolve(const LocalIds& table, uint64_t id, const char* what, const WireEvent& ev) {
     if (id == 0) return 0;
     uint32_t g = table.get(id);
     if (g == LocalIds::kMissing) [[unlikely]] {

@@ -50,7 +50,7 @@ uint8_t range_start_type(uint8_t type) {
 
 // ---- resource state -------------------------------------------------------------
 
-Ordering::GState* Ordering::g_state(GoID id) {
+inline Ordering::GState* Ordering::g_state(GoID id) {
   uint32_t i = g_index_.find(id);
   return i != ResourceIndex::kNone ? &g_pool_[i] : nullptr;
 }
@@ -79,7 +79,7 @@ void Ordering::delete_g_state(GoID id) {
   g_index_.erase(id);
 }
 
-Ordering::PState* Ordering::p_state(ProcID id) {
+inline Ordering::PState* Ordering::p_state(ProcID id) {
   uint32_t i = p_index_.find(id);
   return i != ResourceIndex::kNone ? &p_pool_[i] : nullptr;
 }

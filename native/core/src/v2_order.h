@@ -91,15 +91,15 @@ class Ordering {
   };
   enum class GCState : uint8_t { Undetermined, NotRunning, Running };
 
-  GState* g_state(GoID id);
+  [[gnu::always_inline]] GState* g_state(GoID id);
   GState* new_g_state(GoID id);
   void delete_g_state(GoID id);
-  PState* p_state(ProcID id);
+  [[gnu::always_inline]] PState* p_state(ProcID id);
   PState* new_p_state(ProcID id);
   MState* m_state(ThreadID id);
   MState* new_m_state(ThreadID id);
 
-  void push(const Context& ctx, const WireEvent& ev, uint64_t extra0 = 0, StringID name = 0) {
+  [[gnu::always_inline]] void push(const Context& ctx, const WireEvent& ev, uint64_t extra0 = 0, StringID name = 0) {
     out_.emit(ctx, ev, extra0, name);
   }
   StringID lookup_string(const Generation& gen, uint64_t id, const WireEvent& ev);

@@ -51,7 +51,7 @@ class Reader {
 
  private:
   void order_generation();
-  bool next_event(Cursor& c);
+  [[gnu::always_inline]] bool next_event(Cursor& c);
   bool try_advance(size_t i);
   [[noreturn]] void fail_at(std::string msg, const Cursor* c, const WireEvent* ev);
   enum class BadEvent { InvalidType, Untimed, Timestamp, Argument };
@@ -62,7 +62,7 @@ class Reader {
   void heap_update(size_t i);
   void heap_remove(size_t i);
   size_t sift_up(size_t i);
-  void sift_down(size_t i);
+  [[gnu::always_inline]] void sift_down(size_t i);
 
   void park(Cursor* c);
   void wake(uint64_t key);
@@ -152,7 +152,7 @@ void Reader::bad_event(const Cursor& c, BadEvent what) {
 
 // Decodes the thread's next event (Go's batchCursor.nextEvent): false when the
 // thread has no more events in this generation.
-bool Reader::next_event(Cursor& c) {
+inline bool Reader::next_event(Cursor& c) {
   while (c.p == c.end) {
     if (++c.batch == c.batch_end) return false;
     c.p = c.batch->data;
@@ -175,8 +175,18 @@ bool Reader::next_event(Cursor& c) {
   // Far from the batch's end no varint can run past it: decode without bounds checks.
   // Anything unusual is decoded again the careful way, which finds the error.
   constexpr ptrdiff_t kMaxEventBytes = 10 * (1 + static_cast<ptrdiff_t>(std::tuple_size_v<decltype(ev.args)>));
-  bool fast = c.end - p >= kMaxEventBytes && read_uvarint_unchecked(p, dt);
-  for (int i = 0; fast && i < plan.nargs; i++) fast = read_uvarint_unchecked(p, ev.args[i]);
+  bool fast = c.end - p >= kMaxEventBytes;
+  if (fast) [[likely]] {
+    // Unrolled: a failed varint leaves p where it was, so the rest stay in bounds.
+    static_assert(std::tuple_size_v<decltype(ev.args)> == 5);
+    const uint8_t n = plan.nargs;
+    fast = read_uvarint_unchecked(p, dt);
+    if (n > 0) fast &= read_uvarint_unchecked(p, ev.args[0]);
+    if (n > 1) fast &= read_uvarint_unchecked(p, ev.args[1]);
+    if (n > 2) fast &= read_uvarint_unchecked(p, ev.args[2]);
+    if (n > 3) fast &= read_uvarint_unchecked(p, ev.args[3]);
+    if (n > 4) fast &= read_uvarint_unchecked(p, ev.args[4]);
+  }
   if (!fast) [[unlikely]] {
     p = c.p + 1;
     if (read_uvarint(p, c.end, dt) != VarintStatus::Ok) [[unlikely]] bad_event(c, BadEvent::Timestamp);
@@ -200,7 +210,7 @@ size_t Reader::sift_up(size_t i) {
 }
 
 // Go's heapSiftDown with min3: the smallest of a node and its children, the node on ties.
-void Reader::sift_down(size_t i) {
+inline void Reader::sift_down(size_t i) {
   auto& h = frontier_;
   size_t n = h.size();
   for (;;) {
@@ -387,7 +397,8 @@ void Reader::order_generation() {
   parked_ = 0;
   for (;;) {
     // A CPU sample goes first if it is strictly earlier than every thread's next event.
-    if (next_sample < samples.size()) {
+    // (Cheap test first: a sample no earlier than the frontier's top cannot go first.)
+    if (next_sample < samples.size() && (frontier_.empty() || samples[next_sample].time < frontier_[0].t)) {
       Time first = std::min(frontier_.empty() ? INT64_MAX : frontier_[0].t, earliest_parked());
       if ((frontier_.empty() && parked_ == 0) || samples[next_sample].time < first) {
         out_.cpu_sample(samples[next_sample++]);

@@ -88,7 +88,7 @@ class EventStore {
   Time time(size_t i) const {
     const Chunk& c = chunk(i);
     size_t j = i & kMask;
-    return c.wide ? c.wide[j] : c.base + static_cast<Time>(c.delta[j]);
+    return c.wide ? c.wide[j] : static_cast<Time>(static_cast<uint64_t>(c.base) + c.delta[j]);
   }
   uint8_t type(size_t i) const { return kGoType[chunk(i).type[i & kMask] & kTypeMask]; }
   ContextID context_id(size_t i) const {
@@ -191,6 +191,9 @@ class EventStore {
 
   struct Chunk {
     Time base;
+    // Deltas from base below this bound are stored as such: 2^32 until the chunk holds
+    // a time too far from base, 0 once it keeps full times in `wide`.
+    uint64_t delta_bound = uint64_t{1} << 32;
     std::unique_ptr<Time[]> wide;
     uint32_t delta[kChunk];
     uint8_t type[kChunk];
@@ -213,7 +216,8 @@ class EventStore {
     if (j == 0) add_chunk(t);
     Chunk& c = *last_chunk_;
     uint64_t d = static_cast<uint64_t>(t) - static_cast<uint64_t>(c.base);
-    if (!c.wide && d <= 0xffffffffu && t >= c.base) [[likely]] {
+    // (Modulo 2^64: base + delta gives t back even across a wrap.)
+    if (d < c.delta_bound) [[likely]] {
       c.delta[j] = static_cast<uint32_t>(d);
     } else {
       set_wide_time(c, j, t);
