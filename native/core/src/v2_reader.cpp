@@ -13,6 +13,7 @@
 #include "strings_util.h"
 #include "v2_generation.h"
 #include "v2_emit.h"
+#include "v2_frontier.h"
 #include "v2_order.h"
 #include "varint.h"
 
@@ -34,13 +35,6 @@ struct Cursor {
   uint32_t park_token = 0;
 };
 
-// The frontier is a min-heap on the next event's time; the time is kept in the
-// entry so comparisons do not chase pointers.
-struct HeapEntry {
-  Time t;
-  Cursor* c;
-};
-
 class Reader {
  public:
   Reader(std::span<const uint8_t> bytes, int go_minor, EventStore& store, const ReadOptions& options, ReadWork& work)
@@ -52,17 +46,11 @@ class Reader {
  private:
   void order_generation();
   [[gnu::always_inline]] bool next_event(Cursor& c);
-  bool try_advance(size_t i);
+  bool try_advance_top();
   [[noreturn]] void fail_at(std::string msg, const Cursor* c, const WireEvent* ev);
   enum class BadEvent { InvalidType, Untimed, Timestamp, Argument };
   [[noreturn, gnu::cold, gnu::noinline]] void bad_event(const Cursor& c, BadEvent what);
-  std::string dump_frontier() const;
-
-  void heap_insert(Cursor* c);
-  void heap_update(size_t i);
-  void heap_remove(size_t i);
-  size_t sift_up(size_t i);
-  [[gnu::always_inline]] void sift_down(size_t i);
+  std::string dump_frontier(std::vector<const Cursor*> cursors) const;
 
   void park(Cursor* c);
   void wake(uint64_t key);
@@ -77,8 +65,8 @@ class Reader {
   Ordering order_;
   std::unique_ptr<Generation> gen_;
   std::vector<Cursor> cursors_;
-  // The threads whose next event may advance, as a min-heap on its time.
-  std::vector<HeapEntry> frontier_;
+  // The threads whose next event may advance, by its time.
+  Frontier<Cursor> frontier_;
   // The threads whose next event waits: by the resources it waits on, and by time
   // (a min-heap whose stale entries are dropped when they reach the top).
   struct ParkedEntry {
@@ -200,55 +188,11 @@ inline bool Reader::next_event(Cursor& c) {
   return true;
 }
 
-size_t Reader::sift_up(size_t i) {
-  auto& h = frontier_;
-  while (i > 0 && h[(i - 1) / 2].t > h[i].t) {
-    std::swap(h[(i - 1) / 2], h[i]);
-    i = (i - 1) / 2;
-  }
-  return i;
-}
-
-// Go's heapSiftDown with min3: the smallest of a node and its children, the node on ties.
-inline void Reader::sift_down(size_t i) {
-  auto& h = frontier_;
-  size_t n = h.size();
-  for (;;) {
-    size_t m = i, l = 2 * i + 1, r = l + 1;
-    if (l < n && h[l].t < h[m].t) m = l;
-    if (r < n && h[r].t < h[m].t) m = r;
-    if (m == i) return;
-    std::swap(h[i], h[m]);
-    i = m;
-  }
-}
-
-void Reader::heap_insert(Cursor* c) {
-  frontier_.push_back({c->ev.time, c});
-  sift_up(frontier_.size() - 1);
-}
-
-void Reader::heap_update(size_t i) {
-  frontier_[i].t = frontier_[i].c->ev.time;
-  if (sift_up(i) != i) return;
-  sift_down(i);
-}
-
-void Reader::heap_remove(size_t i) {
-  auto& h = frontier_;
-  while (i > 0) {
-    std::swap(h[(i - 1) / 2], h[i]);
-    i = (i - 1) / 2;
-  }
-  std::swap(h[0], h.back());
-  h.pop_back();
-  sift_down(0);
-}
-
-std::string Reader::dump_frontier() const {
+// Go's frontier dump, earliest first.
+std::string Reader::dump_frontier(std::vector<const Cursor*> cursors) const {
+  std::stable_sort(cursors.begin(), cursors.end(), [](const Cursor* x, const Cursor* y) { return x->ev.time < y->ev.time; });
   std::string out;
-  for (const HeapEntry& e : frontier_) {
-    const Cursor* c = e.c;
+  for (const Cursor* c : cursors) {
     const EventSpec& sp = spec(c->ev.type);
     out += fmt("M %lld [%s time=%lld", (long long)c->m, std::string(sp.name).c_str(), (long long)c->ev.time);
     for (int i = 1; i < sp.nargs; i++) {
@@ -262,8 +206,8 @@ std::string Reader::dump_frontier() const {
 // Tries the earliest event that may advance (the top of the frontier). Go tries the
 // earliest event of all, then the others in time order; events known to wait are
 // parked instead, so a chain of waiting threads costs no rescans.
-bool Reader::try_advance(size_t i) {
-  Cursor* c = frontier_[i].c;
+bool Reader::try_advance_top() {
+  Cursor* c = frontier_[0].item;
   work_.advance_attempts++;
   order_.set_tracking(parked_ > 0);
   out_.set_slot(&c->ctx);
@@ -275,9 +219,9 @@ bool Reader::try_advance(size_t i) {
   }
   if (!ok) return false;
   if (next_event(*c)) {
-    heap_update(i);
+    frontier_.update_top(c->ev.time);
   } else {
-    heap_remove(i);
+    frontier_.remove(0);
   }
   if (parked_ > 0) {
     for (uint64_t key : order_.touched()) wake(key);
@@ -314,7 +258,7 @@ void Reader::wake(uint64_t key) {
     if (!x.c->parked || x.c->park_token != x.token) continue;  // already woken by another key
     x.c->parked = false;
     parked_--;
-    heap_insert(x.c);
+    frontier_.push(x.c->ev.time, x.c);
   }
   if (parked_ == 0) {  // nothing waits: recycle the pool
     waiters_.clear();
@@ -352,7 +296,7 @@ void Reader::run() {
 
     out_.set_generation(gen_.get());
     cursors_.assign(gen_->threads.size(), Cursor{});
-    frontier_.clear();
+    frontier_.reset(gen_->threads.size());
     for (size_t k = 0; k < gen_->threads.size(); k++) {
       Cursor& c = cursors_[k];
       const std::vector<Batch>& batches = gen_->threads[k].batches;
@@ -361,7 +305,7 @@ void Reader::run() {
       c.batch_end = batches.data() + batches.size();
       c.p = c.batch->data;
       c.end = c.p + c.batch->size;
-      if (next_event(c)) heap_insert(&c);
+      if (next_event(c)) frontier_.push(c.ev.time, &c);
     }
     try {
       // A call of its own per generation, so that WebAssembly engines run it in
@@ -395,29 +339,35 @@ void Reader::order_generation() {
   waiter_pool_.clear();
   parked_by_time_.clear();
   parked_ = 0;
+  // The next sample's time, or the greatest time once none is left: the loop's one
+  // test for samples and for an empty frontier is then a comparison with the top.
+  auto sample_time = [&] { return next_sample < samples.size() ? samples[next_sample].time : INT64_MAX; };
+  Time next_sample_t = sample_time();
   for (;;) {
-    // A CPU sample goes first if it is strictly earlier than every thread's next event.
-    // (Cheap test first: a sample no earlier than the frontier's top cannot go first.)
-    if (next_sample < samples.size() && (frontier_.empty() || samples[next_sample].time < frontier_[0].t)) {
-      Time first = std::min(frontier_.empty() ? INT64_MAX : frontier_[0].t, earliest_parked());
-      if ((frontier_.empty() && parked_ == 0) || samples[next_sample].time < first) {
-        out_.cpu_sample(samples[next_sample++]);
-        continue;
+    if (frontier_.empty() || next_sample_t < frontier_[0].t) [[unlikely]] {
+      // A CPU sample goes first if it is strictly earlier than every thread's next event.
+      if (next_sample < samples.size()) {
+        Time first = std::min(frontier_.empty() ? INT64_MAX : frontier_[0].t, earliest_parked());
+        if ((frontier_.empty() && parked_ == 0) || samples[next_sample].time < first) {
+          out_.cpu_sample(samples[next_sample++]);
+          next_sample_t = sample_time();
+          continue;
+        }
+      }
+      if (frontier_.empty()) {
+        if (parked_ == 0) return;
+        std::vector<const Cursor*> stuck;
+        for (const Cursor& c : cursors_) {
+          if (c.parked) stuck.push_back(&c);
+        }
+        fail_at(fmt("broken trace: failed to advance: frontier:\n[gen=%llu]\n\n%s\n%s\n",
+                    (unsigned long long)gen_->number, dump_frontier(std::move(stuck)).c_str(), order_.dump().c_str()),
+                nullptr, nullptr);
       }
     }
-    if (frontier_.empty()) {
-      if (parked_ == 0) return;
-      for (Cursor& c : cursors_) {
-        if (c.parked) frontier_.push_back({c.ev.time, &c});
-      }
-      std::stable_sort(frontier_.begin(), frontier_.end(), [](const HeapEntry& x, const HeapEntry& y) { return x.t < y.t; });
-      fail_at(fmt("broken trace: failed to advance: frontier:\n[gen=%llu]\n\n%s\n%s\n",
-                  (unsigned long long)gen_->number, dump_frontier().c_str(), order_.dump().c_str()),
-              nullptr, nullptr);
-    }
-    if (!try_advance(0)) {
-      Cursor* c = frontier_[0].c;
-      heap_remove(0);
+    if (!try_advance_top()) {
+      Cursor* c = frontier_[0].item;
+      frontier_.remove(0);
       park(c);
     }
   }

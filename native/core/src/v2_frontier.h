@@ -1,0 +1,80 @@
+// The threads whose next event may advance, as a binary min-heap on that event's time
+// (Go's frontier in ReadEvent). Entries past the heap's end are sentinels with the
+// greatest time, so sifting down needs no bounds checks: this runs once per event.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "gotrace/types.h"
+
+namespace gotrace::v2 {
+
+template <class Item>
+class Frontier {
+ public:
+  struct Entry {
+    Time t;
+    Item* item;
+  };
+
+  // Empties the heap and makes room for `capacity` entries.
+  void reset(size_t capacity) {
+    n_ = 0;
+    h_.assign(2 * capacity + 3, Entry{kSentinel, nullptr});
+  }
+  size_t size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  const Entry& operator[](size_t i) const { return h_[i]; }
+  const Entry* begin() const { return h_.data(); }
+  const Entry* end() const { return h_.data() + n_; }
+
+  void push(Time t, Item* item) {
+    h_[n_] = Entry{t, item};
+    sift_up(n_++);
+  }
+  // The top's time became t (its thread moved on to its next event).
+  [[gnu::always_inline]] void update_top(Time t) {
+    h_[0].t = t;
+    sift_down(0);
+  }
+  void remove(size_t i) {
+    while (i > 0) {
+      std::swap(h_[(i - 1) / 2], h_[i]);
+      i = (i - 1) / 2;
+    }
+    h_[0] = h_[--n_];
+    h_[n_] = Entry{kSentinel, nullptr};
+    sift_down(0);
+  }
+
+ private:
+  static constexpr Time kSentinel = INT64_MAX;
+
+  void sift_up(size_t i) {
+    while (i > 0 && h_[(i - 1) / 2].t > h_[i].t) {
+      std::swap(h_[(i - 1) / 2], h_[i]);
+      i = (i - 1) / 2;
+    }
+  }
+  // Go's heapSiftDown with min3: the smallest of a node and its children, the node on
+  // ties (a sentinel never wins: its time is not less than any).
+  [[gnu::always_inline]] void sift_down(size_t i) {
+    Entry* h = h_.data();
+    for (;;) {
+      size_t m = i, l = 2 * i + 1, r = l + 1;
+      if (h[l].t < h[m].t) m = l;
+      if (h[r].t < h[m].t) m = r;
+      if (m == i) return;
+      std::swap(h[i], h[m]);
+      i = m;
+    }
+  }
+
+  std::vector<Entry> h_;
+  size_t n_ = 0;
+};
+
+}  // namespace gotrace::v2
