@@ -15,6 +15,7 @@
 #include "v2_emit.h"
 #include "v2_frontier.h"
 #include "v2_order.h"
+#include "v2_order_events.h"
 #include "varint.h"
 
 namespace gotrace::v2 {
@@ -46,7 +47,7 @@ class Reader {
  private:
   void order_generation();
   [[gnu::always_inline]] bool next_event(Cursor& c);
-  bool try_advance_top();
+  [[gnu::always_inline]] bool try_advance_top();
   [[noreturn]] void fail_at(std::string msg, const Cursor* c, const WireEvent* ev);
   enum class BadEvent { InvalidType, Untimed, Timestamp, Argument };
   [[noreturn, gnu::cold, gnu::noinline]] void bad_event(const Cursor& c, BadEvent what);
@@ -159,7 +160,7 @@ inline bool Reader::next_event(Cursor& c) {
   if (!plan.timed) [[unlikely]] {
     bad_event(c, type >= kGo123TableSize ? BadEvent::InvalidType : BadEvent::Untimed);
   }
-  uint64_t dt;
+  uint64_t dt = 0;
   // Far from the batch's end no varint can run past it: decode without bounds checks.
   // Anything unusual is decoded again the careful way, which finds the error.
   constexpr ptrdiff_t kMaxEventBytes = 10 * (1 + static_cast<ptrdiff_t>(std::tuple_size_v<decltype(ev.args)>));
@@ -206,7 +207,7 @@ std::string Reader::dump_frontier(std::vector<const Cursor*> cursors) const {
 // Tries the earliest event that may advance (the top of the frontier). Go tries the
 // earliest event of all, then the others in time order; events known to wait are
 // parked instead, so a chain of waiting threads costs no rescans.
-bool Reader::try_advance_top() {
+inline bool Reader::try_advance_top() {
   Cursor* c = frontier_[0].item;
   work_.advance_attempts++;
   order_.set_tracking(parked_ > 0);
