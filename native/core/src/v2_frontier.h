@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -24,6 +25,7 @@ class Frontier {
   void reset(size_t capacity) {
     n_ = 0;
     h_.assign(2 * capacity + 3, Entry{kSentinel, nullptr});
+    runner_up_ = kSentinel;
   }
   size_t size() const { return n_; }
   bool empty() const { return n_ == 0; }
@@ -34,11 +36,15 @@ class Frontier {
   void push(Time t, Item* item) {
     h_[n_] = Entry{t, item};
     sift_up(n_++);
+    runner_up_ = std::min(h_[1].t, h_[2].t);
   }
   // The top's time became t (its thread moved on to its next event).
+  // A thread often has the next few events of all: then the top stays, unsifted.
   [[gnu::always_inline]] void update_top(Time t) {
     h_[0].t = t;
+    if (t <= runner_up_) return;
     sift_down(0);
+    runner_up_ = std::min(h_[1].t, h_[2].t);
   }
   void remove(size_t i) {
     while (i > 0) {
@@ -48,6 +54,7 @@ class Frontier {
     h_[0] = h_[--n_];
     h_[n_] = Entry{kSentinel, nullptr};
     sift_down(0);
+    runner_up_ = std::min(h_[1].t, h_[2].t);
   }
 
  private:
@@ -75,6 +82,7 @@ class Frontier {
 
   std::vector<Entry> h_;
   size_t n_ = 0;
+  Time runner_up_ = kSentinel;  // the earlier of the top's children: the top stays while not later
 };
 
 }  // namespace gotrace::v2

@@ -605,8 +605,6 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
 // ---- dispatch ----------------------------------------------------------------
 
 [[gnu::always_inline]] inline bool Ordering::advance(WireEvent& ev, const Generation& gen, ThreadID m, void*& m_cache) {
-  if (initial_gen_ == 0) initial_gen_ = gen.number;
-  gen_ = gen.number;
   // Events of batches without a thread have no context and change none.
   MState scratch;
   MState* ms = &scratch;

@@ -210,7 +210,6 @@ std::string Reader::dump_frontier(std::vector<const Cursor*> cursors) const {
 inline bool Reader::try_advance_top() {
   Cursor* c = frontier_[0].item;
   work_.advance_attempts++;
-  order_.set_tracking(parked_ > 0);
   out_.set_slot(&c->ctx);
   bool ok;
   try {
@@ -237,6 +236,7 @@ void Reader::park(Cursor* c) {
   c->parked = true;
   c->park_token++;
   parked_++;
+  order_.set_tracking(true);  // advances now record what they touch, for wake()
   work_.parked++;
   for (int k = 0; k < n; k++) {
     auto [head, inserted] = waiters_.try_emplace(keys[k]);
@@ -261,7 +261,8 @@ void Reader::wake(uint64_t key) {
     parked_--;
     frontier_.push(x.c->ev.time, x.c);
   }
-  if (parked_ == 0) {  // nothing waits: recycle the pool
+  if (parked_ == 0) {  // nothing waits: stop tracking, recycle the pool
+    order_.set_tracking(false);
     waiters_.clear();
     waiter_pool_.clear();
   }
@@ -340,6 +341,8 @@ void Reader::order_generation() {
   waiter_pool_.clear();
   parked_by_time_.clear();
   parked_ = 0;
+  order_.set_tracking(false);
+  order_.begin_generation(gen_->number);
   // The next sample's time, or the greatest time once none is left: the loop's one
   // test for samples and for an empty frontier is then a comparison with the top.
   auto sample_time = [&] { return next_sample < samples.size() ? samples[next_sample].time : INT64_MAX; };
