@@ -201,7 +201,11 @@ GoroutineNode* adopt_waiting(const Locker& l, Goroutine& g) {
 uint64_t start_stack(const Locker& l, const GoroutineNode* n) {
   uint64_t pc = n->start_pc.load(std::memory_order_relaxed);
   if (!pc) return 0;
-  return stack_id(l, std::span<const uint64_t>(&pc, 1));
+  auto& last = l.m->last_start_stack;
+  if (last.gen == l.gen && last.pc == pc) return last.id;
+  uint64_t id = stack_id(l, std::span<const uint64_t>(&pc, 1));
+  last = {l.gen, pc, id};
+  return id;
 }
 
 void ensure_go_status(const Locker& l, GoroutineNode* g, bool running_here) {
