@@ -6,6 +6,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <memory>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -186,6 +188,43 @@ TEST_CASE("a plain thread is a goroutine on a proc of its own", "[tracer][api]")
   CHECK(t.ended == 1);  // the thread exited
   CHECK(t.regions["named"] == 1);
   CHECK(t.stack_functions.count("(anonymous namespace)::region_in_a_named_function()") == 1);
+}
+
+TEST_CASE("a region's end names it in the generation it ends in", "[tracer][api]") {
+  std::vector<std::string> begins, ends;
+  std::vector<uint64_t> end_generations;
+  auto bytes = record([] {
+    trace::Region same("same generation");
+    trace::Region across("across generations");
+    { trace::Region inner("same generation"); }
+    trace::advance();
+    { trace::Region later("same generation"); }
+  });
+  ReadResult r = read_trace(bytes);
+  REQUIRE(!r.error);
+  for (size_t i = 0; i < r.store.size(); i++) {
+    EventView ev(r.store, i);
+    if (ev.kind() == EventKind::RegionBegin) begins.emplace_back(ev.region().type);
+    if (ev.kind() == EventKind::RegionEnd) ends.emplace_back(ev.region().type);
+  }
+  CHECK(begins == std::vector<std::string>{"same generation", "across generations", "same generation", "same generation"});
+  // Regions end in reverse order of their beginnings; the outer two end after the advance.
+  CHECK(ends == std::vector<std::string>{"same generation", "same generation", "across generations", "same generation"});
+}
+
+TEST_CASE("a region begun in an earlier trace ends unrecorded", "[tracer][api]") {
+  REQUIRE(trace::start(nullptr));
+  auto region = std::make_unique<trace::Region>("earlier");
+  trace::stop();
+  auto bytes = record([&] {
+    region.reset();
+    trace::Region r("this trace");
+  });
+  TraceSummary t = summarize(bytes);
+  REQUIRE(t.ok);
+  CHECK(t.regions.size() == 1);
+  CHECK(t.regions["this trace"] == 1);
+  CHECK(t.region_ends == 1);
 }
 
 TEST_CASE("stacks can be turned off", "[tracer][api]") {

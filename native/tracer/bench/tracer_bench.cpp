@@ -10,6 +10,8 @@
 #include <condition_variable>
 #include <mutex>
 #include <cstdio>
+#include <cstring>
+#include <ctime>
 #include <string>
 #include <thread>
 #include <vector>
@@ -98,33 +100,64 @@ void event_cost_off() {
   std::printf("  one call, tracing off:        p50 %6.1f ns   p99 %6.1f ns   p99.9 %6.1f ns\n", p.p50, p.p99, p.p999);
 }
 
-// Throughput of a scheduler workload, best of `runs`, tracing off then on.
-template <class F>
-void overhead(const char* what, const char* unit, F run_once, int runs) {
-  auto best = [&](bool traced) {
-    double best_rate = 0;
-    for (int i = 0; i < runs; i++) {
-      if (traced) {
-        trace::Options o;
-        trace::start(discard(), o);
-      }
-      auto t0 = Clock::now();
-      double n = run_once();
-      double s = ns_since(t0) / 1e9;
-      if (traced) trace::stop();
-      best_rate = std::max(best_rate, n / s);
-    }
-    return best_rate;
-  };
-  // Interleaved, so drifts in machine load hit both sides alike.
-  double off = 0, on = 0;
-  for (int round = 0; round < 3; round++) {
-    off = std::max(off, best(false));
-    on = std::max(on, best(true));
-  }
-  std::printf("  %-34s off %10.0f %s/s   on %10.0f %s/s   overhead %5.1f%%\n", what, off, unit, on, unit,
-              100.0 * (off - on) / off);
+// The process's CPU time (all its threads, the tracer's own included).
+double cpu_seconds() {
+  timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
 }
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// Throughput of a workload (`run_once` does the same work every time and returns how
+// many operations it did), tracing off vs on. Runs come in pairs, one off and one on,
+// in alternating order (off-on, on-off, ...) so that drifts in machine load hit both
+// sides alike; the overhead is the median over pairs of the pair's slowdown, which
+// other work on the machine disturbs less than comparing the best runs of each side.
+// The spread over pairs shows how noisy the machine was. CPU time (all threads of the
+// process) per operation is printed beside it: on a machine shared with other work it
+// is steadier than wall time, and it counts the tracer's own threads.
+template <class F>
+void overhead(const char* what, const char* unit, F run_once, int pairs) {
+  struct Run {
+    double rate, cpu_per_op;
+  };
+  auto run = [&](bool traced) {
+    if (traced) trace::start(discard());
+    double c0 = cpu_seconds();
+    auto t0 = Clock::now();
+    double n = run_once();
+    double s = ns_since(t0) / 1e9;
+    double c = cpu_seconds() - c0;
+    if (traced) trace::stop();
+    return Run{n / s, c / n * 1e9};
+  };
+  run(false);  // warm-up: thread stacks, allocator, caches
+  std::vector<double> off, on, slowdown, cpu_off, cpu_on, cpu_slowdown;
+  for (int i = 0; i < pairs; i++) {
+    bool on_first = i % 2 == 1;
+    Run a = run(on_first), b = run(!on_first);
+    const Run& r_off = on_first ? b : a;
+    const Run& r_on = on_first ? a : b;
+    off.push_back(r_off.rate);
+    on.push_back(r_on.rate);
+    slowdown.push_back(100.0 * (r_off.rate / r_on.rate - 1));
+    cpu_off.push_back(r_off.cpu_per_op);
+    cpu_on.push_back(r_on.cpu_per_op);
+    cpu_slowdown.push_back(100.0 * (r_on.cpu_per_op / r_off.cpu_per_op - 1));
+  }
+  auto [lo, hi] = std::minmax_element(slowdown.begin(), slowdown.end());
+  std::printf("  %-36s off %10.0f %s/s   on %10.0f %s/s   overhead %5.1f%% (pairs %.1f..%.1f%%)\n", what,
+              median(off), unit, median(on), unit, median(slowdown), *lo, *hi);
+  std::printf("  %-36s CPU per op: off %8.1f ns   on %8.1f ns   overhead %5.1f%%\n", "", median(cpu_off),
+              median(cpu_on), median(cpu_slowdown));
+}
+
+constexpr int kPairs = 9;
 
 // A fixed amount of computation (not of time: preemption must not shorten a job).
 [[gnu::noinline]] uint64_t compute(uint64_t iterations, uint64_t seed) {
@@ -133,13 +166,18 @@ void overhead(const char* what, const char* unit, F run_once, int runs) {
   return x;
 }
 
-// Iterations of compute() that take `d` on this machine.
+// Iterations of compute() that take `d` on this machine, from the fastest of several
+// timings: one that other work on the machine interrupted would make jobs shorter.
 uint64_t iterations_for(std::chrono::nanoseconds d) {
   uint64_t n = 1 << 20;
-  auto t0 = Clock::now();
-  volatile uint64_t keep = compute(n, 1);
-  (void)keep;
-  return uint64_t(double(n) * double(d.count()) / ns_since(t0));
+  double best = 1e18;
+  for (int i = 0; i < 7; i++) {
+    auto t0 = Clock::now();
+    volatile uint64_t keep = compute(n, 1);
+    (void)keep;
+    best = std::min(best, ns_since(t0));
+  }
+  return uint64_t(double(n) * double(d.count()) / best);
 }
 
 std::atomic<uint64_t> g_sink{0};
@@ -156,13 +194,12 @@ sched::Job spawner(int n, uint64_t iterations) {
   }
 }
 
-// Jobs of `work` each, spawned by a job, on 2 workers: jobs per second.
-double short_jobs(uint64_t iterations) {
-  constexpr int kJobs = 20000;
+// `jobs` jobs of `iterations` each, spawned by a job, on 2 workers: jobs per second.
+double short_jobs(int jobs, uint64_t iterations) {
   sched::Scheduler s(2);
-  s.spawn(spawner(kJobs, iterations), "spawner");
+  s.spawn(spawner(jobs, iterations), "spawner");
   s.wait();
-  return kJobs;
+  return jobs;
 }
 
 double pingpong() {
@@ -171,7 +208,7 @@ double pingpong() {
   c.numbers = 0;
   c.squarers = 0;
   c.fanout = 0;
-  c.pingpong = 20000;
+  c.pingpong = 500000;
   auto r = scheduler_example::run(c);
   return double(r.pongs);
 }
@@ -257,7 +294,14 @@ void events_per_second(int threads) {
 
 }  // namespace
 
-int main() {
+// tracer-bench [SECTION...]: bytes, cost, overhead, rate; all of them by default.
+int main(int argc, char** argv) {
+  auto wanted = [&](const char* section) {
+    if (argc < 2) return true;
+    for (int i = 1; i < argc; i++)
+      if (std::strcmp(argv[i], section) == 0) return true;
+    return false;
+  };
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   std::printf("tracer-bench: %u CPUs\n\n", std::thread::hardware_concurrency());
   // The first trace loads the symbolizer; keep that out of the figures.
@@ -267,24 +311,33 @@ int main() {
 
   // First, in a fresh process: goroutine ids (and so their varints) grow with a process's
   // age, as in Go.
-  std::printf("Bytes per event (whole trace: events, tables, headers; default options):\n");
-  bytes_per_event();
+  if (wanted("bytes")) {
+    std::printf("Bytes per event (whole trace: events, tables, headers; default options):\n");
+    bytes_per_event();
+  }
 
-  std::printf("\nCost per event (a region begin or end; batches of %d events):\n", 2 * kBatch);
-  event_cost_off();
-  event_cost(false);
-  event_cost(true);
+  if (wanted("cost")) {
+    std::printf("\nCost per event (a region begin or end; batches of %d events):\n", 2 * kBatch);
+    event_cost_off();
+    event_cost(false);
+    event_cost(true);
+  }
 
-  std::printf("\nThroughput, tracing off vs on (default options; best of 9 runs each, interleaved):\n");
-  uint64_t one_us = iterations_for(1us);
-  overhead("jobs of ~1 us of work each:", "jobs", [&] { return short_jobs(one_us); }, 3);
-  overhead("jobs of ~10 us of work each:", "jobs", [&] { return short_jobs(10 * one_us); }, 3);
-  overhead("coroutine ping-pong (channels):", "round trips", pingpong, 3);
-  overhead("thread ping-pong (mutex + condvar):", "round trips", thread_pingpong, 3);
+  if (wanted("overhead")) {
+    // Each run does the same work both ways and lasts ~0.1 s or more untraced.
+    std::printf("\nThroughput, tracing off vs on (default options; median of %d interleaved pairs of runs):\n",
+                kPairs);
+    uint64_t one_us = iterations_for(1us);
+    overhead("jobs of ~1 us of work each:", "jobs", [&] { return short_jobs(200000, one_us); }, kPairs);
+    overhead("jobs of ~10 us of work each:", "jobs", [&] { return short_jobs(20000, 10 * one_us); }, kPairs);
+    overhead("coroutine ping-pong (channels):", "round trips", pingpong, kPairs);
+    overhead("thread ping-pong (mutex + condvar):", "round trips", thread_pingpong, kPairs);
+  }
 
-
-  std::printf("\nEvents per second (no stacks, region begin/end in a loop):\n");
-  events_per_second(1);
-  events_per_second(2);
+  if (wanted("rate")) {
+    std::printf("\nEvents per second (no stacks, region begin/end in a loop):\n");
+    events_per_second(1);
+    events_per_second(2);
+  }
   return 0;
 }

@@ -34,20 +34,24 @@ inline bool annotation_context(const Locker& l) {
   if (l && annotation_context(*l)) emit(*l, v2::EvUserTaskEnd, id, capture_stack(*l, fp));
 }
 
-[[gnu::noinline]] uint64_t region_begin(uint64_t task, std::string_view name) {
+[[gnu::noinline]] RegionMark region_begin(uint64_t task, std::string_view name) {
   void* fp = __builtin_frame_address(0);
   ScopedLocker l;
-  if (!l || !annotation_context(*l)) return 0;
-  emit(*l, v2::EvUserRegionBegin, task, string_id(*l, name), capture_stack(*l, fp));
-  return l->m->session;
+  if (!l || !annotation_context(*l)) return {};
+  uint64_t name_id = string_id(*l, name);
+  emit(*l, v2::EvUserRegionBegin, task, name_id, capture_stack(*l, fp));
+  return {l->gen, name_id};
 }
 
-[[gnu::noinline]] void region_end(uint64_t session, uint64_t task, std::string_view name) {
+[[gnu::noinline]] void region_end(RegionMark begun, uint64_t task, std::string_view name) {
   void* fp = __builtin_frame_address(0);
   ScopedLocker l;
-  // A region begun in an earlier trace ends unrecorded.
-  if (!l || l->m->session != session || !annotation_context(*l)) return;
-  emit(*l, v2::EvUserRegionEnd, task, string_id(*l, name), capture_stack(*l, fp));
+  // A region begun in an earlier trace (whose generations all precede this trace's
+  // first) ends unrecorded.
+  if (!l || begun.gen < l->m->session || !annotation_context(*l)) return;
+  // Within the generation it began in, the name's id is known: no second lookup.
+  uint64_t name_id = begun.gen == l->gen ? begun.name_id : string_id(*l, name);
+  emit(*l, v2::EvUserRegionEnd, task, name_id, capture_stack(*l, fp));
 }
 
 [[gnu::noinline]] void log(uint64_t task, std::string_view category, std::string_view message) {

@@ -201,7 +201,11 @@ GoroutineNode* adopt_waiting(const Locker& l, Goroutine& g) {
 uint64_t start_stack(const Locker& l, const GoroutineNode* n) {
   uint64_t pc = n->start_pc.load(std::memory_order_relaxed);
   if (!pc) return 0;
-  return stack_id(l, std::span<const uint64_t>(&pc, 1));
+  auto& last = l.m->last_start_stack;
+  if (last.gen == l.gen && last.pc == pc) return last.id;
+  uint64_t id = stack_id(l, std::span<const uint64_t>(&pc, 1));
+  last = {l.gen, pc, id};
+  return id;
 }
 
 void ensure_go_status(const Locker& l, GoroutineNode* g, bool running_here) {
@@ -216,9 +220,35 @@ void ensure_proc_status(const Locker& l, ProcNode* p) {
 
 void free_goroutine(const Locker& l, GoroutineNode* n) { rt().goroutines.free(l.m->node_cache, n); }
 
+namespace {
+
+// The most frequent change of binding: a worker that keeps its proc starts a runnable
+// goroutine whose status this generation already has. Only its GoStart is needed; this
+// writes it without the general walk below (which would do the same, at three times the
+// cost). False, having written nothing, if the case is any other.
+bool start_on_same_proc(const Locker& l, Binding& b) {
+  ThreadState* m = l.m;
+  if (m->synced.gen != l.gen || m->synced.proc != b.proc || !b.proc || m->synced.view_p != m->view_p ||
+      !m->view_p || m->view_g || !b.g || b.in_syscall)
+    return false;
+  GoroutineNode* g = resolve(*b.g);
+  if (!g || g->status.load(std::memory_order_relaxed) != kGoRunnable || !g->trace.status_was_traced(l.gen))
+    return false;
+  emit(l, v2::EvGoStart, g->id.load(std::memory_order_relaxed), g->trace.next_seq(l.gen));
+  g->m.store(m->id, std::memory_order_relaxed);
+  g->status.store(kGoRunning, std::memory_order_relaxed);
+  m->view_g = g;
+  update_sample_ids(m);
+  m->synced = {l.gen, b.proc, b.g, m->view_p, g, 0};
+  return true;
+}
+
+}  // namespace
+
 bool sync_context_slow(const Locker& l, void* fp) {
   ThreadState* m = l.m;
   Binding& b = binding();
+  if (start_on_same_proc(l, b)) return true;
   // A plain thread is its own goroutine, on a proc of its own, from its first trace call.
   if (b.role == Role::Plain && !b.proc) {
     b.proc = &m->own_p;

@@ -33,8 +33,10 @@ bool sync_context_slow(const Locker& l, void* fp);
 inline bool sync_context(const Locker& l, void* fp = nullptr) {
   ThreadState* m = l.m;
   const Binding& b = binding();
-  if (m->synced.gen == l.gen && m->synced.proc == b.proc && m->synced.g == b.g && m->synced.view_p == m->view_p &&
-      m->synced.view_g == m->view_g && m->synced.in_syscall == b.in_syscall && b.proc)
+  if (__builtin_expect(m->synced.gen == l.gen && m->synced.proc == b.proc && m->synced.g == b.g &&
+                           m->synced.view_p == m->view_p && m->synced.view_g == m->view_g &&
+                           m->synced.in_syscall == b.in_syscall && b.proc,
+                       1))
     return true;
   return sync_context_slow(l, fp);
 }

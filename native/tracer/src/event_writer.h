@@ -139,7 +139,9 @@ inline uint64_t string_id(const Locker& l, std::string_view s) {
   uint64_t key = uint64_t(reinterpret_cast<uintptr_t>(s.data())) ^ (uint64_t(s.size()) << 48);
   key *= 0x9e3779b97f4a7c15ull;
   StringCacheEntry& e = l.m->strings[key >> 58];
-  if (e.gen == l.gen && e.data == s.data() && e.size == s.size() && same_bytes(e.stored->data(), s.data(), s.size()))
+  if (__builtin_expect(
+          e.gen == l.gen && e.data == s.data() && e.size == s.size() && same_bytes(e.stored->data(), s.data(), s.size()),
+          1))
     return e.id;
   return string_id_slow(l, s, e);
 }

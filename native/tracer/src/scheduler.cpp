@@ -68,8 +68,14 @@ void end_run(uint8_t type, std::string_view reason, void* fp) {
       if (type == v2::EvGoDestroy) emit(*l, type);
       else emit(*l, type, string_id(*l, reason), capture_stack(*l, fp));
       m->view_g = nullptr;
-      if (type == v2::EvGoDestroy) free_goroutine(*l, g);
-      else g->status.store(type == v2::EvGoBlock ? kGoWaiting : kGoRunnable, std::memory_order_relaxed);
+      if (type == v2::EvGoDestroy) {
+        free_goroutine(*l, g);
+        // The handle (the binding's goroutine, which g stands for) is done with: its
+        // destructor then has no record to forget, and skips the write flag.
+        if (b.g) GoroutineAccess::node(*b.g) = nullptr;
+      } else {
+        g->status.store(type == v2::EvGoBlock ? kGoWaiting : kGoRunnable, std::memory_order_relaxed);
+      }
       update_sample_ids(m);
     } else {
       count_misuse();

@@ -70,6 +70,13 @@ struct ThreadState {
   StringCacheEntry strings[64];
   StackCacheEntry stacks[256];
   LabelCacheEntry labels[16];
+  // The last start stack (a goroutine's one-frame stack) looked up, by its PC: programs
+  // create many goroutines of one kind in a row.
+  struct {
+    uint64_t gen = 0;
+    uint64_t pc = 0;
+    uint64_t id = 0;
+  } last_start_stack;
   uintptr_t stack_lo = 0, stack_hi = 0;  // this thread's stack, bounds for unwinding
 
   // A plain thread's own goroutine and proc (threads.h).

@@ -11,10 +11,16 @@
 namespace gotrace::tracer {
 
 namespace detail {
+// Where a region began: the generation (0: unrecorded) and its name's string id there,
+// which the region's end reuses while the generation lasts.
+struct RegionMark {
+  uint64_t gen = 0;
+  uint64_t name_id = 0;
+};
 uint64_t task_begin(std::string_view name, uint64_t parent);
 void task_end(uint64_t id);
-uint64_t region_begin(uint64_t task, std::string_view name);
-void region_end(uint64_t session, uint64_t task, std::string_view name);
+RegionMark region_begin(uint64_t task, std::string_view name);
+void region_end(RegionMark begun, uint64_t task, std::string_view name);
 void log(uint64_t task, std::string_view category, std::string_view message);
 }  // namespace detail
 
@@ -46,11 +52,11 @@ class Task {
 class Region {
  public:
   [[gnu::always_inline]] Region(const Task& task, std::string_view name) : task_(task.id()), name_(name) {
-    if (detail::enabled()) session_ = detail::region_begin(task_, name_);
+    if (detail::enabled()) begun_ = detail::region_begin(task_, name_);
   }
   [[gnu::always_inline]] explicit Region(std::string_view name) : Region(Task(), name) {}
   [[gnu::always_inline]] ~Region() {
-    if (session_ != 0) detail::region_end(session_, task_, name_);
+    if (begun_.gen != 0) detail::region_end(begun_, task_, name_);
   }
   Region(const Region&) = delete;
   Region& operator=(const Region&) = delete;
@@ -58,7 +64,7 @@ class Region {
  private:
   uint64_t task_;
   std::string_view name_;
-  uint64_t session_ = 0;  // the trace the region began in
+  detail::RegionMark begun_;
 };
 
 // A message in `category`, tied to `task`, from the running goroutine.
