@@ -21,6 +21,7 @@ class LocalIds {
     // Grow the dense part only as far as the number of ids justifies.
     if (local >= dense_.size() && local < 2 * count_ + 4096) {
       dense_.resize(std::max<size_t>(local + 1, std::min<size_t>(dense_.size() * 2, 2 * count_ + 4096)), kMissing);
+      dense_size_ = dense_.size();
     }
     if (local < dense_.size()) {
       dense_[local] = global;
@@ -33,7 +34,7 @@ class LocalIds {
 
   // Inlined where events resolve their ids; the hash map is the rare case.
   [[gnu::always_inline]] uint32_t get(uint64_t local) const {
-    if (local < dense_.size() && dense_[local] != kMissing) return dense_[local];
+    if (local < dense_size_ && dense_[local] != kMissing) return dense_[local];
     return get_sparse(local);
   }
   [[gnu::noinline]] uint32_t get_sparse(uint64_t local) const {
@@ -54,6 +55,7 @@ class LocalIds {
 
  private:
   std::vector<uint32_t> dense_;
+  size_t dense_size_ = 0;  // dense_.size(), kept where the per-event lookup reads one word
   FlatMap<uint32_t> sparse_;
   size_t count_ = 0;
 };

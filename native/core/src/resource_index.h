@@ -16,7 +16,7 @@ class ResourceIndex {
 
   uint32_t find(int64_t id) const {
     auto u = static_cast<uint64_t>(id);
-    if (u < dense_.size()) return dense_[u];
+    if (u < dense_size_) return dense_[u];
     if (sparse_.empty()) return kNone;
     const uint32_t* v = sparse_.find(u);
     return v ? *v : kNone;
@@ -28,6 +28,7 @@ class ResourceIndex {
     if (u >= dense_.size() && u < 2 * inserted_ + 65536) {
       size_t want = std::max<size_t>(u + 1, dense_.size() * 2);
       dense_.resize(std::min<size_t>(want, 2 * inserted_ + 65536), kNone);
+      dense_size_ = dense_.size();
       // Ids the map took while they were out of range now fall in the vector, which is
       // where find() looks for them: move them there.
       if (!sparse_.empty()) {
@@ -66,6 +67,7 @@ class ResourceIndex {
 
  private:
   std::vector<uint32_t> dense_;
+  size_t dense_size_ = 0;  // dense_.size(), kept where the per-event lookup reads one word
   FlatMap<uint32_t> sparse_;
   uint64_t inserted_ = 0;
 };

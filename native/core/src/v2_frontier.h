@@ -30,6 +30,8 @@ class Frontier {
   size_t size() const { return n_; }
   bool empty() const { return n_ == 0; }
   const Entry& operator[](size_t i) const { return h_[i]; }
+  // The top's time; the greatest time when the heap is empty (its sentinel).
+  Time top_time() const { return h_[0].t; }
   const Entry* begin() const { return h_.data(); }
   const Entry* end() const { return h_.data() + n_; }
 

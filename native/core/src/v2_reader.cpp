@@ -343,12 +343,15 @@ void Reader::order_generation() {
   parked_ = 0;
   order_.set_tracking(false);
   order_.begin_generation(gen_->number);
-  // The next sample's time, or the greatest time once none is left: the loop's one
-  // test for samples and for an empty frontier is then a comparison with the top.
-  auto sample_time = [&] { return next_sample < samples.size() ? samples[next_sample].time : INT64_MAX; };
+  // The next sample's time, capped below the greatest time (an empty frontier's top
+  // time): the loop's one test, for samples and for an empty frontier, is then a
+  // comparison with the top. The careful path below decides with the real times.
+  auto sample_time = [&] {
+    return next_sample < samples.size() ? std::min<Time>(samples[next_sample].time, INT64_MAX - 1) : INT64_MAX - 1;
+  };
   Time next_sample_t = sample_time();
   for (;;) {
-    if (frontier_.empty() || next_sample_t < frontier_[0].t) [[unlikely]] {
+    if (next_sample_t < frontier_.top_time()) [[unlikely]] {
       // A CPU sample goes first if it is strictly earlier than every thread's next event.
       if (next_sample < samples.size()) {
         Time first = std::min(frontier_.empty() ? INT64_MAX : frontier_[0].t, earliest_parked());
