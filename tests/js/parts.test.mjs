@@ -118,3 +118,17 @@ test('goroutineWakeups() counts the timeline\'s wake edges per goroutine', async
   }
   trace.dispose();
 });
+
+test('wakeups() gives goroutineWakeups() with no limit, from the index of wake edges', async () => {
+  const trace = await opened('go123-stress.trace');
+  const { start, end } = trace.stats().time;
+  const third = Math.floor((end - start) / 3);
+  for (const g of trace.goroutines().goroutines.slice(0, 30)) {
+    for (const [t0, t1] of [[start, end + 1], [start + third, start + 2 * third]]) {
+      const want = trace.goroutineWakeups(g.id, t0, t1, { pixels: 1000, limit: 2 ** 31 });
+      assert.equal(want.sampled, false);
+      assert.deepEqual(trace.wakeups(g.id, t0, t1), want, `G${g.id}`);
+    }
+  }
+  trace.dispose();
+});
