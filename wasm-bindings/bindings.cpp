@@ -5,6 +5,7 @@
 #include <emscripten/val.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <memory>
 #include <new>
@@ -213,7 +214,8 @@ class WasmTrace {
   }
 
   // Computes an analysis now, so that the calls that need it answer at once later:
-  // "summary", "goroutineGroups", "taskTypes", "regionTypes", "timeline", "wakes" (the index of wake edges) or "mmu" (the curve for the default flags: STW, background,
+  // "summary", "goroutineGroups", "taskTypes", "regionTypes", "timeline", "wakes" (the index of wake edges), "flame:TYPE" (the whole trace's flame
+  // graph of a profile type) or "mmu" (the curve for the default flags: STW, background,
   // assist and sweep).
   val prepare(std::string what) const {
     return guard([&] {
@@ -223,6 +225,7 @@ class WasmTrace {
       else if (what == "regionTypes") regions_by_type();
       else if (what == "timeline") timeline();
       else if (what == "wakes") wakes();
+      else if (what.starts_with("flame:")) whole_flame(profile_type(what.substr(6)));
       else if (what == "mmu") mmu_curve(kDefaultMmuFlags);
       else throw std::runtime_error("nothing to prepare called '" + what + "'");
       return val::null();
@@ -478,7 +481,11 @@ class WasmTrace {
 
   val flame(std::string type, val selection) const {
     return guard([&] {
-      FlameGraph f = flame_graph(profile(type, selection));
+      const ProfileType t = profile_type(type);
+      const ProfileSelection sel = profile_selection(selection);
+      const bool whole = sel.goroutines.empty() && !sel.group && !sel.region && !sel.range;
+      FlameGraph picked = whole ? FlameGraph{} : flame_graph(build_pprof_profile(result_.store, select_profile(result_.store, summary(), t, sel)));
+      const FlameGraph& f = whole ? whole_flame(t) : picked;
       val out = val::object();
       val names = val::array();
       for (const std::string& n : f.names) names.call<void>("push", val(n));
@@ -739,8 +746,23 @@ class WasmTrace {
   }
 
   PprofProfile profile(const std::string& type, val selection) const {
+    return build_pprof_profile(result_.store, select_profile(result_.store, summary(), profile_type(type), profile_selection(selection)));
+  }
+
+  // The whole trace's flame graph of a type, kept: the profiles view opens on it.
+  const FlameGraph& whole_flame(ProfileType t) const {
+    auto& slot = whole_flames_[static_cast<size_t>(t)];
+    if (!slot) slot = std::make_unique<FlameGraph>(flame_graph(build_pprof_profile(result_.store, select_profile(result_.store, summary(), t, {}))));
+    return *slot;
+  }
+
+  static ProfileType profile_type(const std::string& type) {
     std::optional<ProfileType> t = parse_profile_type(type);
     if (!t) throw std::runtime_error("unknown profile type '" + type + "' (net, sync, syscall or sched)");
+    return *t;
+  }
+
+  static ProfileSelection profile_selection(val selection) {
     ProfileSelection sel;
     if (!selection.isUndefined() && !selection.isNull()) {
       val goroutines = selection["goroutines"];
@@ -754,7 +776,7 @@ class WasmTrace {
       if (!range.isUndefined() && !range.isNull())
         sel.range = Interval{static_cast<Time>(range[0].as<double>()), static_cast<Time>(range[1].as<double>())};
     }
-    return build_pprof_profile(result_.store, select_profile(result_.store, summary(), *t, sel));
+    return sel;
   }
 
   // The stack an event shows: a state transition's (the goroutine changing state, as Go
@@ -800,6 +822,7 @@ class WasmTrace {
   mutable std::unique_ptr<Summary> summary_;
   mutable std::unique_ptr<TimelineIndex> timeline_;
   mutable std::unique_ptr<WakeIndex> wakes_;
+  mutable std::array<std::unique_ptr<FlameGraph>, std::size(kProfileTypes)> whole_flames_;
   mutable std::unique_ptr<std::vector<GoroutineGroup>> groups_;
   mutable std::vector<std::vector<const GoroutineSummary*>> group_members_;  // of each group, in its order
   mutable std::unordered_map<unsigned, std::unique_ptr<MmuCurve>> mmu_curves_;

@@ -80,6 +80,14 @@ for (const name of traces) {
     }
     trace.prepare('mmu');
     assert.throws(() => trace.prepare('nothing'), /nothing to prepare/);
+    // The whole trace's flame graph is kept once prepared, and is the one computed for a
+    // selection of every goroutine by id.
+    const ids = trace.goroutines().goroutines.map((g) => g.id);
+    const all = trace.flame('sync', { goroutines: ids });
+    trace.prepare('flame:sync');
+    assert.deepEqual(trace.flame('sync'), all);
+    assert.deepEqual(trace.flame('sync', {}), all);
+    assert.throws(() => trace.prepare('flame:nope'), /unknown profile type/);
     trace.dispose();
   });
 }

@@ -426,7 +426,7 @@ export declare class Trace {
   /** `gotrace regions --json`. */
   regions(): RegionsResult;
   /** Computes an analysis now, so that the calls needing it answer at once later. */
-  prepare(what: 'summary' | 'goroutineGroups' | 'taskTypes' | 'regionTypes' | 'timeline' | 'wakes' | 'mmu'): void;
+  prepare(what: 'summary' | 'goroutineGroups' | 'taskTypes' | 'regionTypes' | 'timeline' | 'wakes' | 'mmu' | `flame:${ProfileType}`): void;
   /** The groups of goroutines() without their goroutines' ids. */
   goroutineGroups(): { count: number; groups: Omit<GoroutineGroup, 'goroutines'>[] };
   /** One group's goroutines sorted by a column, a page of them (all when limit is omitted). */

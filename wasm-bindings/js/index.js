@@ -162,7 +162,8 @@ export class Trace {
    * Computes an analysis now so that the calls needing it answer at once later:
    * 'summary' (goroutines, tasks, regions), 'goroutineGroups', 'taskTypes',
    * 'regionTypes', 'timeline' (the index behind tracks() and timeline()), 'wakes' (the
-   * index behind wakeups()) or 'mmu' (the utilization curve for mmu()'s default flags).
+   * index behind wakeups()), 'flame:TYPE' (the whole trace's flame() of a profile type,
+   * kept) or 'mmu' (the utilization curve for mmu()'s default flags).
    */
   prepare(what) {
     unwrap(this.#live().prepare(String(what)));

@@ -87,5 +87,6 @@ export function backgroundSteps(trace) {
     () => trace.prepare('mmu'),
     () => trace.prepare('timeline'),
     () => trace.prepare('wakes'),
+    ...['net', 'sync', 'syscall', 'sched'].map((type) => () => trace.prepare(`flame:${type}`)),
   ];
 }
