@@ -5,6 +5,7 @@
 #include <emscripten/val.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <memory>
 #include <new>
@@ -25,6 +26,7 @@
 #include "gotrace/analysis/tasks.h"
 #include "gotrace/analysis/timeline_details.h"
 #include "gotrace/analysis/timeline_query.h"
+#include "gotrace/analysis/wake_index.h"
 #include "gotrace/event_format.h"
 #include "gotrace/event_view.h"
 #include "gotrace/reader.h"
@@ -212,7 +214,8 @@ class WasmTrace {
   }
 
   // Computes an analysis now, so that the calls that need it answer at once later:
-  // "summary", "goroutineGroups", "taskTypes", "regionTypes", "timeline" or "mmu" (the curve for the default flags: STW, background,
+  // "summary", "goroutineGroups", "taskTypes", "regionTypes", "timeline", "wakes" (the index of wake edges), "flame:TYPE" (the whole trace's flame
+  // graph of a profile type) or "mmu" (the curve for the default flags: STW, background,
   // assist and sweep).
   val prepare(std::string what) const {
     return guard([&] {
@@ -221,6 +224,8 @@ class WasmTrace {
       else if (what == "taskTypes") tasks_by_type();
       else if (what == "regionTypes") regions_by_type();
       else if (what == "timeline") timeline();
+      else if (what == "wakes") wakes();
+      else if (what.starts_with("flame:")) whole_flame(profile_type(what.substr(6)));
       else if (what == "mmu") mmu_curve(kDefaultMmuFlags);
       else throw std::runtime_error("nothing to prepare called '" + what + "'");
       return val::null();
@@ -412,45 +417,38 @@ class WasmTrace {
       if (!(pixels >= 1) || pixels > 1e7) throw std::runtime_error("pixels must be between 1 and 10000000");
       TimelineView v{static_cast<Time>(t0), static_cast<Time>(t1), static_cast<uint32_t>(pixels)};
       WakeEdges r = query_wake_edges(timeline(), v, static_cast<uint32_t>(std::clamp(limit, 0.0, 4e9)));
-      struct Count {
-        int64_t goroutine, count;
-        Time first;
-      };
-      std::vector<Count> by, woke;
-      std::unordered_map<int64_t, size_t> by_at, woke_at;
-      const auto g = static_cast<int64_t>(id);
-      auto bump = [](std::vector<Count>& list, std::unordered_map<int64_t, size_t>& at, int64_t who, Time t) {
-        auto [it, fresh] = at.try_emplace(who, list.size());
-        if (fresh) list.push_back({who, 0, t});
-        list[it->second].count++;
-      };
-      for (size_t i = 0; i < r.size(); i++) {
-        if (r.goroutine[i] == g) bump(by, by_at, r.from_goroutine[i], r.to_time[i]);
-        if (r.from_goroutine[i] == g && r.goroutine[i] != g) bump(woke, woke_at, r.goroutine[i], r.from_time[i]);
-      }
-      std::string out;
-      JsonWriter w(out);
-      auto list = [&](const char* key, std::vector<Count>& l) {
-        std::sort(l.begin(), l.end(), [](const Count& a, const Count& b) {
-          return a.count != b.count ? a.count > b.count : a.goroutine < b.goroutine;
-        });
-        w.key(key).begin_array();
-        for (const Count& c : l) {
-          w.begin_object();
-          w.field("goroutine", c.goroutine);
-          w.field("count", c.count);
-          w.field("first", c.first);
-          w.end_object();
-        }
-        w.end_array();
-      };
-      w.begin_object();
-      list("wokenBy", by);
-      list("woke", woke);
-      w.field("sampled", r.sampled);
-      w.end_object();
-      return val(out);
+      return val(wake_counts_json(count_wakeups(r, static_cast<int64_t>(id)), r.sampled));
     });
+  }
+
+  // The same, every edge (never sampled), from the index of wake edges: {"wokenBy",
+  // "woke", "sampled": false}.
+  val wakeups(double id, double t0, double t1) const {
+    return guard([&] {
+      return val(wake_counts_json(wakes().count(static_cast<int64_t>(id), static_cast<Time>(t0), static_cast<Time>(t1)), false));
+    });
+  }
+
+  static std::string wake_counts_json(const WakeCounts& c, bool sampled) {
+    std::string out;
+    JsonWriter w(out);
+    auto list = [&](const char* key, const std::vector<WakeCount>& l) {
+      w.key(key).begin_array();
+      for (const WakeCount& e : l) {
+        w.begin_object();
+        w.field("goroutine", e.goroutine);
+        w.field("count", static_cast<int64_t>(e.count));
+        w.field("first", e.first);
+        w.end_object();
+      }
+      w.end_array();
+    };
+    w.begin_object();
+    list("wokenBy", c.woken_by);
+    list("woke", c.woke);
+    w.field("sampled", sampled);
+    w.end_object();
+    return out;
   }
 
   // `gotrace mmu --json --curve` for these windows: {"mmu": ..., "plot": ...}.
@@ -483,7 +481,11 @@ class WasmTrace {
 
   val flame(std::string type, val selection) const {
     return guard([&] {
-      FlameGraph f = flame_graph(profile(type, selection));
+      const ProfileType t = profile_type(type);
+      const ProfileSelection sel = profile_selection(selection);
+      const bool whole = sel.goroutines.empty() && !sel.group && !sel.region && !sel.range;
+      FlameGraph picked = whole ? FlameGraph{} : flame_graph(build_pprof_profile(result_.store, select_profile(result_.store, summary(), t, sel)));
+      const FlameGraph& f = whole ? whole_flame(t) : picked;
       val out = val::object();
       val names = val::array();
       for (const std::string& n : f.names) names.call<void>("push", val(n));
@@ -738,10 +740,29 @@ class WasmTrace {
     if (!timeline_) timeline_ = std::make_unique<TimelineIndex>(build_timeline_index(result_.store));
     return *timeline_;
   }
+  const WakeIndex& wakes() const {
+    if (!wakes_) wakes_ = std::make_unique<WakeIndex>(build_wake_index(timeline()));
+    return *wakes_;
+  }
 
   PprofProfile profile(const std::string& type, val selection) const {
+    return build_pprof_profile(result_.store, select_profile(result_.store, summary(), profile_type(type), profile_selection(selection)));
+  }
+
+  // The whole trace's flame graph of a type, kept: the profiles view opens on it.
+  const FlameGraph& whole_flame(ProfileType t) const {
+    auto& slot = whole_flames_[static_cast<size_t>(t)];
+    if (!slot) slot = std::make_unique<FlameGraph>(flame_graph(build_pprof_profile(result_.store, select_profile(result_.store, summary(), t, {}))));
+    return *slot;
+  }
+
+  static ProfileType profile_type(const std::string& type) {
     std::optional<ProfileType> t = parse_profile_type(type);
     if (!t) throw std::runtime_error("unknown profile type '" + type + "' (net, sync, syscall or sched)");
+    return *t;
+  }
+
+  static ProfileSelection profile_selection(val selection) {
     ProfileSelection sel;
     if (!selection.isUndefined() && !selection.isNull()) {
       val goroutines = selection["goroutines"];
@@ -755,7 +776,7 @@ class WasmTrace {
       if (!range.isUndefined() && !range.isNull())
         sel.range = Interval{static_cast<Time>(range[0].as<double>()), static_cast<Time>(range[1].as<double>())};
     }
-    return build_pprof_profile(result_.store, select_profile(result_.store, summary(), *t, sel));
+    return sel;
   }
 
   // The stack an event shows: a state transition's (the goroutine changing state, as Go
@@ -800,6 +821,8 @@ class WasmTrace {
   std::string fatal_;
   mutable std::unique_ptr<Summary> summary_;
   mutable std::unique_ptr<TimelineIndex> timeline_;
+  mutable std::unique_ptr<WakeIndex> wakes_;
+  mutable std::array<std::unique_ptr<FlameGraph>, std::size(kProfileTypes)> whole_flames_;
   mutable std::unique_ptr<std::vector<GoroutineGroup>> groups_;
   mutable std::vector<std::vector<const GoroutineSummary*>> group_members_;  // of each group, in its order
   mutable std::unordered_map<unsigned, std::unique_ptr<MmuCurve>> mmu_curves_;
@@ -840,6 +863,7 @@ EMSCRIPTEN_BINDINGS(gotrace_core) {
       .function("regionsInBucket", &WasmTrace::regions_in_bucket_part)
       .function("taskLogsMatching", &WasmTrace::task_logs_matching)
       .function("goroutineWakeups", &WasmTrace::goroutine_wakeups)
+      .function("wakeups", &WasmTrace::wakeups)
       .function("mmu", &WasmTrace::mmu)
       .function("pprof", &WasmTrace::pprof)
       .function("flame", &WasmTrace::flame)

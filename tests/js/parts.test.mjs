@@ -80,6 +80,14 @@ for (const name of traces) {
     }
     trace.prepare('mmu');
     assert.throws(() => trace.prepare('nothing'), /nothing to prepare/);
+    // The whole trace's flame graph is kept once prepared, and is the one computed for a
+    // selection of every goroutine by id.
+    const ids = trace.goroutines().goroutines.map((g) => g.id);
+    const all = trace.flame('sync', { goroutines: ids });
+    trace.prepare('flame:sync');
+    assert.deepEqual(trace.flame('sync'), all);
+    assert.deepEqual(trace.flame('sync', {}), all);
+    assert.throws(() => trace.prepare('flame:nope'), /unknown profile type/);
     trace.dispose();
   });
 }
@@ -114,6 +122,20 @@ test('goroutineWakeups() counts the timeline\'s wake edges per goroutine', async
     for (const [pixels, limit] of [[10_000, 2_000_000], [50, 30]]) {
       const edges = trace.timeline({ kind: 'edges', limit }, start, end + 1, pixels);
       assert.deepEqual(trace.goroutineWakeups(g.id, start, end + 1, { pixels, limit }), countWakeups(edges, g.id), `G${g.id}`);
+    }
+  }
+  trace.dispose();
+});
+
+test('wakeups() gives goroutineWakeups() with no limit, from the index of wake edges', async () => {
+  const trace = await opened('go123-stress.trace');
+  const { start, end } = trace.stats().time;
+  const third = Math.floor((end - start) / 3);
+  for (const g of trace.goroutines().goroutines.slice(0, 30)) {
+    for (const [t0, t1] of [[start, end + 1], [start + third, start + 2 * third]]) {
+      const want = trace.goroutineWakeups(g.id, t0, t1, { pixels: 1000, limit: 2 ** 31 });
+      assert.equal(want.sampled, false);
+      assert.deepEqual(trace.wakeups(g.id, t0, t1), want, `G${g.id}`);
     }
   }
   trace.dispose();

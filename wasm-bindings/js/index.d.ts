@@ -426,7 +426,7 @@ export declare class Trace {
   /** `gotrace regions --json`. */
   regions(): RegionsResult;
   /** Computes an analysis now, so that the calls needing it answer at once later. */
-  prepare(what: 'summary' | 'goroutineGroups' | 'taskTypes' | 'regionTypes' | 'timeline' | 'mmu'): void;
+  prepare(what: 'summary' | 'goroutineGroups' | 'taskTypes' | 'regionTypes' | 'timeline' | 'wakes' | 'mmu' | `flame:${ProfileType}`): void;
   /** The groups of goroutines() without their goroutines' ids. */
   goroutineGroups(): { count: number; groups: Omit<GoroutineGroup, 'goroutines'>[] };
   /** One group's goroutines sorted by a column, a page of them (all when limit is omitted). */
@@ -460,6 +460,12 @@ export declare class Trace {
     wokenBy: { goroutine: number; count: number; first: number }[];
     woke: { goroutine: number; count: number; first: number }[];
     sampled: boolean;
+  };
+  /** Every wake edge that woke goroutine id or that it made in [t0, t1], counted per goroutine (goroutineWakeups() with no limit), from an index built on first use. */
+  wakeups(id: number, t0: number, t1: number): {
+    wokenBy: { goroutine: number; count: number; first: number }[];
+    woke: { goroutine: number; count: number; first: number }[];
+    sampled: false;
   };
   /** MMU for these window lengths (ns; default 1µs..1s by decades), worst windows and a curve. */
   mmu(windows?: number[], flags?: MmuFlags): MmuResult;

@@ -161,8 +161,9 @@ export class Trace {
   /**
    * Computes an analysis now so that the calls needing it answer at once later:
    * 'summary' (goroutines, tasks, regions), 'goroutineGroups', 'taskTypes',
-   * 'regionTypes', 'timeline' (the index behind tracks() and timeline()) or 'mmu' (the
-   * utilization curve for mmu()'s default flags).
+   * 'regionTypes', 'timeline' (the index behind tracks() and timeline()), 'wakes' (the
+   * index behind wakeups()), 'flame:TYPE' (the whole trace's flame() of a profile type,
+   * kept) or 'mmu' (the utilization curve for mmu()'s default flags).
    */
   prepare(what) {
     unwrap(this.#live().prepare(String(what)));
@@ -233,6 +234,18 @@ export class Trace {
     checkTime('t0', t0);
     checkTime('t1', t1);
     return JSON.parse(unwrap(this.#live().goroutineWakeups(id, t0, t1, pixels, limit)));
+  }
+
+  /**
+   * Who woke goroutine `id` and whom it woke over [t0, t1]: every wake edge, never
+   * sampled (goroutineWakeups() with no limit), from an index of the trace's wake edges
+   * built on first use: { wokenBy: [{ goroutine, count, first }], woke: [...], sampled: false }.
+   */
+  wakeups(id, t0, t1) {
+    if (typeof id !== 'number') throw new TypeError('a goroutine id is a number');
+    checkTime('t0', t0);
+    checkTime('t1', t1);
+    return JSON.parse(unwrap(this.#live().wakeups(id, t0, t1)));
   }
 
   /**

@@ -58,6 +58,8 @@ export function analysisPart(trace, what, arg) {
       return trace.goroutine(arg);
     case 'goroutineWakeups':
       return trace.goroutineWakeups(arg.id, arg.t0, arg.t1);
+    case 'wakeups':
+      return trace.wakeups(arg.id, arg.t0, arg.t1);
     case 'taskTypes':
       return taskTypes(trace);
     case 'tasksInBucket':
@@ -84,5 +86,7 @@ export function backgroundSteps(trace) {
     () => regionTypes(trace),
     () => trace.prepare('mmu'),
     () => trace.prepare('timeline'),
+    () => trace.prepare('wakes'),
+    ...['net', 'sync', 'syscall', 'sched'].map((type) => () => trace.prepare(`flame:${type}`)),
   ];
 }

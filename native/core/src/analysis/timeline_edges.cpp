@@ -10,13 +10,11 @@
 #include "gotrace/analysis/timeline_query.h"
 #include "gotrace/v2_spec.h"
 #include "timeline_data.h"
+#include "wake_kind.h"
 
 namespace gotrace::analysis {
-namespace {
 
-using namespace detail;
-
-std::optional<WakeKind> wake_kind(uint8_t type) {
+std::optional<WakeKind> detail::wake_kind(uint8_t type) {
   switch (type) {
     case v2::EvGoUnblock:
     case v2::EvGoSwitch:
@@ -26,6 +24,10 @@ std::optional<WakeKind> wake_kind(uint8_t type) {
     default: return std::nullopt;
   }
 }
+
+namespace {
+
+using namespace detail;
 
 struct Edge {
   uint32_t wake = 0, start = 0;

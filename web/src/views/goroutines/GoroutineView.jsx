@@ -5,10 +5,10 @@ import { goroutineHref, groupHref } from './GoroutinesView.jsx';
 import { part, Pending, statsOf, useAsync } from './query.jsx';
 import { StateLane } from './StateLane.jsx';
 
-// Who woke this goroutine and whom it woke, from the wake-up edges of its lifetime:
-// all of them up to the limit (a very busy lifetime is sampled, and says so), counted
-// in the engine (a long-lived goroutine's life holds millions of edges).
-const wakeups = (client, id, t0, t1) => part(client, 'goroutineWakeups', { id, t0, t1: t1 + 1 });
+// Who woke this goroutine and whom it woke, from every wake-up edge of its lifetime,
+// counted in the engine from its index of wake edges (a long-lived goroutine's life
+// holds millions of them).
+const wakeups = (client, id, t0, t1) => part(client, 'wakeups', { id, t0, t1: t1 + 1 });
 
 function WakeList({ title, list, traceStart, testid, sampled }) {
   return (
@@ -34,7 +34,7 @@ export function GoroutineView({ client, id }) {
     const [data, stats] = await Promise.all([part(client, 'goroutine', id), statsOf(client)]);
     return { group: data?.group, stats, g: data?.goroutine };
   }, [client, id]);
-  // The wake-ups need the timeline index: they come after the figures.
+  // The wake-ups need the timeline's index of wake edges: they come after the figures.
   const woken = useAsync(async () => {
     const d = state.data;
     if (!d?.g || d.g.id !== id) return null;

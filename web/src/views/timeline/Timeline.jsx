@@ -81,7 +81,8 @@ function TimelineCanvas({ trace, list, query }) {
       hoverX: null,
       drag: null,
       frameTimes: [],
-      strips: createStripCache(),
+      // A strip drawn in the worker arriving asks for a frame (requestDraw, set below).
+      strips: createStripCache({ onReady: () => v.current.onStrip?.() }),
     };
   }
   const layout = useMemo(() => layoutRows(list, openGroups), [list, openGroups]);
@@ -148,6 +149,8 @@ function TimelineCanvas({ trace, list, query }) {
     const s = v.current;
     if (!s.frame) s.frame = requestAnimationFrame(draw);
   }, [draw]);
+  v.current.onStrip = requestDraw;
+  useEffect(() => () => v.current.strips.dispose(), []);
 
   // ---- queries: visible rows at the screen's level of detail ----
   const fetchVisible = useCallback(async () => {
@@ -533,7 +536,7 @@ function TimelineCanvas({ trace, list, query }) {
       pan,
       fit,
       view: () => ({ t0: v.current.t0, t1: v.current.t1 }),
-      idle: () => !v.current.inFlight && !v.current.dirty && !v.current.frame,
+      idle: () => !v.current.inFlight && !v.current.dirty && !v.current.frame && !v.current.strips.busy(),
       // Where a row is on the canvas (CSS pixels), or null when it is not laid out.
       rowRect: (key) => {
         const r = rowsRef.current.rows.find((x) => x.key === key);
