@@ -25,7 +25,7 @@ for file in "$@"; do
     echo "round $r go:      $go_line"
     ours=$("$gotrace" bench "$file")
     ours_eps=$(sed -n 's/^events\/s *:* *\([0-9.]*\).*/\1/p' <<< "$ours" | head -1)
-    echo "round $r gotrace: $(grep -E '^(events|events/s|CPU time|store|peak RSS) ' <<< "$ours" | tr -s ' ' | paste -sd';')"
+    echo "round $r gotrace: $(grep -E '^(events|events/s|first run|CPU time|store|peak RSS) ' <<< "$ours" | tr -s ' ' | paste -sd';')"
     best_go=$(python3 -c "print(max($best_go, $go_eps))")
     best_ours=$(python3 -c "print(max($best_ours, $ours_eps))")
   done

@@ -23,6 +23,7 @@ struct TypePlan {
   bool timed = false;     // may appear in an event batch
   uint8_t stack[2] = {};  // argument indices (after dt, 1-based; 0 = none) of stack ids
   uint8_t str[2] = {};    // ... and of string ids
+  bool refs = false;      // any stack or string id to resolve (most events have none)
 };
 
 std::array<TypePlan, 256> make_type_plans(int go_minor);
@@ -59,13 +60,15 @@ class Emitter {
     const uint64_t* a = ev.args.data();
     StackID stack = 0, stack2 = 0;
     StringID str = 0, str2 = 0;
-    if (plan.stack[0]) {
-      stack = resolve(gen_->stacks, a[plan.stack[0] - 1], "stack", ev);
-      if (plan.stack[1]) stack2 = resolve(gen_->stacks, a[plan.stack[1] - 1], "stack", ev);
-    }
-    if (plan.str[0]) {
-      str = resolve(gen_->strings, a[plan.str[0] - 1], "string", ev);
-      if (plan.str[1]) str2 = resolve(gen_->strings, a[plan.str[1] - 1], "string", ev);
+    if (plan.refs) {
+      if (plan.stack[0]) {
+        stack = resolve(gen_->stacks, a[plan.stack[0] - 1], "stack", ev);
+        if (plan.stack[1]) stack2 = resolve(gen_->stacks, a[plan.stack[1] - 1], "stack", ev);
+      }
+      if (plan.str[0]) {
+        str = resolve(gen_->strings, a[plan.str[0] - 1], "string", ev);
+        if (plan.str[1]) str2 = resolve(gen_->strings, a[plan.str[1] - 1], "string", ev);
+      }
     }
     Time t = fix_time(ev.time);
     ContextID id = context_id(ctx, *slot_);

@@ -13,6 +13,7 @@ std::array<TypePlan, 256> make_type_plans(int go_minor) {
       p.stack[k] = sp.stack_ids[k];
       p.str[k] = sp.string_ids[k];
     }
+    p.refs = p.stack[0] || p.str[0];
   }
   return plans;
 }
