@@ -3,8 +3,8 @@
 // greatest time, so sifting down needs no bounds checks: this runs once per event.
 #pragma once
 
-#include <cstddef>
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -16,29 +16,22 @@ namespace gotrace::v2 {
 template <class Item>
 class Frontier {
  public:
-  struct Entry {
-    Time t;
-    Item* item;
-  };
-
   // Empties the heap and makes room for `capacity` entries.
   void reset(size_t capacity) {
     n_ = 0;
     h_.assign(2 * capacity + 3, Entry{kSentinel, nullptr});
     runner_up_ = kSentinel;
   }
-  size_t size() const { return n_; }
   bool empty() const { return n_ == 0; }
-  const Entry& operator[](size_t i) const { return h_[i]; }
-  // The top's time; the greatest time when the heap is empty (its sentinel).
+  // The earliest thread (the top), and its time: the greatest time when the heap is
+  // empty (its sentinel).
+  Item* top() const { return h_[0].item; }
   Time top_time() const { return h_[0].t; }
-  const Entry* begin() const { return h_.data(); }
-  const Entry* end() const { return h_.data() + n_; }
 
   void push(Time t, Item* item) {
     h_[n_] = Entry{t, item};
     sift_up(n_++);
-    runner_up_ = std::min(h_[1].t, h_[2].t);
+    refresh_runner_up();
   }
   // The top's time became t (its thread moved on to its next event).
   // A thread often has the next few events of all: then the top stays, unsifted.
@@ -46,21 +39,23 @@ class Frontier {
     h_[0].t = t;
     if (t <= runner_up_) return;
     sift_down(0);
-    runner_up_ = std::min(h_[1].t, h_[2].t);
+    refresh_runner_up();
   }
-  void remove(size_t i) {
-    while (i > 0) {
-      std::swap(h_[(i - 1) / 2], h_[i]);
-      i = (i - 1) / 2;
-    }
+  void pop_top() {
     h_[0] = h_[--n_];
     h_[n_] = Entry{kSentinel, nullptr};
     sift_down(0);
-    runner_up_ = std::min(h_[1].t, h_[2].t);
+    refresh_runner_up();
   }
 
  private:
   static constexpr Time kSentinel = INT64_MAX;
+  struct Entry {
+    Time t;
+    Item* item;
+  };
+
+  void refresh_runner_up() { runner_up_ = std::min(h_[1].t, h_[2].t); }
 
   void sift_up(size_t i) {
     while (i > 0 && h_[(i - 1) / 2].t > h_[i].t) {

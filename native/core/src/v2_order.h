@@ -100,6 +100,8 @@ class Ordering {
   GState* new_g_state(GoID id);
   void delete_g_state(GoID id);
   [[gnu::always_inline]] PState* p_state(ProcID id);
+  [[gnu::always_inline]] GState* current_g(const WireEvent& ev, const Context& cur, WireGoStatus want);
+  [[gnu::always_inline]] PState* current_p(const WireEvent& ev, const Context& cur);
   PState* new_p_state(ProcID id);
   MState* m_state(ThreadID id);
   MState* new_m_state(ThreadID id);

@@ -50,6 +50,22 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
   return i != ResourceIndex::kNone ? &p_pool_[i] : nullptr;
 }
 
+// The state of the event's goroutine, which must exist and be in `want` (Go says "not
+// Running" whichever state it wanted).
+[[gnu::always_inline]] inline Ordering::GState* Ordering::current_g(const WireEvent& ev, const Context& cur, WireGoStatus want) {
+  GState* s = g_state(cur.g);
+  if (!s) order_fail(fmt("event %s for goroutine (%lld) that doesn't exist", evname(ev.type), (long long)cur.g));
+  if (s->status != want) order_fail(fmt("%s event for goroutine that's not Running", evname(ev.type)));
+  return s;
+}
+
+// The state of the event's proc, which must exist.
+[[gnu::always_inline]] inline Ordering::PState* Ordering::current_p(const WireEvent& ev, const Context& cur) {
+  PState* p = p_state(cur.p);
+  if (!p) order_fail(fmt("uninitialized proc %lld found during %s", (long long)cur.p, evname(ev.type)));
+  return p;
+}
+
 // ---- procs ---------------------------------------------------------------------
 
 [[gnu::always_inline]] inline bool Ordering::proc_status(WireEvent& ev, const Generation&, const Context& cur, MState& next) {
@@ -67,7 +83,7 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
       ev.args[1] = static_cast<uint64_t>(WireProcStatus::SyscallAbandoned);
     } else if (s->status != wire) {
       order_fail(fmt("inconsistent status for proc %lld: old %s vs. new %s", (long long)pid,
-               std::string(to_string(s->status)).c_str(), std::string(to_string(wire)).c_str()));
+                     std::string(to_string(s->status)).c_str(), std::string(to_string(wire)).c_str()));
     }
     s->seq = Seq{gen_, 0};
   } else {
@@ -144,7 +160,7 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
   if (mid == cur.m) {
     if (cur.p != pid) {
       order_fail(fmt("tried to self-steal proc %lld (thread %lld), but got proc %lld instead", (long long)pid, (long long)mid,
-               (long long)cur.p));
+                     (long long)cur.p));
     }
     next.p = kNoProc;
     push(cur, ev, static_cast<uint64_t>(old));
@@ -154,7 +170,7 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
   if (!victim) order_fail(fmt("stole proc from non-existent thread %lld", (long long)mid));
   if (victim->p != pid) {
     order_fail(fmt("tried to steal proc %lld from thread %lld, but got proc %lld instead", (long long)pid, (long long)mid,
-             (long long)victim->p));
+                   (long long)victim->p));
   }
   victim->p = kNoProc;
   push(cur, ev, static_cast<uint64_t>(old));
@@ -173,7 +189,7 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
   if (GState* s = g_state(gid)) {
     if (s->status != wire) {
       order_fail(fmt("inconsistent status for goroutine %lld: old %s vs. new %s", (long long)gid,
-               std::string(to_string(s->status)).c_str(), std::string(to_string(wire)).c_str()));
+                     std::string(to_string(s->status)).c_str(), std::string(to_string(wire)).c_str()));
     }
     s->seq = Seq{gen_, 0};
   } else if (gen_ == initial_gen_) {
@@ -183,7 +199,7 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
     old = GoState::Undetermined;
   } else {
     order_fail(fmt("found goroutine status for new goroutine after the first generation: id=%lld status=%s", (long long)gid,
-             std::string(to_string(wire)).c_str()));
+                   std::string(to_string(wire)).c_str()));
   }
   Context report = cur;
   switch (wire) {
@@ -195,7 +211,7 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
       if (mid == cur.m) {
         if (gen_ != initial_gen_ && cur.g != gid) {
           order_fail(fmt("inconsistent thread for syscalling goroutine %lld: thread has goroutine %lld", (long long)gid,
-                   (long long)cur.g));
+                         (long long)cur.g));
         }
         next.g = gid;
         break;
@@ -203,7 +219,7 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
       if (MState* other = m_state(mid)) {
         if (other->g != gid) {
           order_fail(fmt("inconsistent thread for syscalling goroutine %lld: thread has goroutine %lld", (long long)gid,
-                   (long long)other->g));
+                         (long long)other->g));
         }
         report.g = other->g;
       } else {
@@ -237,9 +253,7 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
 
 [[gnu::always_inline]] inline bool Ordering::go_stop_exec(WireEvent& ev, const Generation&, const Context& cur, MState& next) {
   validate_ctx(cur, kUserGo);
-  GState* s = g_state(cur.g);
-  if (!s) order_fail(fmt("event %s for goroutine (%lld) that doesn't exist", evname(ev.type), (long long)cur.g));
-  if (s->status != WireGoStatus::Running) order_fail(fmt("%s event for goroutine that's not Running", evname(ev.type)));
+  GState* s = current_g(ev, cur, WireGoStatus::Running);
   switch (ev.type) {
     case EvGoDestroy:
       delete_g_state(cur.g);
@@ -282,9 +296,7 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
 
 [[gnu::always_inline]] inline bool Ordering::go_switch(WireEvent& ev, const Generation&, const Context& cur, MState& next) {
   validate_ctx(cur, kUserGo);
-  GState* curg = g_state(cur.g);
-  if (!curg) order_fail(fmt("event %s for goroutine (%lld) that doesn't exist", evname(ev.type), (long long)cur.g));
-  if (curg->status != WireGoStatus::Running) order_fail(fmt("%s event for goroutine that's not Running", evname(ev.type)));
+  GState* curg = current_g(ev, cur, WireGoStatus::Running);
   GoID nextg = static_cast<GoID>(ev.args[0]);
   Seq seq{gen_, ev.args[1]};
   GState* ng = g_state(nextg);
@@ -319,17 +331,14 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
 
 [[gnu::always_inline]] inline bool Ordering::go_syscall_begin(WireEvent& ev, const Generation&, const Context& cur, MState&) {
   validate_ctx(cur, kUserGo);
-  GState* s = g_state(cur.g);
-  if (!s) order_fail(fmt("event %s for goroutine (%lld) that doesn't exist", evname(ev.type), (long long)cur.g));
-  if (s->status != WireGoStatus::Running) order_fail(fmt("%s event for goroutine that's not Running", evname(ev.type)));
+  GState* s = current_g(ev, cur, WireGoStatus::Running);
   s->status = WireGoStatus::Syscall;
-  PState* p = p_state(cur.p);
-  if (!p) order_fail(fmt("uninitialized proc %lld found during %s", (long long)cur.p, evname(ev.type)));
+  PState* p = current_p(ev, cur);
   p->status = WireProcStatus::Syscall;
   Seq pseq{gen_, ev.args[0]};
   if (!pseq.succeeds(p->seq)) {
     order_fail(fmt("failed to advance %s: can't make sequence: %s -> %s", evname(ev.type),
-             seq_string(p->seq.n, p->seq.gen).c_str(), seq_string(pseq.n, pseq.gen).c_str()));
+                   seq_string(p->seq.n, p->seq.gen).c_str(), seq_string(pseq.n, pseq.gen).c_str()));
   }
   p->seq = pseq;
   push(cur, ev);
@@ -338,15 +347,12 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
 
 [[gnu::always_inline]] inline bool Ordering::go_syscall_end(WireEvent& ev, const Generation&, const Context& cur, MState&) {
   validate_ctx(cur, kUserGo);
-  GState* s = g_state(cur.g);
-  if (!s) order_fail(fmt("event %s for goroutine (%lld) that doesn't exist", evname(ev.type), (long long)cur.g));
-  if (s->status != WireGoStatus::Syscall) order_fail(fmt("%s event for goroutine that's not Running", evname(ev.type)));
+  GState* s = current_g(ev, cur, WireGoStatus::Syscall);
   s->status = WireGoStatus::Running;
-  PState* p = p_state(cur.p);
-  if (!p) order_fail(fmt("uninitialized proc %lld found during %s", (long long)cur.p, evname(ev.type)));
+  PState* p = current_p(ev, cur);
   if (p->status != WireProcStatus::Syscall) {
     order_fail(fmt("expected proc %lld in state Syscall, but got %s instead", (long long)cur.p,
-             std::string(to_string(p->status)).c_str()));
+                   std::string(to_string(p->status)).c_str()));
   }
   p->status = WireProcStatus::Running;
   push(cur, ev);
@@ -355,14 +361,11 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
 
 [[gnu::always_inline]] inline bool Ordering::go_syscall_end_blocked(WireEvent& ev, const Generation&, const Context& cur, MState& next) {
   if (cur.p != kNoProc) {
-    PState* p = p_state(cur.p);
-    if (!p) order_fail(fmt("uninitialized proc %lld found during %s", (long long)cur.p, evname(ev.type)));
+    PState* p = current_p(ev, cur);
     if (p->status == WireProcStatus::Syscall) return false;
   }
   validate_ctx(cur, {Req::MustHave, Req::MayHave, Req::MustHave});
-  GState* s = g_state(cur.g);
-  if (!s) order_fail(fmt("event %s for goroutine (%lld) that doesn't exist", evname(ev.type), (long long)cur.g));
-  if (s->status != WireGoStatus::Syscall) order_fail(fmt("%s event for goroutine that's not Running", evname(ev.type)));
+  GState* s = current_g(ev, cur, WireGoStatus::Syscall);
   next.g = kNoGoroutine;
   s->status = WireGoStatus::Runnable;
   push(cur, ev);
@@ -393,7 +396,7 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
     if (!p) order_fail(fmt("found invalid proc %lld during %s", (long long)cur.p, evname(ev.type)));
     if (p->status != WireProcStatus::Syscall) {
       order_fail(fmt("proc %lld in unexpected state %s during %s", (long long)cur.p, std::string(to_string(p->status)).c_str(),
-               evname(ev.type)));
+                     evname(ev.type)));
     }
     p->status = WireProcStatus::SyscallAbandoned;
     next.p = kNoProc;
@@ -459,9 +462,9 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
     const UserRegion& top = s->regions.back();
     if (!(top == r)) {
       order_fail(fmt("misuse of region in goroutine %lld: region end {%llu %s} when the inner-most active region start "
-               "event is {%llu %s}",
-               (long long)s->id, (unsigned long long)r.task, std::string(strings_.get(r.name)).c_str(),
-               (unsigned long long)top.task, std::string(strings_.get(top.name)).c_str()));
+                     "event is {%llu %s}",
+                     (long long)s->id, (unsigned long long)r.task, std::string(strings_.get(r.name)).c_str(),
+                     (unsigned long long)top.task, std::string(strings_.get(top.name)).c_str()));
     }
     s->regions.pop_back();
   }
@@ -537,9 +540,8 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
 
 [[gnu::always_inline]] inline bool Ordering::gc_sweep_begin(WireEvent& ev, const Generation&, const Context& cur, MState&) {
   validate_ctx(cur, {Req::MustHave, Req::MustHave, Req::MayHave});
-  PState* p = p_state(cur.p);
   // Go dereferences a missing proc here and panics; we report it.
-  if (!p) order_fail(fmt("uninitialized proc %lld found during %s", (long long)cur.p, evname(ev.type)));
+  PState* p = current_p(ev, cur);
   p->ranges.begin(RangeType{range_start_type(ev.type), 0, 0});
   push(cur, ev);
   return true;
@@ -556,8 +558,7 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
 
 [[gnu::always_inline]] inline bool Ordering::gc_sweep_end(WireEvent& ev, const Generation&, const Context& cur, MState&) {
   validate_ctx(cur, {Req::MustHave, Req::MustHave, Req::MayHave});
-  PState* p = p_state(cur.p);
-  if (!p) order_fail(fmt("uninitialized proc %lld found during %s", (long long)cur.p, evname(ev.type)));
+  PState* p = current_p(ev, cur);
   p->ranges.end(ev.type);
   push(cur, ev);
   return true;

@@ -208,7 +208,7 @@ std::string Reader::dump_frontier(std::vector<const Cursor*> cursors) const {
 // earliest event of all, then the others in time order; events known to wait are
 // parked instead, so a chain of waiting threads costs no rescans.
 inline bool Reader::try_advance_top() {
-  Cursor* c = frontier_[0].item;
+  Cursor* c = frontier_.top();
   work_.advance_attempts++;
   out_.set_slot(&c->ctx);
   bool ok;
@@ -221,7 +221,7 @@ inline bool Reader::try_advance_top() {
   if (next_event(*c)) {
     frontier_.update_top(c->ev.time);
   } else {
-    frontier_.remove(0);
+    frontier_.pop_top();
   }
   if (parked_ > 0) {
     for (uint64_t key : order_.touched()) wake(key);
@@ -354,7 +354,7 @@ void Reader::order_generation() {
     if (next_sample_t < frontier_.top_time()) [[unlikely]] {
       // A CPU sample goes first if it is strictly earlier than every thread's next event.
       if (next_sample < samples.size()) {
-        Time first = std::min(frontier_.empty() ? INT64_MAX : frontier_[0].t, earliest_parked());
+        Time first = std::min(frontier_.top_time(), earliest_parked());
         if ((frontier_.empty() && parked_ == 0) || samples[next_sample].time < first) {
           out_.cpu_sample(samples[next_sample++]);
           next_sample_t = sample_time();
@@ -373,8 +373,8 @@ void Reader::order_generation() {
       }
     }
     if (!try_advance_top()) {
-      Cursor* c = frontier_[0].item;
-      frontier_.remove(0);
+      Cursor* c = frontier_.top();
+      frontier_.pop_top();
       park(c);
     }
   }
