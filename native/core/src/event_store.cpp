@@ -104,13 +104,6 @@ void EventStore::add_extra_chunk() {
   extra_.push_back(static_cast<uint64_t*>(memory_.allocate(kChunk * sizeof(uint64_t))));
 }
 
-void EventStore::push_wide(Time t, uint8_t type, ContextID ctx, StackID stack, uint64_t ab, uint32_t c) {
-  auto k = static_cast<uint32_t>(extra_size_);
-  push_extra_word(ab);
-  push_extra_word(c);
-  push_word(t, type, ctx, stack, k, true);
-}
-
 // A time that does not fit the chunk's 32-bit offsets: keep full times for this chunk.
 void EventStore::set_wide_time(Chunk& c, size_t j, Time t) {
   if (!c.wide) {
@@ -121,7 +114,7 @@ void EventStore::set_wide_time(Chunk& c, size_t j, Time t) {
   c.wide[j] = t;
 }
 
-ContextID EventStore::intern_context(const Context& c) {
+ContextID EventStore::intern_context(Context c) {
   uint32_t g;
   if (c.g == kNoGoroutine) {
     g = kNoGoroutineWord;
@@ -143,10 +136,6 @@ ContextID EventStore::intern_context(const Context& c) {
     if (thread_procs_[*slot] == std::pair{c.m, c.p}) return uint64_t(*slot) << 32 | g;
   }
   return uint64_t(thread_procs_.size() - 1) << 32 | g;
-}
-
-uint32_t EventStore::push_extra(std::initializer_list<uint64_t> values) {
-  return push_extra(std::span<const uint64_t>(values.begin(), values.size()));
 }
 
 uint32_t EventStore::push_extra(std::span<const uint64_t> values) {

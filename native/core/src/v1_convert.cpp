@@ -311,7 +311,7 @@ void Converter::State::convert(const Event& ev) {
       emit(ts, v2::EvGCSweepBegin, ctx, own, 0, 0, 0);
       return;
     case EvGCSweepDone:
-      emit(ts, v2::EvGCSweepEnd, ctx, 0, store_.push_extra({ev.args[0], ev.args[1]}), 0, 0);
+      emit(ts, v2::EvGCSweepEnd, ctx, 0, store_.push_extra(ev.args[0], ev.args[1]), 0, 0);
       return;
     case EvGoCreate: {
       if (pre_init_) {
@@ -409,7 +409,7 @@ void Converter::State::convert(const Event& ev) {
       uint64_t parent = ev.args[1] == 0 ? kNoTask : ev.args[1];
       // The end event reports the parent as the trace wrote it (0 for none).
       *tasks_.try_emplace(ev.args[0]).first = TaskInfo{name, ev.args[1]};
-      emit(ts, v2::EvUserTaskBegin, ctx, own, store_.push_extra({ev.args[0], parent, name}), 0, 0);
+      emit(ts, v2::EvUserTaskBegin, ctx, own, store_.push_extra(ev.args[0], parent, name), 0, 0);
       return;
     }
     case EvUserTaskEnd: {
@@ -420,7 +420,7 @@ void Converter::State::convert(const Event& ev) {
         name = info->name;
         tasks_.erase(ev.args[0]);
       }
-      emit(ts, v2::EvUserTaskEnd, ctx, own, store_.push_extra({ev.args[0], parent, name}), 0, 0);
+      emit(ts, v2::EvUserTaskEnd, ctx, own, store_.push_extra(ev.args[0], parent, name), 0, 0);
       return;
     }
     case EvUserRegion: {
@@ -431,7 +431,7 @@ void Converter::State::convert(const Event& ev) {
     }
     case EvUserLog: {
       StringID message = store_.strings.intern(message_);
-      emit(ts, v2::EvUserLog, ctx, own, store_.push_extra({ev.args[0], string(ev.args[1]), message}), 0, 0);
+      emit(ts, v2::EvUserLog, ctx, own, store_.push_extra(ev.args[0], string(ev.args[1]), message), 0, 0);
       return;
     }
     case EvCPUSample:

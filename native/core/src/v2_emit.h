@@ -120,13 +120,13 @@ class Emitter {
         ab = name;
         break;
       case EvGCSweepEnd:
-        ab = store_.push_extra({a[0], a[1]});
+        ab = store_.push_extra(a[0], a[1]);
         break;
       case EvUserTaskBegin:
-        ab = store_.push_extra({a[0], a[1], str});
+        ab = store_.push_extra(a[0], a[1], str);
         break;
       case EvUserTaskEnd:
-        ab = store_.push_extra({a[0], extra0, name});
+        ab = store_.push_extra(a[0], extra0, name);
         break;
       case EvUserRegionBegin:
       case EvUserRegionEnd:
@@ -134,7 +134,7 @@ class Emitter {
         c = str;
         break;
       case EvUserLog:
-        ab = store_.push_extra({a[0], str, str2});
+        ab = store_.push_extra(a[0], str, str2);
         break;
       default:
         if (spec(ev.type).experimental()) ab = store_.push_extra(std::span<const uint64_t>(a, plan.nargs));

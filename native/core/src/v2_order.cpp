@@ -162,7 +162,7 @@ void Ordering::touch_proc(ProcID p) {
 
 // Every resource the event may have changed, in its new state: its context's goroutine,
 // proc and thread, the goroutine, proc or thread it names, and the GC.
-void Ordering::record_touched(const WireEvent& ev, const Context& cur, const MState& after) {
+void Ordering::record_touched(const WireEvent& ev, Context cur, MState after) {
   if (cur.g != kNoGoroutine) touch_goroutine(cur.g);
   if (cur.p != kNoProc) touch_proc(cur.p);
   if (after.g != cur.g || after.p != cur.p) touched_.push_back(make_key(kThread, static_cast<uint64_t>(cur.m)));

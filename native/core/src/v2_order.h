@@ -150,6 +150,7 @@ class Ordering {
   std::vector<uint32_t> g_free_;
   Column<PState, 8> p_pool_;
   std::deque<MState> m_pool_;
+  MState no_thread_;  // the binding that events of thread-less batches change, then drop
   FlatMap<TaskState> active_tasks_;
   uint64_t gc_seq_ = 0;
   GCState gc_state_ = GCState::Undetermined;
@@ -157,7 +158,7 @@ class Ordering {
   uint64_t gen_ = 0;
   bool tracking_ = false;
   std::vector<uint64_t> touched_;
-  void record_touched(const WireEvent& ev, const Context& cur, const MState& after);
+  void record_touched(const WireEvent& ev, Context cur, MState after);
   void touch_goroutine(GoID g);
   void touch_proc(ProcID p);
   enum KeyKind : uint64_t { kGoroutineSeq = 1, kProcSeq, kProcAny, kThread, kGCSeq };

@@ -607,13 +607,15 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
 
 [[gnu::always_inline]] inline bool Ordering::advance(WireEvent& ev, const Generation& gen, ThreadID m, void*& m_cache) {
   // Events of batches without a thread have no context and change none.
-  MState scratch;
-  MState* ms = &scratch;
-  if (m != kNoThread) {
+  MState* ms;
+  if (m != kNoThread) [[likely]] {
     ms = static_cast<MState*>(m_cache);
     if (!ms) ms = m_state(m);
     if (!ms) ms = new_m_state(m);
     m_cache = ms;  // m_pool_ is a deque: the pointer stays valid
+  } else {
+    no_thread_ = MState{};
+    ms = &no_thread_;
   }
   const Context cur{m, ms->p, ms->g};
   // Handlers write the thread's new binding straight into its state, and only once

@@ -47,6 +47,11 @@ class Reader {
  private:
   void order_generation();
   [[gnu::always_inline]] bool next_event(Cursor& c);
+  struct Decoded {
+    const uint8_t* end;  // past the event
+    uint64_t dt;         // its time delta
+  };
+  [[gnu::noinline]] Decoded decode_careful(Cursor& c, const TypePlan& plan);
   [[gnu::always_inline]] bool try_advance_top();
   [[noreturn]] void fail_at(std::string msg, const Cursor* c, const WireEvent* ev);
   enum class BadEvent { InvalidType, Untimed, Timestamp, Argument };
@@ -177,16 +182,26 @@ inline bool Reader::next_event(Cursor& c) {
     if (n > 4) fast &= read_uvarint_unchecked(p, ev.args[4]);
   }
   if (!fast) [[unlikely]] {
-    p = c.p + 1;
-    if (read_uvarint(p, c.end, dt) != VarintStatus::Ok) [[unlikely]] bad_event(c, BadEvent::Timestamp);
-    for (int i = 0; i < plan.nargs; i++) {
-      if (read_uvarint(p, c.end, ev.args[i]) != VarintStatus::Ok) [[unlikely]] bad_event(c, BadEvent::Argument);
-    }
+    const Decoded d = decode_careful(c, plan);
+    p = d.end;
+    dt = d.dt;
   }
   c.p = p;
   ev.time = wrap_add(gen_->ns(dt), c.last_ts);
   c.last_ts = ev.time;
   return true;
+}
+
+// next_event's careful decoding, bounds checked. Out of line and returning what it
+// decodes, so that the fast path's position and time never have their address taken
+// (WebAssembly would keep them in memory).
+Reader::Decoded Reader::decode_careful(Cursor& c, const TypePlan& plan) {
+  Decoded d{c.p + 1, 0};
+  if (read_uvarint(d.end, c.end, d.dt) != VarintStatus::Ok) [[unlikely]] bad_event(c, BadEvent::Timestamp);
+  for (int i = 0; i < plan.nargs; i++) {
+    if (read_uvarint(d.end, c.end, c.ev.args[i]) != VarintStatus::Ok) [[unlikely]] bad_event(c, BadEvent::Argument);
+  }
+  return d;
 }
 
 // Go's frontier dump, earliest first.

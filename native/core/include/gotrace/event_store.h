@@ -6,6 +6,7 @@
 // EventView (event_view.h) decodes it into Go's public event model.
 #pragma once
 
+#include <concepts>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -144,7 +145,9 @@ class EventStore {
   FormatInfo format;
 
   // Appending (used by the readers). Times must not decrease.
-  ContextID intern_context(const Context& c);
+  // By value: a caller's context then need not live in memory (WebAssembly keeps
+  // address-taken locals on its stack in linear memory).
+  ContextID intern_context(Context c);
   // The context `id` with goroutine g instead, when that needs no lookup (false if not).
   bool rebind_goroutine(ContextID id, GoID g, ContextID& out) const {
     if (static_cast<uint32_t>(id >> 32) == kWideContext || g < -1 || g >= static_cast<GoID>(kNoGoroutineWord)) return false;
@@ -165,8 +168,23 @@ class EventStore {
       push_wide(t, type, ctx, stack, ab, c);
     }
   }
-  // Stores values in the side table; returns the index of the first.
-  uint32_t push_extra(std::initializer_list<uint64_t> values);
+  // Stores values in the side table; returns the index of the first. Inline, and the
+  // values are arguments, not an array: events with a few extra words are common
+  // (tasks, logs, sweeps), and an array would have to be built in memory first.
+  template <std::convertible_to<uint64_t>... V>
+  [[gnu::always_inline]] uint32_t push_extra(V... values) {
+    constexpr size_t n = sizeof...(V);
+    const auto at = static_cast<uint32_t>(extra_size_);
+    const size_t j = extra_size_ & kMask;
+    if (j != 0 && j + n <= kChunk) [[likely]] {  // room left in the current block
+      uint64_t* w = extra_.back() + j;
+      ((*w++ = static_cast<uint64_t>(values)), ...);
+      extra_size_ += n;
+    } else {
+      (push_extra_word(static_cast<uint64_t>(values)), ...);
+    }
+    return at;
+  }
   uint32_t push_extra(std::span<const uint64_t> values);
 
   // Bytes held by the columns and tables (what "resident bytes per event" measures).
@@ -230,7 +248,10 @@ class EventStore {
     size_++;
   }
   void add_chunk(Time first);
-  void push_wide(Time t, uint8_t type, ContextID ctx, StackID stack, uint64_t ab, uint32_t c);
+  [[gnu::always_inline]] void push_wide(Time t, uint8_t type, ContextID ctx, StackID stack, uint64_t ab, uint32_t c) {
+    const uint32_t k = push_extra(ab, c);
+    push_word(t, type, ctx, stack, k, true);
+  }
   void set_wide_time(Chunk& c, size_t j, Time t);
 
   ColumnMemory memory_;
