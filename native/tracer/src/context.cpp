@@ -54,6 +54,27 @@ void write_go_status(const Locker& l, GoroutineNode* g, uint64_t m) {
   else emit(l, v2::EvGoStatus, id, m, status);
 }
 
+// A goroutine's sequence numbers count its GoStarts and GoUnblocks in the generation, and
+// above 127 they take two varint bytes, above 16383 three. So a goroutine that has
+// started this often gets its status again right after a GoStart: a status resets the
+// counter (FORMAT.md §2.9), and this one, written by the thread the goroutine runs on
+// while it runs there, comes after every event of the goroutine so far whatever the
+// timestamps say. It costs 6-8 bytes once per 120 numbers and saves a byte or two on each.
+constexpr uint64_t kSeqRenewal = 120;
+
+// `g`, runnable, starts on this thread.
+void write_go_start(const Locker& l, GoroutineNode* g) {
+  uint64_t id = g->id.load(std::memory_order_relaxed);
+  uint64_t seq = g->trace.next_seq(l.gen);
+  emit(l, v2::EvGoStart, id, seq);
+  g->m.store(l.m->id, std::memory_order_relaxed);
+  g->status.store(kGoRunning, std::memory_order_relaxed);
+  if (__builtin_expect(seq >= kSeqRenewal, 0)) {
+    emit(l, v2::EvGoStatus, id, l.m->id, uint64_t(kGoRunning));
+    g->trace.reset_seq(l.gen);
+  }
+}
+
 // The goroutine behind `g`, unknown to the trace, runs on this thread (which holds a proc).
 GoroutineNode* adopt_running(const Locker& l, Goroutine& g) {
   if (first_generation(l)) {
@@ -65,9 +86,7 @@ GoroutineNode* adopt_running(const Locker& l, Goroutine& g) {
   // After the first generation only creation can introduce a goroutine.
   GoroutineNode* n = new_goroutine(l, g, kGoRunnable);
   emit(l, v2::EvGoCreate, n->id.load(std::memory_order_relaxed), start_stack(l, n), 0);
-  emit(l, v2::EvGoStart, n->id.load(std::memory_order_relaxed), n->trace.next_seq(l.gen));
-  n->m.store(l.m->id, std::memory_order_relaxed);
-  n->status.store(kGoRunning, std::memory_order_relaxed);
+  write_go_start(l, n);
   return n;
 }
 
@@ -137,9 +156,7 @@ bool sync_goroutine(const Locker& l, Goroutine* handle, void* fp) {
     want->status.store(kGoRunnable, std::memory_order_relaxed);
   }
   if (want->status.load(std::memory_order_relaxed) != kGoRunnable) return false;  // runs elsewhere
-  emit(l, v2::EvGoStart, want->id.load(std::memory_order_relaxed), want->trace.next_seq(l.gen));
-  want->m.store(m->id, std::memory_order_relaxed);
-  want->status.store(kGoRunning, std::memory_order_relaxed);
+  write_go_start(l, want);
   m->view_g = want;
   return true;
 }
@@ -234,9 +251,7 @@ bool start_on_same_proc(const Locker& l, Binding& b) {
   GoroutineNode* g = resolve(*b.g);
   if (!g || g->status.load(std::memory_order_relaxed) != kGoRunnable || !g->trace.status_was_traced(l.gen))
     return false;
-  emit(l, v2::EvGoStart, g->id.load(std::memory_order_relaxed), g->trace.next_seq(l.gen));
-  g->m.store(m->id, std::memory_order_relaxed);
-  g->status.store(kGoRunning, std::memory_order_relaxed);
+  write_go_start(l, g);
   m->view_g = g;
   update_sample_ids(m);
   m->synced = {l.gen, b.proc, b.g, m->view_p, g, 0};
