@@ -25,7 +25,8 @@ uint64_t start_pc_of(ThreadState* m, Goroutine& g) {
   const char* name = g.name();
   if (!name) return uint64_t(reinterpret_cast<uintptr_t>(g.entry()));
   LabelCacheEntry& e = m->labels[(reinterpret_cast<uintptr_t>(name) >> 4) % std::size(m->labels)];
-  if (e.name == name && *e.stored == name) return e.pc;
+  // (strcmp, not operator==: one pass, with no strlen before it.)
+  if (e.name == name && std::strcmp(e.stored->c_str(), name) == 0) return e.pc;
   const std::string* stored = nullptr;
   uint64_t pc = rt().labels.pc(name, &stored);
   e = {name, stored, pc};
@@ -52,27 +53,6 @@ void write_go_status(const Locker& l, GoroutineNode* g, uint64_t m) {
   uint64_t id = g->id.load(std::memory_order_relaxed);
   if (uint64_t stack = start_stack(l, g)) emit(l, v2::EvGoStatusStack, id, m, status, stack);
   else emit(l, v2::EvGoStatus, id, m, status);
-}
-
-// A goroutine's sequence numbers count its GoStarts and GoUnblocks in the generation, and
-// above 127 they take two varint bytes, above 16383 three. So a goroutine that has
-// started this often gets its status again right after a GoStart: a status resets the
-// counter (FORMAT.md §2.9), and this one, written by the thread the goroutine runs on
-// while it runs there, comes after every event of the goroutine so far whatever the
-// timestamps say. It costs 6-8 bytes once per 120 numbers and saves a byte or two on each.
-constexpr uint64_t kSeqRenewal = 120;
-
-// `g`, runnable, starts on this thread.
-void write_go_start(const Locker& l, GoroutineNode* g) {
-  uint64_t id = g->id.load(std::memory_order_relaxed);
-  uint64_t seq = g->trace.next_seq(l.gen);
-  emit(l, v2::EvGoStart, id, seq);
-  g->m.store(l.m->id, std::memory_order_relaxed);
-  g->status.store(kGoRunning, std::memory_order_relaxed);
-  if (__builtin_expect(seq >= kSeqRenewal, 0)) {
-    emit(l, v2::EvGoStatus, id, l.m->id, uint64_t(kGoRunning));
-    g->trace.reset_seq(l.gen);
-  }
 }
 
 // The goroutine behind `g`, unknown to the trace, runs on this thread (which holds a proc).
@@ -180,13 +160,6 @@ void sync_syscall(const Locker& l, bool in_syscall, void* fp) {
 
 }  // namespace
 
-GoroutineNode* resolve(Goroutine& g) {
-  auto* n = static_cast<GoroutineNode*>(GoroutineAccess::node(g));
-  if (!n || n->incarnation.load(std::memory_order_acquire) != GoroutineAccess::incarnation(g)) return nullptr;
-  if (!n->live.load(std::memory_order_relaxed)) return nullptr;
-  return n;
-}
-
 GoroutineNode* new_goroutine(const Locker& l, Goroutine& g, uint8_t status) {
   ThreadState* m = l.m;
   GoroutineNode* n = rt().goroutines.allocate(m->node_cache);
@@ -215,13 +188,9 @@ GoroutineNode* adopt_waiting(const Locker& l, Goroutine& g) {
   return n;
 }
 
-uint64_t start_stack(const Locker& l, const GoroutineNode* n) {
-  uint64_t pc = n->start_pc.load(std::memory_order_relaxed);
-  if (!pc) return 0;
-  auto& last = l.m->last_start_stack;
-  if (last.gen == l.gen && last.pc == pc) return last.id;
+uint64_t start_stack_slow(const Locker& l, uint64_t pc) {
   uint64_t id = stack_id(l, std::span<const uint64_t>(&pc, 1));
-  last = {l.gen, pc, id};
+  l.m->last_start_stack = {l.gen, pc, id};
   return id;
 }
 
@@ -235,35 +204,9 @@ void ensure_proc_status(const Locker& l, ProcNode* p) {
   emit(l, v2::EvProcStatus, p->id, uint64_t(p->status.load(std::memory_order_relaxed)));
 }
 
-void free_goroutine(const Locker& l, GoroutineNode* n) { rt().goroutines.free(l.m->node_cache, n); }
-
-namespace {
-
-// The most frequent change of binding: a worker that keeps its proc starts a runnable
-// goroutine whose status this generation already has. Only its GoStart is needed; this
-// writes it without the general walk below (which would do the same, at three times the
-// cost). False, having written nothing, if the case is any other.
-bool start_on_same_proc(const Locker& l, Binding& b) {
-  ThreadState* m = l.m;
-  if (m->synced.gen != l.gen || m->synced.proc != b.proc || !b.proc || m->synced.view_p != m->view_p ||
-      !m->view_p || m->view_g || !b.g || b.in_syscall)
-    return false;
-  GoroutineNode* g = resolve(*b.g);
-  if (!g || g->status.load(std::memory_order_relaxed) != kGoRunnable || !g->trace.status_was_traced(l.gen))
-    return false;
-  write_go_start(l, g);
-  m->view_g = g;
-  update_sample_ids(m);
-  m->synced = {l.gen, b.proc, b.g, m->view_p, g, 0};
-  return true;
-}
-
-}  // namespace
-
 bool sync_context_slow(const Locker& l, void* fp) {
   ThreadState* m = l.m;
   Binding& b = binding();
-  if (start_on_same_proc(l, b)) return true;
   // A plain thread is its own goroutine, on a proc of its own, from its first trace call.
   if (b.role == Role::Plain && !b.proc) {
     b.proc = &m->own_p;
