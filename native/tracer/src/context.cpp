@@ -1,7 +1,5 @@
 #include "context.h"
 
-#include <cstring>
-
 #include "gotrace/v2_spec.h"
 
 namespace gotrace::tracer::detail {
@@ -9,29 +7,6 @@ namespace gotrace::tracer::detail {
 namespace {
 
 bool first_generation(const Locker& l) { return l.gen == rt().session.load(std::memory_order_relaxed); }
-
-uint64_t next_goid(ThreadState* m) {
-  if (m->goid_next == m->goid_end) {
-    constexpr uint64_t kBlock = 16;
-    m->goid_next = rt().next_goid.fetch_add(kBlock, std::memory_order_relaxed);
-    m->goid_end = m->goid_next + kBlock;
-  }
-  return m->goid_next++;
-}
-
-// The start frame of `g`: its name (through the thread's cache of names, so creating
-// goroutines seldom takes the registry's lock) or its entry point.
-uint64_t start_pc_of(ThreadState* m, Goroutine& g) {
-  const char* name = g.name();
-  if (!name) return uint64_t(reinterpret_cast<uintptr_t>(g.entry()));
-  LabelCacheEntry& e = m->labels[(reinterpret_cast<uintptr_t>(name) >> 4) % std::size(m->labels)];
-  // (strcmp, not operator==: one pass, with no strlen before it.)
-  if (e.name == name && std::strcmp(e.stored->c_str(), name) == 0) return e.pc;
-  const std::string* stored = nullptr;
-  uint64_t pc = rt().labels.pc(name, &stored);
-  e = {name, stored, pc};
-  return pc;
-}
 
 // The record of the proc behind `p`, giving it an id in this trace if it has none.
 ProcNode* proc_node(const Locker& l, Proc& p) {
@@ -160,18 +135,18 @@ void sync_syscall(const Locker& l, bool in_syscall, void* fp) {
 
 }  // namespace
 
-GoroutineNode* new_goroutine(const Locker& l, Goroutine& g, uint8_t status) {
-  ThreadState* m = l.m;
-  GoroutineNode* n = rt().goroutines.allocate(m->node_cache);
-  n->trace.reset();
-  n->trace.set_status_traced(l.gen);
-  n->status.store(status, std::memory_order_relaxed);
-  n->id.store(next_goid(m), std::memory_order_relaxed);
-  n->m.store(status == kGoRunning ? m->id : kNoThread, std::memory_order_relaxed);
-  n->start_pc.store(start_pc_of(m, g), std::memory_order_relaxed);
-  GoroutineAccess::incarnation(g) = GoroutineTable::publish(n);
-  GoroutineAccess::node(g) = n;
-  return n;
+uint64_t next_goid_block(ThreadState* m) {
+  constexpr uint64_t kBlock = 16;
+  m->goid_next = rt().next_goid.fetch_add(kBlock, std::memory_order_relaxed);
+  m->goid_end = m->goid_next + kBlock;
+  return m->goid_next++;
+}
+
+uint64_t label_pc_slow(const char* name, LabelCacheEntry& e) {
+  const std::string* stored = nullptr;
+  uint64_t pc = rt().labels.pc(name, &stored);
+  e = {name, stored, pc};
+  return pc;
 }
 
 GoroutineNode* adopt_waiting(const Locker& l, Goroutine& g) {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 #include "event_writer.h"
 #include "gotrace/v2_spec.h"
@@ -54,8 +55,39 @@ inline GoroutineNode* resolve(Goroutine& g) {
 // (a status in the trace's first generation, a creation later). nullptr if it cannot.
 GoroutineNode* adopt_waiting(const Locker& l, Goroutine& g);
 
+// A fresh goroutine id, from the thread's block of them (Go's goidcache).
+uint64_t next_goid_block(ThreadState* m);
+inline uint64_t next_goid(ThreadState* m) {
+  if (__builtin_expect(m->goid_next == m->goid_end, 0)) return next_goid_block(m);
+  return m->goid_next++;
+}
+
+// The start frame of `g`: its name (through the thread's cache of names, so creating
+// goroutines seldom takes the registry's lock) or its entry point.
+uint64_t label_pc_slow(const char* name, LabelCacheEntry& e);
+inline uint64_t start_pc_of(ThreadState* m, Goroutine& g) {
+  const char* name = g.name();
+  if (!name) return uint64_t(reinterpret_cast<uintptr_t>(g.entry()));
+  LabelCacheEntry& e = m->labels[(reinterpret_cast<uintptr_t>(name) >> 4) % std::size(m->labels)];
+  // (strcmp, not operator==: one pass, with no strlen before it.)
+  if (__builtin_expect(e.name == name && std::strcmp(e.stored->c_str(), name) == 0, 1)) return e.pc;
+  return label_pc_slow(name, e);
+}
+
 // A new record for the new goroutine `g`, with `status`, its status traced in l.gen.
-GoroutineNode* new_goroutine(const Locker& l, Goroutine& g, uint8_t status);
+inline GoroutineNode* new_goroutine(const Locker& l, Goroutine& g, uint8_t status) {
+  ThreadState* m = l.m;
+  GoroutineNode* n = rt().goroutines.allocate(m->node_cache);
+  n->trace.reset();
+  n->trace.set_status_traced(l.gen);
+  n->status.store(status, std::memory_order_relaxed);
+  n->id.store(next_goid(m), std::memory_order_relaxed);
+  n->m.store(status == kGoRunning ? m->id : kNoThread, std::memory_order_relaxed);
+  n->start_pc.store(start_pc_of(m, g), std::memory_order_relaxed);
+  GoroutineAccess::incarnation(g) = GoroutineTable::publish(n);
+  GoroutineAccess::node(g) = n;
+  return n;
+}
 
 // The one-frame stack naming a goroutine (0: none). Programs create many goroutines of
 // one kind in a row: the thread remembers the last one.
