@@ -140,8 +140,8 @@ inline constexpr uint64_t kSeqRenewal = 120;
 // The most frequent change of binding: a worker that keeps its proc starts a runnable
 // goroutine whose status this generation already has. Only its GoStart is needed; this
 // writes it without the general walk of sync_context_slow (which would do the same, at
-// three times the cost). go_start tries it first. False, having written nothing, if the case
-// is any other.
+// three times the cost). go_start tries it first. False, having written nothing, if the
+// case is any other.
 inline bool start_on_same_proc(const Locker& l, Binding& b) {
   ThreadState* m = l.m;
   if (m->synced.gen != l.gen || m->synced.proc != b.proc || !b.proc || m->synced.view_p != m->view_p ||
