@@ -154,6 +154,47 @@ TEST_CASE("a worker's scheduler events become the goroutine's transitions", "[tr
   CHECK(g.id() == 0);  // the trace is over
 }
 
+TEST_CASE("a goroutine started often gets its status again, so its sequence numbers stay short",
+          "[tracer][api]") {
+  constexpr int kRuns = 1000;
+  trace::Goroutine g("often");
+  uint64_t id = 0;
+  trace::Options o;
+  o.generation_period = 10s;  // one generation: the numbers only grow
+  auto bytes = record(
+      [&] {
+        std::thread worker([&] {
+          trace::WorkerThread role;
+          trace::Proc p;
+          trace::proc_start(p);
+          trace::go_create(g);
+          id = g.id();
+          for (int i = 0; i < kRuns; i++) {
+            trace::go_start(g);
+            trace::go_block(trace::BlockReason::ChanRecv);
+            trace::go_unblock(g);
+          }
+          trace::go_start(g);
+          trace::go_end();
+          trace::proc_stop();
+        });
+        worker.join();
+      },
+      o);
+  ReadResult r = read_trace(bytes);
+  INFO((r.error ? r.error->what() : ""));
+  REQUIRE(r.ok());
+  int starts = 0, renewals = 0;
+  for (const Transition& t : transitions_of(r.store, int64_t(id))) {
+    starts += t.from == GoState::Runnable && t.to == GoState::Running;
+    renewals += t.from == GoState::Running && t.to == GoState::Running;
+  }
+  CHECK(starts == kRuns + 1);
+  // Each GoStart and GoUnblock takes a number: one status per 120 of them at most.
+  CHECK(renewals >= 2 * kRuns / 120 - 1);
+  CHECK(renewals <= 2 * kRuns / 100);
+}
+
 TEST_CASE("a plain thread is a goroutine on a proc of its own", "[tracer][api]") {
   trace::Stats st;
   auto bytes = record(

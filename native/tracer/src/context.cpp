@@ -1,7 +1,5 @@
 #include "context.h"
 
-#include <cstring>
-
 #include "gotrace/v2_spec.h"
 
 namespace gotrace::tracer::detail {
@@ -9,28 +7,6 @@ namespace gotrace::tracer::detail {
 namespace {
 
 bool first_generation(const Locker& l) { return l.gen == rt().session.load(std::memory_order_relaxed); }
-
-uint64_t next_goid(ThreadState* m) {
-  if (m->goid_next == m->goid_end) {
-    constexpr uint64_t kBlock = 16;
-    m->goid_next = rt().next_goid.fetch_add(kBlock, std::memory_order_relaxed);
-    m->goid_end = m->goid_next + kBlock;
-  }
-  return m->goid_next++;
-}
-
-// The start frame of `g`: its name (through the thread's cache of names, so creating
-// goroutines seldom takes the registry's lock) or its entry point.
-uint64_t start_pc_of(ThreadState* m, Goroutine& g) {
-  const char* name = g.name();
-  if (!name) return uint64_t(reinterpret_cast<uintptr_t>(g.entry()));
-  LabelCacheEntry& e = m->labels[(reinterpret_cast<uintptr_t>(name) >> 4) % std::size(m->labels)];
-  if (e.name == name && *e.stored == name) return e.pc;
-  const std::string* stored = nullptr;
-  uint64_t pc = rt().labels.pc(name, &stored);
-  e = {name, stored, pc};
-  return pc;
-}
 
 // The record of the proc behind `p`, giving it an id in this trace if it has none.
 ProcNode* proc_node(const Locker& l, Proc& p) {
@@ -65,9 +41,7 @@ GoroutineNode* adopt_running(const Locker& l, Goroutine& g) {
   // After the first generation only creation can introduce a goroutine.
   GoroutineNode* n = new_goroutine(l, g, kGoRunnable);
   emit(l, v2::EvGoCreate, n->id.load(std::memory_order_relaxed), start_stack(l, n), 0);
-  emit(l, v2::EvGoStart, n->id.load(std::memory_order_relaxed), n->trace.next_seq(l.gen));
-  n->m.store(l.m->id, std::memory_order_relaxed);
-  n->status.store(kGoRunning, std::memory_order_relaxed);
+  write_go_start(l, n);
   return n;
 }
 
@@ -137,9 +111,7 @@ bool sync_goroutine(const Locker& l, Goroutine* handle, void* fp) {
     want->status.store(kGoRunnable, std::memory_order_relaxed);
   }
   if (want->status.load(std::memory_order_relaxed) != kGoRunnable) return false;  // runs elsewhere
-  emit(l, v2::EvGoStart, want->id.load(std::memory_order_relaxed), want->trace.next_seq(l.gen));
-  want->m.store(m->id, std::memory_order_relaxed);
-  want->status.store(kGoRunning, std::memory_order_relaxed);
+  write_go_start(l, want);
   m->view_g = want;
   return true;
 }
@@ -163,25 +135,18 @@ void sync_syscall(const Locker& l, bool in_syscall, void* fp) {
 
 }  // namespace
 
-GoroutineNode* resolve(Goroutine& g) {
-  auto* n = static_cast<GoroutineNode*>(GoroutineAccess::node(g));
-  if (!n || n->incarnation.load(std::memory_order_acquire) != GoroutineAccess::incarnation(g)) return nullptr;
-  if (!n->live.load(std::memory_order_relaxed)) return nullptr;
-  return n;
+uint64_t next_goid_block(ThreadState* m) {
+  constexpr uint64_t kBlock = 16;
+  m->goid_next = rt().next_goid.fetch_add(kBlock, std::memory_order_relaxed);
+  m->goid_end = m->goid_next + kBlock;
+  return m->goid_next++;
 }
 
-GoroutineNode* new_goroutine(const Locker& l, Goroutine& g, uint8_t status) {
-  ThreadState* m = l.m;
-  GoroutineNode* n = rt().goroutines.allocate(m->node_cache);
-  n->trace.reset();
-  n->trace.set_status_traced(l.gen);
-  n->status.store(status, std::memory_order_relaxed);
-  n->id.store(next_goid(m), std::memory_order_relaxed);
-  n->m.store(status == kGoRunning ? m->id : kNoThread, std::memory_order_relaxed);
-  n->start_pc.store(start_pc_of(m, g), std::memory_order_relaxed);
-  GoroutineAccess::incarnation(g) = GoroutineTable::publish(n);
-  GoroutineAccess::node(g) = n;
-  return n;
+uint64_t label_pc_slow(const char* name, LabelCacheEntry& e) {
+  const std::string* stored = nullptr;
+  uint64_t pc = rt().labels.pc(name, &stored);
+  e = {name, stored, pc};
+  return pc;
 }
 
 GoroutineNode* adopt_waiting(const Locker& l, Goroutine& g) {
@@ -198,13 +163,9 @@ GoroutineNode* adopt_waiting(const Locker& l, Goroutine& g) {
   return n;
 }
 
-uint64_t start_stack(const Locker& l, const GoroutineNode* n) {
-  uint64_t pc = n->start_pc.load(std::memory_order_relaxed);
-  if (!pc) return 0;
-  auto& last = l.m->last_start_stack;
-  if (last.gen == l.gen && last.pc == pc) return last.id;
+uint64_t start_stack_slow(const Locker& l, uint64_t pc) {
   uint64_t id = stack_id(l, std::span<const uint64_t>(&pc, 1));
-  last = {l.gen, pc, id};
+  l.m->last_start_stack = {l.gen, pc, id};
   return id;
 }
 
@@ -218,37 +179,9 @@ void ensure_proc_status(const Locker& l, ProcNode* p) {
   emit(l, v2::EvProcStatus, p->id, uint64_t(p->status.load(std::memory_order_relaxed)));
 }
 
-void free_goroutine(const Locker& l, GoroutineNode* n) { rt().goroutines.free(l.m->node_cache, n); }
-
-namespace {
-
-// The most frequent change of binding: a worker that keeps its proc starts a runnable
-// goroutine whose status this generation already has. Only its GoStart is needed; this
-// writes it without the general walk below (which would do the same, at three times the
-// cost). False, having written nothing, if the case is any other.
-bool start_on_same_proc(const Locker& l, Binding& b) {
-  ThreadState* m = l.m;
-  if (m->synced.gen != l.gen || m->synced.proc != b.proc || !b.proc || m->synced.view_p != m->view_p ||
-      !m->view_p || m->view_g || !b.g || b.in_syscall)
-    return false;
-  GoroutineNode* g = resolve(*b.g);
-  if (!g || g->status.load(std::memory_order_relaxed) != kGoRunnable || !g->trace.status_was_traced(l.gen))
-    return false;
-  emit(l, v2::EvGoStart, g->id.load(std::memory_order_relaxed), g->trace.next_seq(l.gen));
-  g->m.store(m->id, std::memory_order_relaxed);
-  g->status.store(kGoRunning, std::memory_order_relaxed);
-  m->view_g = g;
-  update_sample_ids(m);
-  m->synced = {l.gen, b.proc, b.g, m->view_p, g, 0};
-  return true;
-}
-
-}  // namespace
-
 bool sync_context_slow(const Locker& l, void* fp) {
   ThreadState* m = l.m;
   Binding& b = binding();
-  if (start_on_same_proc(l, b)) return true;
   // A plain thread is its own goroutine, on a proc of its own, from its first trace call.
   if (b.role == Role::Plain && !b.proc) {
     b.proc = &m->own_p;

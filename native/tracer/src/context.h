@@ -7,8 +7,10 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 #include "event_writer.h"
+#include "gotrace/v2_spec.h"
 #include "statuses.h"
 
 namespace gotrace::tracer {
@@ -42,17 +44,61 @@ inline bool sync_context(const Locker& l, void* fp = nullptr) {
 }
 
 // The tracer's record of `g` in the current trace, or nullptr if it has none.
-GoroutineNode* resolve(Goroutine& g);
+inline GoroutineNode* resolve(Goroutine& g) {
+  auto* n = static_cast<GoroutineNode*>(GoroutineAccess::node(g));
+  if (!n || n->incarnation.load(std::memory_order_acquire) != GoroutineAccess::incarnation(g)) return nullptr;
+  if (!n->live.load(std::memory_order_relaxed)) return nullptr;
+  return n;
+}
 
 // `g`, which the trace has not seen, is blocked: writes what makes it known as waiting
 // (a status in the trace's first generation, a creation later). nullptr if it cannot.
 GoroutineNode* adopt_waiting(const Locker& l, Goroutine& g);
 
-// A new record for the new goroutine `g`, with `status`, its status traced in l.gen.
-GoroutineNode* new_goroutine(const Locker& l, Goroutine& g, uint8_t status);
+// A fresh goroutine id, from the thread's block of them (Go's goidcache).
+uint64_t next_goid_block(ThreadState* m);
+inline uint64_t next_goid(ThreadState* m) {
+  if (__builtin_expect(m->goid_next == m->goid_end, 0)) return next_goid_block(m);
+  return m->goid_next++;
+}
 
-// The one-frame stack naming a goroutine (0: none).
-uint64_t start_stack(const Locker& l, const GoroutineNode* n);
+// The start frame of `g`: its name (through the thread's cache of names, so creating
+// goroutines seldom takes the registry's lock) or its entry point.
+uint64_t label_pc_slow(const char* name, LabelCacheEntry& e);
+inline uint64_t start_pc_of(ThreadState* m, Goroutine& g) {
+  const char* name = g.name();
+  if (!name) return uint64_t(reinterpret_cast<uintptr_t>(g.entry()));
+  LabelCacheEntry& e = m->labels[(reinterpret_cast<uintptr_t>(name) >> 4) % std::size(m->labels)];
+  // (strcmp, not operator==: one pass, with no strlen before it.)
+  if (__builtin_expect(e.name == name && std::strcmp(e.stored->c_str(), name) == 0, 1)) return e.pc;
+  return label_pc_slow(name, e);
+}
+
+// A new record for the new goroutine `g`, with `status`, its status traced in l.gen.
+inline GoroutineNode* new_goroutine(const Locker& l, Goroutine& g, uint8_t status) {
+  ThreadState* m = l.m;
+  GoroutineNode* n = rt().goroutines.allocate(m->node_cache);
+  n->trace.reset();
+  n->trace.set_status_traced(l.gen);
+  n->status.store(status, std::memory_order_relaxed);
+  n->id.store(next_goid(m), std::memory_order_relaxed);
+  n->m.store(status == kGoRunning ? m->id : kNoThread, std::memory_order_relaxed);
+  n->start_pc.store(start_pc_of(m, g), std::memory_order_relaxed);
+  GoroutineAccess::incarnation(g) = GoroutineTable::publish(n);
+  GoroutineAccess::node(g) = n;
+  return n;
+}
+
+// The one-frame stack naming a goroutine (0: none). Programs create many goroutines of
+// one kind in a row: the thread remembers the last one.
+uint64_t start_stack_slow(const Locker& l, uint64_t pc);
+inline uint64_t start_stack(const Locker& l, const GoroutineNode* n) {
+  uint64_t pc = n->start_pc.load(std::memory_order_relaxed);
+  if (!pc) return 0;
+  const auto& last = l.m->last_start_stack;
+  if (__builtin_expect(last.gen == l.gen && last.pc == pc, 1)) return last.id;
+  return start_stack_slow(l, pc);
+}
 
 // The status of `g` (or `p`) in l.gen, if not written yet. `running_here`: `g` is the
 // thread's own goroutine (its status names this thread).
@@ -60,12 +106,55 @@ void ensure_go_status(const Locker& l, GoroutineNode* g, bool running_here);
 void ensure_proc_status(const Locker& l, ProcNode* p);
 
 // Frees the record of a goroutine that ended.
-void free_goroutine(const Locker& l, GoroutineNode* n);
+inline void free_goroutine(const Locker& l, GoroutineNode* n) { rt().goroutines.free(l.m->node_cache, n); }
 
-// The ids the CPU profiler reports this thread's samples under.
+// The ids the CPU profiler reports this thread's samples under. Nothing reads them while
+// the profiler is off (attach_thread sets them when a trace with the profiler begins).
 inline void update_sample_ids(ThreadState* m) {
+  if (rt().cpu.hz() == 0) return;
   m->sample_p.store(m->view_p ? m->view_p->id : -1, std::memory_order_relaxed);
   m->sample_g.store(m->view_g ? m->view_g->id.load(std::memory_order_relaxed) : 0, std::memory_order_relaxed);
+}
+
+// A goroutine's sequence numbers count its GoStarts and GoUnblocks in the generation, and
+// above 127 they take two varint bytes, above 16383 three. So a goroutine that has
+// started this often gets its status again right after a GoStart: a status resets the
+// counter (FORMAT.md §2.9), and this one, written by the thread the goroutine runs on
+// while it runs there, comes after every event of the goroutine so far whatever the
+// timestamps say. It costs 6-8 bytes once per 120 numbers and saves a byte or two on each.
+inline constexpr uint64_t kSeqRenewal = 120;
+
+// `g`, runnable, starts on this thread.
+[[gnu::always_inline]] inline void write_go_start(const Locker& l, GoroutineNode* g) {
+  uint64_t id = g->id.load(std::memory_order_relaxed);
+  uint64_t seq = g->trace.next_seq(l.gen);
+  emit(l, v2::EvGoStart, id, seq);
+  g->m.store(l.m->id, std::memory_order_relaxed);
+  g->status.store(kGoRunning, std::memory_order_relaxed);
+  if (__builtin_expect(seq >= kSeqRenewal, 0)) {
+    emit(l, v2::EvGoStatus, id, l.m->id, uint64_t(kGoRunning));
+    g->trace.reset_seq(l.gen);
+  }
+}
+
+// The most frequent change of binding: a worker that keeps its proc starts a runnable
+// goroutine whose status this generation already has. Only its GoStart is needed; this
+// writes it without the general walk of sync_context_slow (which would do the same, at
+// three times the cost). go_start tries it first. False, having written nothing, if the
+// case is any other.
+inline bool start_on_same_proc(const Locker& l, Binding& b) {
+  ThreadState* m = l.m;
+  if (m->synced.gen != l.gen || m->synced.proc != b.proc || !b.proc || m->synced.view_p != m->view_p ||
+      !m->view_p || m->view_g || !b.g || b.in_syscall)
+    return false;
+  GoroutineNode* g = resolve(*b.g);
+  if (!g || g->status.load(std::memory_order_relaxed) != kGoRunnable || !g->trace.status_was_traced(l.gen))
+    return false;
+  write_go_start(l, g);
+  m->view_g = g;
+  update_sample_ids(m);
+  m->synced = {l.gen, b.proc, b.g, m->view_p, g, 0};
+  return true;
 }
 
 inline void count_misuse() { rt().misuse.fetch_add(1, std::memory_order_relaxed); }

@@ -2,48 +2,27 @@
 
 namespace gotrace::tracer::detail {
 
-GoroutineNode* GoroutineTable::allocate(NodeCache& cache) {
-  if (!cache.head) {
-    std::lock_guard lock(mu_);
-    if (!free_) {
-      Slab* slab = new Slab;
-      for (size_t i = kSlabNodes; i-- > 0;) {
-        slab->nodes[i].next_free = free_;
-        free_ = &slab->nodes[i];
-      }
-      slab->next = slabs_.load(std::memory_order_relaxed);
-      slabs_.store(slab, std::memory_order_release);
+void GoroutineTable::refill(NodeCache& cache) {
+  std::lock_guard lock(mu_);
+  if (!free_) {
+    Slab* slab = new Slab;
+    for (size_t i = kSlabNodes; i-- > 0;) {
+      slab->nodes[i].next_free = free_;
+      free_ = &slab->nodes[i];
     }
-    for (size_t i = 0; i < kRefill && free_; i++) {
-      GoroutineNode* n = free_;
-      free_ = n->next_free;
-      n->next_free = cache.head;
-      cache.head = n;
-      cache.count++;
-    }
+    slab->next = slabs_.load(std::memory_order_relaxed);
+    slabs_.store(slab, std::memory_order_release);
   }
-  GoroutineNode* n = cache.head;
-  cache.head = n->next_free;
-  cache.count--;
-  n->next_free = nullptr;
-  return n;
+  for (size_t i = 0; i < kRefill && free_; i++) {
+    GoroutineNode* n = free_;
+    free_ = n->next_free;
+    n->next_free = cache.head;
+    cache.head = n;
+    cache.count++;
+  }
 }
 
-// A record changes hands only through the free lists (or the table's lock), so only its
-// current holder writes its incarnation: a load and a store, no atomic read-modify-write.
-uint32_t GoroutineTable::publish(GoroutineNode* n) {
-  uint32_t inc = n->incarnation.load(std::memory_order_relaxed) + 1;
-  n->incarnation.store(inc, std::memory_order_release);
-  n->live.store(true, std::memory_order_release);
-  return inc;
-}
-
-void GoroutineTable::free(NodeCache& cache, GoroutineNode* n) {
-  n->live.store(false, std::memory_order_relaxed);
-  n->incarnation.store(n->incarnation.load(std::memory_order_relaxed) + 1, std::memory_order_release);
-  n->next_free = cache.head;
-  cache.head = n;
-  if (++cache.count <= 2 * kRefill) return;
+void GoroutineTable::trim(NodeCache& cache) {
   std::lock_guard lock(mu_);
   while (cache.count > kRefill) {
     GoroutineNode* x = cache.head;

@@ -46,10 +46,32 @@ struct UntracedGoroutine {
 class GoroutineTable {
  public:
   // A record taken for a new goroutine: the caller fills it in, then calls publish().
-  GoroutineNode* allocate(NodeCache& cache);
-  // Makes `n` live; returns its new incarnation.
-  static uint32_t publish(GoroutineNode* n);
-  void free(NodeCache& cache, GoroutineNode* n);
+  // From the thread's cache, inline; the table's lock only when the cache is empty.
+  GoroutineNode* allocate(NodeCache& cache) {
+    if (__builtin_expect(!cache.head, 0)) refill(cache);
+    GoroutineNode* n = cache.head;
+    cache.head = n->next_free;
+    cache.count--;
+    n->next_free = nullptr;
+    return n;
+  }
+  // Makes `n` live; returns its new incarnation. A record changes hands only through the
+  // free lists (or the table's lock), so only its current holder writes its incarnation:
+  // a load and a store, no atomic read-modify-write.
+  static uint32_t publish(GoroutineNode* n) {
+    uint32_t inc = n->incarnation.load(std::memory_order_relaxed) + 1;
+    n->incarnation.store(inc, std::memory_order_release);
+    n->live.store(true, std::memory_order_release);
+    return inc;
+  }
+  // Back to the thread's cache; the cache's surplus to the table, under its lock.
+  void free(NodeCache& cache, GoroutineNode* n) {
+    n->live.store(false, std::memory_order_relaxed);
+    n->incarnation.store(n->incarnation.load(std::memory_order_relaxed) + 1, std::memory_order_release);
+    n->next_free = cache.head;
+    cache.head = n;
+    if (__builtin_expect(++cache.count > 2 * kRefill, 0)) trim(cache);
+  }
 
   // Readies every live goroutine for the generation after `gen` and lists those with no
   // status in `gen` yet. Called before the generation changes.
@@ -61,6 +83,8 @@ class GoroutineTable {
  private:
   static constexpr size_t kSlabNodes = 256;
   static constexpr size_t kRefill = 32;
+  void refill(NodeCache& cache);  // gives the empty cache kRefill records
+  void trim(NodeCache& cache);    // takes the cache down to kRefill records
   struct Slab {
     GoroutineNode nodes[kSlabNodes];
     Slab* next = nullptr;

@@ -57,8 +57,8 @@ namespace detail {
 namespace {
 
 // Ends the running goroutine's run: GoStop or GoBlock (with a reason and a stack), or
-// GoDestroy.
-void end_run(uint8_t type, std::string_view reason, void* fp) {
+// GoDestroy. Inline in each caller, which makes it as short as each case allows.
+[[gnu::always_inline]] inline void end_run(uint8_t type, std::string_view reason, void* fp) {
   Binding& b = binding();
   ScopedLocker l;
   if (l) {
@@ -110,7 +110,7 @@ void end_run(uint8_t type, std::string_view reason, void* fp) {
   b.in_syscall = 0;
   b.stack_base = stack_base;
   ScopedLocker l;
-  if (l && !sync_context(*l)) count_misuse();
+  if (l && !start_on_same_proc(*l, b) && !sync_context(*l)) count_misuse();
 }
 
 [[gnu::noinline]] void go_stop(StopReason r) { end_run(v2::EvGoStop, to_string(r), __builtin_frame_address(0)); }
