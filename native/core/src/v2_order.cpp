@@ -160,6 +160,10 @@ void Ordering::touch_proc(ProcID p) {
   if (const PState* s = p_state(p)) touched_.push_back(make_key(kProcSeq, static_cast<uint64_t>(p), s->seq.gen, s->seq.n));
 }
 
+void Ordering::push_cold(const Context& ctx, const WireEvent& ev, uint64_t extra0, StringID name) {
+  out_.emit(ctx, ev, extra0, name);
+}
+
 // Every resource the event may have changed, in its new state: its context's goroutine,
 // proc and thread, the goroutine, proc or thread it names, and the GC.
 void Ordering::record_touched(const WireEvent& ev, Context cur, MState after) {

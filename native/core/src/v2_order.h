@@ -109,6 +109,9 @@ class Ordering {
   [[gnu::always_inline]] void push(const Context& ctx, const WireEvent& ev, uint64_t extra0 = 0, StringID name = 0) {
     out_.emit(ctx, ev, extra0, name);
   }
+  // The same for the rare events: one copy of the emitter for them all, out of line, so
+  // that the merge loop holds only the common events' copies.
+  [[gnu::noinline]] void push_cold(const Context& ctx, const WireEvent& ev, uint64_t extra0 = 0, StringID name = 0);
   StringID lookup_string(const Generation& gen, uint64_t id, const WireEvent& ev);
 
   bool proc_status(WireEvent&, const Generation&, const Context&, MState&);

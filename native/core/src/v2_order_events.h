@@ -110,7 +110,7 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
     const MState& st = *m_state(best);
     report = Context{best, pid, st.g};
   }
-  push(report, ev, static_cast<uint64_t>(old));
+  push_cold(report, ev, static_cast<uint64_t>(old));
   return true;
 }
 
@@ -123,7 +123,7 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
   s->status = WireProcStatus::Running;
   s->seq = seq;
   next.p = pid;
-  push(cur, ev);
+  push_cold(cur, ev);
   return true;
 }
 
@@ -136,7 +136,7 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
   validate_ctx(cur, {Req::MustHave, Req::MustHave, Req::MayHave});
   s->status = WireProcStatus::Idle;
   next.p = kNoProc;
-  push(cur, ev);
+  push_cold(cur, ev);
   return true;
 }
 
@@ -153,7 +153,7 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
   s->status = WireProcStatus::Idle;
   s->seq = seq;
   if (old == WireProcStatus::SyscallAbandoned) {
-    push(cur, ev, static_cast<uint64_t>(old));
+    push_cold(cur, ev, static_cast<uint64_t>(old));
     return true;
   }
   ThreadID mid = static_cast<ThreadID>(ev.args[2]);
@@ -163,7 +163,7 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
                      (long long)cur.p));
     }
     next.p = kNoProc;
-    push(cur, ev, static_cast<uint64_t>(old));
+    push_cold(cur, ev, static_cast<uint64_t>(old));
     return true;
   }
   MState* victim = m_state(mid);
@@ -173,7 +173,7 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
                    (long long)victim->p));
   }
   victim->p = kNoProc;
-  push(cur, ev, static_cast<uint64_t>(old));
+  push_cold(cur, ev, static_cast<uint64_t>(old));
   return true;
 }
 
@@ -233,7 +233,7 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
     default:
       break;
   }
-  push(report, ev, static_cast<uint64_t>(old));
+  push_cold(report, ev, static_cast<uint64_t>(old));
   return true;
 }
 
@@ -301,18 +301,18 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
   Seq seq{gen_, ev.args[1]};
   GState* ng = g_state(nextg);
   if (!ng || ng->status != WireGoStatus::Waiting || !seq.succeeds(ng->seq)) return false;
-  push(cur, ev);
+  push_cold(cur, ev);
   WireEvent synth;
   synth.time = ev.time;
   synth.offset = ev.offset;
   if (ev.type == EvGoSwitch) {
     curg->status = WireGoStatus::Waiting;
     synth.type = EvGoBlock;  // no reason, no stack
-    push(cur, synth);
+    push_cold(cur, synth);
   } else {
     delete_g_state(cur.g);  // pool slots are stable: ng stays valid
     synth.type = EvGoDestroy;
-    push(cur, synth);
+    push_cold(cur, synth);
   }
   ng->status = WireGoStatus::Running;
   ng->seq = seq;
@@ -325,7 +325,7 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
   start.offset = ev.offset;
   start.args[0] = static_cast<uint64_t>(nextg);
   start.args[1] = ev.args[1];
-  push(start_ctx, start);
+  push_cold(start_ctx, start);
   return true;
 }
 
@@ -368,7 +368,7 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
   GState* s = current_g(ev, cur, WireGoStatus::Syscall);
   next.g = kNoGoroutine;
   s->status = WireGoStatus::Runnable;
-  push(cur, ev);
+  push_cold(cur, ev);
   return true;
 }
 
@@ -380,7 +380,7 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
   n->status = WireGoStatus::Syscall;
   n->seq = Seq{gen_, 0};
   next.g = newg;
-  push(cur, ev);
+  push_cold(cur, ev);
   return true;
 }
 
@@ -405,9 +405,9 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
     steal.time = ev.time;
     steal.offset = ev.offset;
     steal.args[0] = static_cast<uint64_t>(cur.p);
-    push(cur, steal, static_cast<uint64_t>(WireProcStatus::Syscall));
+    push_cold(cur, steal, static_cast<uint64_t>(WireProcStatus::Syscall));
   }
-  push(cur, ev);
+  push_cold(cur, ev);
   return true;
 }
 
@@ -486,7 +486,7 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
 
 [[gnu::always_inline]] inline bool Ordering::alloc_free(WireEvent& ev, const Generation&, const Context& cur, MState&) {
   validate_ctx(cur, {Req::MustHave, Req::MayHave, Req::MayHave});
-  push(cur, ev);
+  push_cold(cur, ev);
   return true;
 }
 
@@ -498,14 +498,14 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
     if (gc_state_ != GCState::Undetermined) order_fail("GCActive in the first generation isn't first GC event");
     gc_seq_ = seq;
     gc_state_ = GCState::Running;
-    push(cur, ev);
+    push_cold(cur, ev);
     return true;
   }
   if (seq != gc_seq_ + 1) return false;
   if (gc_state_ != GCState::Running) order_fail("encountered GCActive while GC was not in progress");
   gc_seq_ = seq;
   validate_ctx(cur, kUserGo);
-  push(cur, ev);
+  push_cold(cur, ev);
   return true;
 }
 
@@ -514,7 +514,7 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
   if (gc_state_ == GCState::Undetermined) {
     gc_seq_ = seq;
     gc_state_ = GCState::Running;
-    push(cur, ev);
+    push_cold(cur, ev);
     return true;
   }
   if (seq != gc_seq_ + 1) return false;
@@ -522,7 +522,7 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
   gc_seq_ = seq;
   gc_state_ = GCState::Running;
   validate_ctx(cur, kUserGo);
-  push(cur, ev);
+  push_cold(cur, ev);
   return true;
 }
 
@@ -534,7 +534,7 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
   gc_seq_ = seq;
   gc_state_ = GCState::NotRunning;
   validate_ctx(cur, kUserGo);
-  push(cur, ev);
+  push_cold(cur, ev);
   return true;
 }
 
@@ -552,7 +552,7 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
   PState* p = p_state(pid);
   if (!p) order_fail(fmt("encountered GCSweepActive for unknown proc %lld", (long long)pid));
   p->ranges.active(RangeType{range_start_type(ev.type), 0, 0}, gen_ == initial_gen_);
-  push(cur, ev);
+  push_cold(cur, ev);
   return true;
 }
 
@@ -587,7 +587,7 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
   GState* s = g_state(gid);
   if (!s) order_fail(fmt("uninitialized goroutine %lld found during %s", (long long)gid, evname(ev.type)));
   s->ranges.active(RangeType{range_start_type(ev.type), 0, 0}, gen_ == initial_gen_);
-  push(cur, ev);
+  push_cold(cur, ev);
   return true;
 }
 
