@@ -170,7 +170,7 @@ class MergedStream {
           problem_at_ = index;
         } else {
           ev.ts = real;
-          s_.moved.push_back({index, pos});
+          moved_.push_back({index, pos});
           s_.order.back() |= Stream::kMoved;
         }
         break;
@@ -181,11 +181,7 @@ class MergedStream {
   Stream finish() {
     if (!sorted_) throw TraceError("time stamps out of order");
     if (problem_) fail_at(problem_, t_.event(problem_at_));
-    // Go's stable sort by time: the reader puts each moved exit before the first other
-    // event later than it in (time, position) order.
-    std::stable_sort(s_.moved.begin(), s_.moved.end(), [&](const Stream::Moved& a, const Stream::Moved& b) {
-      return t_.recs[a.index].ts < t_.recs[b.index].ts;
-    });
+    if (!moved_.empty()) splice_moved();
     return std::move(s_);
   }
 
@@ -226,8 +222,38 @@ class MergedStream {
     pending_map_[g] = pos + 1;
   }
 
+  // Go's stable sort by time: each moved exit goes before the first other event later
+  // than it in (time, merge position) order; the others are in time order already.
+  void splice_moved() {
+    std::stable_sort(moved_.begin(), moved_.end(),
+                     [&](const Moved& a, const Moved& b) { return t_.recs[a.index].ts < t_.recs[b.index].ts; });
+    std::vector<uint32_t> order;
+    order.reserve(s_.order.size());
+    size_t m = 0;
+    for (uint32_t pos = 0; pos < s_.order.size(); pos++) {
+      const uint32_t entry = s_.order[pos];
+      if (entry & Stream::kMoved) continue;
+      const int64_t ts = t_.recs[entry & Stream::kIndexMask].ts;
+      for (; m < moved_.size(); m++) {
+        const int64_t mts = t_.recs[moved_[m].index].ts;
+        if (!(mts < ts || (mts == ts && moved_[m].pos < pos))) break;
+        order.push_back(moved_[m].index);
+      }
+      order.push_back(entry);
+    }
+    for (; m < moved_.size(); m++) order.push_back(moved_[m].index);
+    s_.order = std::move(order);
+  }
+
+  // A syscall exit moved to its real time, and where the merge put it.
+  struct Moved {
+    uint32_t index;
+    uint32_t pos;
+  };
+
   Trace& t_;
   Stream s_;
+  std::vector<Moved> moved_;  // in merge order
   bool sorted_ = true;
   int64_t last_ts_ = std::numeric_limits<int64_t>::min();
   IdMap<int64_t> last_block_;
