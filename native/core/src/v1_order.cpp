@@ -139,6 +139,13 @@ class GoroutineStates {
 // GoSysBlock, which the conversion needs (Go looks ahead in its final stream; in a trace
 // that validates, a moved exit never comes between a syscall and that next event).
 class MergedStream {
+  // The (merged) types that push() looks at beyond the time order.
+  static constexpr std::array<bool, 64> kSyscallTypes = [] {
+    std::array<bool, 64> t{};
+    t[EvGoSysCall] = t[EvGoSysBlock] = t[EvGoInSyscall] = t[EvGoSysExit] = true;
+    return t;
+  }();
+
  public:
   explicit MergedStream(Trace& t) : t_(t), last_block_(t.recs.size() + 4096), pending_map_(t.recs.size() + 4096) {
     s_.order.reserve(t.recs.size());
@@ -149,9 +156,13 @@ class MergedStream {
     auto pos = static_cast<uint32_t>(s_.order.size());
     s_.order.push_back(index);
     const uint8_t type = merged_type(ev.type());
-    if (!(t_.rules.drop_futile_events && type == EvFutileWakeup)) track_syscalls(ev.g, type, pos);
     if (ev.ts < last_ts_) sorted_ = false;
     last_ts_ = ev.ts;
+    // Most events neither answer a waiting GoSysCall nor take part in syscall exits.
+    if (pending_.empty() && !many_ && !kSyscallTypes[type]) [[likely]] {
+      return;
+    }
+    if (!(t_.rules.drop_futile_events && type == EvFutileWakeup)) track_syscalls(ev.g, type, pos);
     if (!sorted_ || problem_) return;  // Go reports the disorder, and moves nothing
     switch (type) {
       case EvGoSysBlock:
@@ -227,21 +238,30 @@ class MergedStream {
   void splice_moved() {
     std::stable_sort(moved_.begin(), moved_.end(),
                      [&](const Moved& a, const Moved& b) { return t_.recs[a.index].ts < t_.recs[b.index].ts; });
-    std::vector<uint32_t> order;
-    order.reserve(s_.order.size());
-    size_t m = 0;
-    for (uint32_t pos = 0; pos < s_.order.size(); pos++) {
-      const uint32_t entry = s_.order[pos];
+    const Rec* recs = t_.recs.data();
+    const uint32_t* in = s_.order.data();
+    const auto n = static_cast<uint32_t>(s_.order.size());
+    std::vector<uint32_t> order(n);
+    uint32_t* out = order.data();
+    const Moved* m = moved_.data();
+    const Moved* const m_end = m + moved_.size();
+    int64_t mts = recs[m->index].ts;
+    uint32_t pos = 0;
+    for (; pos < n && m != m_end; pos++) {
+      const uint32_t entry = in[pos];
       if (entry & Stream::kMoved) continue;
-      const int64_t ts = t_.recs[entry & Stream::kIndexMask].ts;
-      for (; m < moved_.size(); m++) {
-        const int64_t mts = t_.recs[moved_[m].index].ts;
-        if (!(mts < ts || (mts == ts && moved_[m].pos < pos))) break;
-        order.push_back(moved_[m].index);
+      const int64_t ts = recs[entry & Stream::kIndexMask].ts;
+      while (mts < ts || (mts == ts && m->pos < pos)) {
+        *out++ = m->index;
+        if (++m == m_end) break;
+        mts = recs[m->index].ts;
       }
-      order.push_back(entry);
+      *out++ = entry;
     }
-    for (; m < moved_.size(); m++) order.push_back(moved_[m].index);
+    for (; pos < n; pos++) {
+      if (!(in[pos] & Stream::kMoved)) *out++ = in[pos];
+    }
+    for (; m != m_end; m++) *out++ = m->index;
     s_.order = std::move(order);
   }
 
@@ -439,7 +459,7 @@ class Go123Merger {
       : t_(t),
         nlists_(t.lists.size()),
         nprocs_(nlists_ + (nlists_ != 0 && t.lists.back().p == kProfileP ? 0 : 1)),
-        pos_(nlists_, 0),
+        heads_(nprocs_),
         gs_(t),
         head_tr_(nprocs_),
         head_ts_(nprocs_, 0),
@@ -451,6 +471,10 @@ class Go123Merger {
     size_t total = 0;
     for (const auto& l : t_.lists) total += l.events.size();
     MergedStream out(t_);
+    for (uint32_t i = 0; i < nlists_; i++) {
+      const auto& events = t_.lists[i].events;
+      heads_[i] = {events.data(), events.data() + events.size()};
+    }
     avail_.resize(nprocs_);
     for (uint32_t i = 0; i < nprocs_; i++) avail_[i] = at_[i] = i;
     for (uint32_t i = 0; i < avail_.size();) {
@@ -468,7 +492,7 @@ class Go123Merger {
     size_t merged = 0;
     while (!heap_.empty()) {
       const uint32_t list = pop();
-      const uint32_t index = t_.lists[list].events[pos_[list]];
+      const uint32_t index = *heads_[list].next++;
       const Transition& tr = head_tr_[list];
       uint32_t woken = kNone;
       if (tr.g != kUnordered) {
@@ -483,7 +507,6 @@ class Go123Merger {
       }
       out.push(index);
       merged++;
-      pos_[list]++;
       if (woken == kNone) [[likely]] {
         // Go appends the P to the scan list and the scan looks at it alone: if its head
         // is ready (or it has none left) it leaves the list again from the end, which
@@ -514,11 +537,11 @@ class Go123Merger {
  private:
   static constexpr uint32_t kNone = ~0u;
 
-  bool exhausted(uint32_t p) const { return p >= nlists_ || pos_[p] == t_.lists[p].events.size(); }
+  bool exhausted(uint32_t p) const { return heads_[p].next == heads_[p].end; }
   // Computes the head's transition (kept for when the head is merged) and whether the
   // head may be merged now.
   bool head_ready(uint32_t p) {
-    const Rec& r = t_.recs[t_.lists[p].events[pos_[p]]];
+    const Rec& r = t_.recs[*heads_[p].next];
     head_ts_[p] = r.ts;
     Transition& tr = head_tr_[p];
     tr = state_transition(r);
@@ -606,7 +629,12 @@ class Go123Merger {
   Trace& t_;
   size_t nlists_;
   size_t nprocs_;  // the lists, and an empty CPU-sample list where the trace has none
-  std::vector<size_t> pos_;
+  // P -> its list's events not merged yet (none for the CPU-sample list a trace lacks).
+  struct Head {
+    const uint32_t* next = nullptr;
+    const uint32_t* end = nullptr;
+  };
+  std::vector<Head> heads_;
   GoroutineStates gs_;
   std::vector<uint32_t> heap_;
   std::vector<Transition> head_tr_;     // P -> its head's transition (while it has one)
