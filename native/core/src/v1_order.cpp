@@ -151,7 +151,7 @@ class MergedStream {
     s_.order.reserve(t.recs.size());
   }
 
-  void push(uint32_t index) {
+  [[gnu::always_inline]] void push(uint32_t index) {
     Rec& ev = t_.recs[index];
     auto pos = static_cast<uint32_t>(s_.order.size());
     s_.order.push_back(index);
@@ -159,33 +159,8 @@ class MergedStream {
     if (ev.ts < last_ts_) sorted_ = false;
     last_ts_ = ev.ts;
     // Most events neither answer a waiting GoSysCall nor take part in syscall exits.
-    if (pending_.empty() && !many_ && !kSyscallTypes[type]) [[likely]] {
-      return;
-    }
-    if (!(t_.rules.drop_futile_events && type == EvFutileWakeup)) track_syscalls(ev.g, type, pos);
-    if (!sorted_ || problem_) return;  // Go reports the disorder, and moves nothing
-    switch (type) {
-      case EvGoSysBlock:
-      case EvGoInSyscall:
-        last_block_[ev.g] = ev.ts;
-        break;
-      case EvGoSysExit: {
-        auto real = static_cast<int64_t>(ev.args[2]);
-        if (real == 0) break;
-        const int64_t* block = last_block_.find(ev.g);
-        if (!block || *block == 0) {
-          problem_ = "stray syscall exit";
-          problem_at_ = index;
-        } else if (real < *block) {
-          problem_ = "time stamps out of order";
-          problem_at_ = index;
-        } else {
-          ev.ts = real;
-          moved_.push_back({index, pos});
-          s_.order.back() |= Stream::kMoved;
-        }
-        break;
-      }
+    if (!pending_.empty() || many_ || kSyscallTypes[type]) [[unlikely]] {
+      syscall_bookkeeping(index, type, pos);
     }
   }
 
@@ -231,6 +206,35 @@ class MergedStream {
       pending_.clear();
     }
     pending_map_[g] = pos + 1;
+  }
+
+  [[gnu::noinline]] void syscall_bookkeeping(uint32_t index, uint8_t type, uint32_t pos) {
+    Rec& ev = t_.recs[index];
+    if (!(t_.rules.drop_futile_events && type == EvFutileWakeup)) track_syscalls(ev.g, type, pos);
+    if (!sorted_ || problem_) return;  // Go reports the disorder, and moves nothing
+    switch (type) {
+      case EvGoSysBlock:
+      case EvGoInSyscall:
+        last_block_[ev.g] = ev.ts;
+        break;
+      case EvGoSysExit: {
+        auto real = static_cast<int64_t>(ev.args[2]);
+        if (real == 0) break;
+        const int64_t* block = last_block_.find(ev.g);
+        if (!block || *block == 0) {
+          problem_ = "stray syscall exit";
+          problem_at_ = index;
+        } else if (real < *block) {
+          problem_ = "time stamps out of order";
+          problem_at_ = index;
+        } else {
+          ev.ts = real;
+          moved_.push_back({index, pos});
+          s_.order.back() |= Stream::kMoved;
+        }
+        break;
+      }
+    }
   }
 
   // Go's stable sort by time: each moved exit goes before the first other event later
