@@ -38,6 +38,11 @@ class StreamReader {
  public:
   StreamReader(const Trace& t, const Stream& s) : t_(t), s_(s) {}
 
+  // The time of the first event, in ticks (0 if there is none).
+  int64_t first_ticks() const {
+    return s_.order.empty() ? 0 : t_.recs[s_.order[0] & Stream::kIndexMask].ts;
+  }
+
   // `blocks`: for a GoSysCall, whether the goroutine's next event is its GoSysBlock (the
   // syscall blocked). `message`: a UserLog's message.
   bool next(Event& ev, bool& blocks, std::string_view& message) {
