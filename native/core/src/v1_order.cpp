@@ -228,8 +228,8 @@ class MergedStream {
           problem_ = "time stamps out of order";
           problem_at_ = index;
         } else {
+          moved_.push_back({index, pos, ev.ts});
           ev.ts = real;
-          moved_.push_back({index, pos});
           s_.order.back() |= Stream::kMoved;
         }
         break;
@@ -237,42 +237,70 @@ class MergedStream {
     }
   }
 
-  // Go's stable sort by time: each moved exit goes before the first other event later
-  // than it in (time, merge position) order; the others are in time order already.
+  // Go's stable sort by time. The merge order is in time order (finish() has checked),
+  // so each moved exit goes before the first event that is later than it in (time, merge
+  // position) order, found by binary search; the events in between are copied in runs.
   void splice_moved() {
-    std::stable_sort(moved_.begin(), moved_.end(),
-                     [&](const Moved& a, const Moved& b) { return t_.recs[a.index].ts < t_.recs[b.index].ts; });
     const Rec* recs = t_.recs.data();
-    const uint32_t* in = s_.order.data();
-    const auto n = static_cast<uint32_t>(s_.order.size());
-    std::vector<uint32_t> order(n);
-    uint32_t* out = order.data();
-    const Moved* m = moved_.data();
-    const Moved* const m_end = m + moved_.size();
-    int64_t mts = recs[m->index].ts;
-    uint32_t pos = 0;
-    for (; pos < n && m != m_end; pos++) {
-      const uint32_t entry = in[pos];
-      if (entry & Stream::kMoved) continue;
-      const int64_t ts = recs[entry & Stream::kIndexMask].ts;
-      while (mts < ts || (mts == ts && m->pos < pos)) {
-        *out++ = m->index;
-        if (++m == m_end) break;
-        mts = recs[m->index].ts;
+    const std::vector<uint32_t>& in = s_.order;
+    const auto n = static_cast<uint32_t>(in.size());
+    // The merge times of the positions the moved exits leave (moved_ is in merge order).
+    std::vector<uint32_t> left(moved_.size());
+    std::vector<int64_t> left_ts(moved_.size());
+    for (size_t k = 0; k < moved_.size(); k++) {
+      left[k] = moved_[k].pos;
+      left_ts[k] = moved_[k].merge_ts;
+    }
+    auto merge_ts = [&](uint32_t q) {
+      const uint32_t entry = in[q];
+      if (!(entry & Stream::kMoved)) return recs[entry & Stream::kIndexMask].ts;
+      return left_ts[static_cast<size_t>(std::lower_bound(left.begin(), left.end(), q) - left.begin())];
+    };
+    std::stable_sort(moved_.begin(), moved_.end(),
+                     [&](const Moved& a, const Moved& b) { return recs[a.index].ts < recs[b.index].ts; });
+    std::vector<uint32_t> at(moved_.size());
+    for (size_t k = 0; k < moved_.size(); k++) {
+      const int64_t ts = recs[moved_[k].index].ts;
+      const uint32_t pos = moved_[k].pos;
+      uint32_t lo = k == 0 ? 0 : at[k - 1], hi = n;  // the first q with (merge_ts(q), q) > (ts, pos)
+      while (lo < hi) {
+        const uint32_t q = lo + (hi - lo) / 2;
+        const int64_t qts = merge_ts(q);
+        if (qts > ts || (qts == ts && q > pos)) {
+          hi = q;
+        } else {
+          lo = q + 1;
+        }
       }
-      *out++ = entry;
+      at[k] = lo;
     }
-    for (; pos < n; pos++) {
-      if (!(in[pos] & Stream::kMoved)) *out++ = in[pos];
+    std::vector<uint32_t> order;
+    order.reserve(n);
+    uint32_t copied = 0;
+    size_t k = 0, d = 0;
+    for (;;) {
+      const uint32_t next_in = k < at.size() ? at[k] : n;
+      const uint32_t next_out = d < left.size() ? left[d] : n;
+      const uint32_t until = std::min(next_in, next_out);
+      order.insert(order.end(), in.begin() + copied, in.begin() + until);
+      copied = until;
+      if (k < at.size() && at[k] == until) {
+        order.push_back(moved_[k++].index);
+      } else if (d < left.size() && left[d] == until) {
+        copied = until + 1;
+        d++;
+      } else {
+        break;
+      }
     }
-    for (; m != m_end; m++) *out++ = m->index;
     s_.order = std::move(order);
   }
 
-  // A syscall exit moved to its real time, and where the merge put it.
+  // A syscall exit moved to its real time: where the merge put it, at which time.
   struct Moved {
     uint32_t index;
     uint32_t pos;
+    int64_t merge_ts;
   };
 
   Trace& t_;
