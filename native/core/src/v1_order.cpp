@@ -38,12 +38,40 @@ enum Key : uint8_t { kKeyNone, kKeyG, kKeyArg0, kKeyGarbage };  // whose state
 // kSeqArg: the event's sequence argument (args[1]; GCStart's GC number, args[0]).
 enum Seq : uint8_t { kSeq0, kSeq1, kSeq2, kSeqArg, kSeqArgPlus1, kSeqAny, kSeqNext };
 
+// A sequence number as a transition needs it: the event's sequence argument plus
+// `value`, or `value` itself.
+struct SeqRule {
+  bool from_arg = false;
+  uint64_t value = 0;
+};
+
+constexpr SeqRule seq_rule(Seq s) {
+  switch (s) {
+    case kSeq0:
+    case kSeq1:
+    case kSeq2:
+      return {false, s};
+    case kSeqArg:
+      return {true, 0};
+    case kSeqArgPlus1:
+      return {true, 1};
+    case kSeqAny:
+      return {false, kNoSeq};
+    case kSeqNext:
+      return {false, kSeqInc};
+  }
+  return {};
+}
+
 struct TransitionSpec {
   Key key = kKeyNone;
-  Seq init_seq = kSeq0;
   uint8_t init_status = gDead;
-  Seq next_seq = kSeq0;
   uint8_t next_status = gDead;
+  SeqRule init_seq, next_seq;
+
+  constexpr TransitionSpec() = default;
+  constexpr TransitionSpec(Key k, Seq init, uint8_t init_st, Seq next, uint8_t next_st)
+      : key(k), init_status(init_st), next_status(next_st), init_seq(seq_rule(init)), next_seq(seq_rule(next)) {}
 };
 
 constexpr std::array<TransitionSpec, 64> build_transitions() {
@@ -72,25 +100,10 @@ inline Transition state_transition(const Rec& ev) {
   const TransitionSpec& sp = kTransitions[type];
   if (sp.key == kKeyNone) return {};
   const uint64_t seq = type == EvGCStart ? ev.args[0] : ev.args[1];
-  auto value = [seq](Seq s) -> uint64_t {
-    switch (s) {
-      case kSeq0:
-      case kSeq1:
-      case kSeq2:
-        return s;
-      case kSeqArg:
-        return seq;
-      case kSeqArgPlus1:
-        return seq + 1;
-      case kSeqAny:
-        return kNoSeq;
-      case kSeqNext:
-        return kSeqInc;
-    }
-    return 0;
-  };
+  const uint64_t init = sp.init_seq.from_arg ? seq + sp.init_seq.value : sp.init_seq.value;
+  const uint64_t next = sp.next_seq.from_arg ? seq + sp.next_seq.value : sp.next_seq.value;
   const uint64_t g = sp.key == kKeyG ? ev.g : sp.key == kKeyArg0 ? ev.args[0] : kGarbage;
-  return {g, {value(sp.init_seq), sp.init_status}, {value(sp.next_seq), sp.next_status}};
+  return {g, {init, sp.init_status}, {next, sp.next_status}};
 }
 
 inline bool ready(const Transition& tr, GState cur) {

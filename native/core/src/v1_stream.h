@@ -1,6 +1,7 @@
 // The merged stream of a v1 trace, and reading it back in Go's final order.
 #pragma once
 
+#include <array>
 #include <string_view>
 #include <vector>
 
@@ -11,15 +12,15 @@ namespace gotrace::v1 {
 // The Local events exist only for ordering; merged, they are the plain ones. Arguments
 // stay in their slots (a former GoSysExitLocal has its real time in `seq`).
 inline uint8_t merged_type(uint8_t type) {
-  switch (type) {
-    case EvGoStartLocal:
-      return EvGoStart;
-    case EvGoUnblockLocal:
-      return EvGoUnblock;
-    case EvGoSysExitLocal:
-      return EvGoSysExit;
-  }
-  return type;
+  static constexpr std::array<uint8_t, 64> kMerged = [] {
+    std::array<uint8_t, 64> t{};
+    for (int i = 0; i < 64; i++) t[i] = static_cast<uint8_t>(i);
+    t[EvGoStartLocal] = EvGoStart;
+    t[EvGoUnblockLocal] = EvGoUnblock;
+    t[EvGoSysExitLocal] = EvGoSysExit;
+    return t;
+  }();
+  return kMerged[type & 63];
 }
 
 struct Stream {
