@@ -200,10 +200,12 @@ void Decoder::read_fast_run() {
   uint64_t ts = last_ts_, g = last_g_, seq = last_seq_;
   std::vector<Rec>& recs = t_.recs;
   std::vector<uint32_t>& list = t_.lists[list_].events;
+  constexpr size_t kMaxEvents = std::numeric_limits<uint32_t>::max() / 4;
+  size_t index = recs.size();
   // Room for the longest fast event (a type byte, a length byte and kMaxFastLength bytes
   // of values, read 8 at a time) and for its position in the merged stream (30 bits, two
   // flag bits beside them).
-  while (end - p >= 2 + kMaxFastLength + 8 && recs.size() < std::numeric_limits<uint32_t>::max() / 4) {
+  for (; end - p >= 2 + kMaxFastLength + 8 && index < kMaxEvents; index++) {
     const uint8_t b = *p;
     const uint8_t type = b & 0x3f;
     const Layout& l = t_.layout[type];
@@ -235,7 +237,6 @@ void Decoder::read_fast_run() {
       }
       if (i != l.values || q != stop) break;
     }
-    const auto index = static_cast<uint32_t>(recs.size());
     Rec& r = recs.emplace_back();
     r.where = static_cast<uint64_t>(p - base) | where_list | uint64_t(type) << Rec::kTypeShift;
     p = q;
@@ -256,7 +257,7 @@ void Decoder::read_fast_run() {
       }
     }
     r.g = apply_g_rule(l.g, g, r.args[0]);
-    list.push_back(index);
+    list.push_back(static_cast<uint32_t>(index));
     if (v15_) t_.seqs.push_back(seq);
   }
   p_ = p;

@@ -641,32 +641,36 @@ class Go123Merger {
   // (moving a hole instead of swapping ends in the same arrangement). The heap holds P
   // numbers; their heads' times sit in head_ts_.
   void push(uint32_t p) {
-    const int64_t ts = head_ts_[p];
-    size_t j = heap_.size();
     heap_.push_back(p);
+    uint32_t* h = heap_.data();
+    const int64_t* ts_of = head_ts_.data();
+    const int64_t ts = ts_of[p];
+    size_t j = heap_.size() - 1;
     while (j > 0) {
       size_t i = (j - 1) / 2;
-      if (!(ts < head_ts_[heap_[i]])) break;
-      heap_[j] = heap_[i];
+      if (!(ts < ts_of[h[i]])) break;
+      h[j] = h[i];
       j = i;
     }
-    heap_[j] = p;
+    h[j] = p;
   }
   uint32_t pop() {
+    uint32_t* h = heap_.data();
+    const int64_t* ts_of = head_ts_.data();
     const size_t n = heap_.size() - 1;
-    const uint32_t top = heap_[0];
-    const uint32_t moved = heap_[n];
-    const int64_t ts = head_ts_[moved];
+    const uint32_t top = h[0];
+    const uint32_t moved = h[n];
+    const int64_t ts = ts_of[moved];
     size_t i = 0;
     for (;;) {
       size_t j = 2 * i + 1;
       if (j >= n) break;
-      if (j + 1 < n && head_ts_[heap_[j + 1]] < head_ts_[heap_[j]]) j++;
-      if (!(head_ts_[heap_[j]] < ts)) break;
-      heap_[i] = heap_[j];
+      if (j + 1 < n && ts_of[h[j + 1]] < ts_of[h[j]]) j++;
+      if (!(ts_of[h[j]] < ts)) break;
+      h[i] = h[j];
       i = j;
     }
-    heap_[i] = moved;
+    h[i] = moved;
     heap_.pop_back();
     return top;
   }
