@@ -72,6 +72,7 @@ class Decoder {
                   : fmt("failed to read event %d argument: malformatted base-128 varint", type_);
   }
 
+  template <bool kV15>
   void read_fast_run();
   void read_string_event();
   void read_values(unsigned bits);
@@ -123,7 +124,7 @@ void Decoder::run() {
   while (p_ < end_) {
     // Nearly every event is a timed one with a few short values.
     if (have_batch_) {
-      read_fast_run();
+      v15_ ? read_fast_run<true>() : read_fast_run<false>();
       if (p_ == end_) break;
     }
     off_ = offset(p_);
@@ -191,11 +192,15 @@ void Decoder::run() {
 
 // Timed events whose values are all inline and short, as nearly all are: decoded a word
 // at a time, with the parse state in locals, until an event needs the checked path.
+// Specialized for 1.5's layout (a sequence delta before the tick delta) and the others'.
+template <bool kV15>
 void Decoder::read_fast_run() {
   const uint8_t* p = p_;
   const uint8_t* const base = base_;
   const uint8_t* const end = end_;
-  const unsigned extra = v15_ ? 1 : 0;  // 1.5's sequence delta comes first
+  constexpr unsigned kFirst = kV15 ? 2 : 1;  // the first argument, after the deltas
+  // Go 1.23 keeps stack IDs as 32 bits.
+  const uint64_t stack_mask = go121_ ? ~uint64_t{0} : uint64_t{0xffffffff};
   const uint64_t where_list = uint64_t(list_) << Rec::kListShift;
   uint64_t ts = last_ts_, g = last_g_, seq = last_seq_;
   std::vector<Rec>& recs = t_.recs;
@@ -213,7 +218,7 @@ void Decoder::read_fast_run() {
     uint64_t v[kMaxFastValues];
     const uint8_t* q;
     if ((b >> 6) != 3) {
-      const unsigned n = (b >> 6) + 1 + extra;
+      const unsigned n = (b >> 6) + kFirst;
       if (n != l.values) break;
       q = p + 1;
       unsigned i = 0;
@@ -240,15 +245,15 @@ void Decoder::read_fast_run() {
     Rec& r = recs.emplace_back();
     r.where = static_cast<uint64_t>(p - base) | where_list | uint64_t(type) << Rec::kTypeShift;
     p = q;
-    if (v15_) seq += v[0];
-    ts += v[l.first - 1];
+    if constexpr (kV15) seq += v[0];
+    ts += v[kFirst - 1];
     r.ts = static_cast<int64_t>(ts);
-    const uint64_t* a = v + l.first;
+    const uint64_t* a = v + kFirst;
     r.args[0] = l.nargs > 0 ? a[0] : 0;
     r.args[1] = l.nargs > 1 ? a[1] : 0;
     r.args[2] = l.nargs > 2 ? a[2] : 0;
     if (l.stack) {
-      uint64_t stk = go121_ ? v[l.values - 1] : uint64_t(static_cast<uint32_t>(v[l.values - 1]));
+      const uint64_t stk = v[l.values - 1] & stack_mask;
       if (stk >= Rec::kWideStack) [[unlikely]] {
         r.stk = Rec::kWideStack;
         t_.wide_stacks[index] = stk;
@@ -258,7 +263,7 @@ void Decoder::read_fast_run() {
     }
     r.g = apply_g_rule(l.g, g, r.args[0]);
     list.push_back(static_cast<uint32_t>(index));
-    if (v15_) t_.seqs.push_back(seq);
+    if constexpr (kV15) t_.seqs.push_back(seq);
   }
   p_ = p;
   last_ts_ = ts;
