@@ -26,7 +26,7 @@ inline uint8_t merged_type(uint8_t type) {
 struct Stream {
   // The records in final order (syscall exits moved to their real time included), with
   // flags beside each index.
-  static constexpr uint32_t kMoved = 1u << 31;          // (the merge's own mark, never in `order`)
+  static constexpr uint32_t kMoved = 1u << 31;          // the merge's mark of an exit that moves; gone here
   static constexpr uint32_t kSyscallBlocks = 1u << 30;  // a GoSysCall whose goroutine's next event is GoSysBlock
   static constexpr uint32_t kIndexMask = kSyscallBlocks - 1;
   std::vector<uint32_t> order;
