@@ -15,6 +15,30 @@ constexpr uint64_t kMaxStringLength = 1000000;   // both parsers' limit on strin
 constexpr uint64_t kMaxFrames = 1000;            // and on frames per stack
 constexpr uint64_t kGo123MaxEventLength = 2048;  // Go 1.23 only: length-prefixed events
 constexpr uint64_t kMaxOffset = uint64_t{1} << Rec::kListShift;
+// The fast path's limits: length-prefixed events up to this many bytes (a one-byte
+// length), and values per event.
+constexpr ptrdiff_t kMaxFastLength = 48;
+constexpr unsigned kMaxFastValues = 6;
+
+// The event's goroutine under its type's rule; `running` is its P's goroutine, updated.
+inline uint64_t apply_g_rule(GRule rule, uint64_t& running, uint64_t arg0) {
+  switch (rule) {
+    case GRule::Current:
+      return running;
+    case GRule::Start:
+      return running = arg0;
+    case GRule::Stop: {
+      uint64_t g = running;
+      running = 0;
+      return g;
+    }
+    case GRule::Argument:
+      return arg0;
+    case GRule::None:
+      break;
+  }
+  return 0;
+}
 
 class Decoder {
  public:
@@ -24,7 +48,13 @@ class Decoder {
         end_(bytes.data() + bytes.size()),
         t_(t),
         go121_(t.go121()),
-        v15_(t.minor < 7) {}
+        v15_(t.minor < 7) {
+    // The fast path takes timed events that need no check beyond their value count.
+    for (int type = 0; type < 64; type++) {
+      fast_[type] = t.layout[type].timed && t.layout[type].values <= kMaxFastValues && type != EvUserLog &&
+                    !(go121_ && type == EvSTWStart);
+    }
+  }
 
   void run();
 
@@ -42,7 +72,8 @@ class Decoder {
                   : fmt("failed to read event %d argument: malformatted base-128 varint", type_);
   }
 
-  bool read_fast();
+  template <bool kV15>
+  void read_fast_run();
   void read_string_event();
   void read_values(unsigned bits);
   void read_user_log_message();
@@ -59,6 +90,7 @@ class Decoder {
   Trace& t_;
   const bool go121_;
   const bool v15_;
+  bool fast_[64] = {};
 
   // The event being read: its values, inline ones in a fixed array, length-prefixed
   // ones in a vector.
@@ -90,9 +122,12 @@ void Decoder::run() {
   t_.recs.reserve(static_cast<size_t>(remaining() / 5));
   lp_.reserve(64);
   while (p_ < end_) {
+    // Nearly every event is a timed one with a few short values.
+    if (have_batch_) {
+      v15_ ? read_fast_run<true>() : read_fast_run<false>();
+      if (p_ == end_) break;
+    }
     off_ = offset(p_);
-    // Nearly every event is a timed one with a few short inline values.
-    if (have_batch_ && read_fast()) continue;
     uint8_t b = *p_++;
     type_ = b & 0x3f;
     unsigned bits = b >> 6;
@@ -155,28 +190,85 @@ void Decoder::run() {
   if (t_.lists.size() >= Rec::kMaxLists) throw TraceError("trace has too many Ps");
 }
 
-// A timed event whose values are all inline and short, as nearly all are: decoded a
-// word at a time. False sends the event through the checked path.
-bool Decoder::read_fast() {
-  const uint8_t b = *p_;
-  const uint8_t type = b & 0x3f;
-  const Layout& l = t_.layout[type];
-  const unsigned n = (b >> 6) + 1 + (v15_ ? 1 : 0);
-  if (!l.timed || (b >> 6) == 3 || n != l.values || end_ - p_ < 1 + 8 * static_cast<ptrdiff_t>(n)) return false;
-  if (go121_ && type == EvSTWStart) return false;  // its kind is checked
-  const uint8_t* q = p_ + 1;
-  for (unsigned i = 0; i < n; i++) {
-    unsigned len = decode_short_varint(q, inline_[i]);
-    if (len == 0) return false;
-    q += len;
+// Timed events whose values are all inline and short, as nearly all are: decoded a word
+// at a time, with the parse state in locals, until an event needs the checked path.
+// Specialized for 1.5's layout (a sequence delta before the tick delta) and the others'.
+template <bool kV15>
+void Decoder::read_fast_run() {
+  const uint8_t* p = p_;
+  const uint8_t* const base = base_;
+  const uint8_t* const end = end_;
+  constexpr unsigned kFirst = kV15 ? 2 : 1;  // the first argument, after the deltas
+  // Go 1.23 keeps stack IDs as 32 bits.
+  const uint64_t stack_mask = go121_ ? ~uint64_t{0} : uint64_t{0xffffffff};
+  const uint64_t where_list = uint64_t(list_) << Rec::kListShift;
+  uint64_t ts = last_ts_, g = last_g_, seq = last_seq_;
+  std::vector<Rec>& recs = t_.recs;
+  std::vector<uint32_t>& list = t_.lists[list_].events;
+  constexpr size_t kMaxEvents = std::numeric_limits<uint32_t>::max() / 4;
+  size_t index = recs.size();
+  // Room for the longest fast event (a type byte, a length byte and kMaxFastLength bytes
+  // of values, read 8 at a time) and for its position in the merged stream (30 bits, two
+  // flag bits beside them).
+  for (; end - p >= 2 + kMaxFastLength + 8 && index < kMaxEvents; index++) {
+    const uint8_t b = *p;
+    const uint8_t type = b & 0x3f;
+    const Layout& l = t_.layout[type];
+    if (!fast_[type]) break;
+    uint64_t v[kMaxFastValues];
+    const uint8_t* q;
+    if ((b >> 6) != 3) {
+      const unsigned n = (b >> 6) + kFirst;
+      if (n != l.values) break;
+      q = p + 1;
+      unsigned i = 0;
+      for (; i < n; i++) {
+        unsigned len = decode_short_varint(q, v[i]);
+        if (len == 0) break;
+        q += len;
+      }
+      if (i != n) break;
+    } else {
+      // Length-prefixed: the values must fill the length exactly.
+      const uint8_t length = p[1];
+      if (length > kMaxFastLength) break;
+      q = p + 2;
+      const uint8_t* const stop = q + length;
+      unsigned i = 0;
+      for (; i < l.values && q < stop; i++) {
+        unsigned len = decode_short_varint(q, v[i]);
+        if (len == 0 || len > static_cast<size_t>(stop - q)) break;
+        q += len;
+      }
+      if (i != l.values || q != stop) break;
+    }
+    Rec& r = recs.emplace_back();
+    r.where = static_cast<uint64_t>(p - base) | where_list | uint64_t(type) << Rec::kTypeShift;
+    p = q;
+    if constexpr (kV15) seq += v[0];
+    ts += v[kFirst - 1];
+    r.ts = static_cast<int64_t>(ts);
+    const uint64_t* a = v + kFirst;
+    r.args[0] = l.nargs > 0 ? a[0] : 0;
+    r.args[1] = l.nargs > 1 ? a[1] : 0;
+    r.args[2] = l.nargs > 2 ? a[2] : 0;
+    if (l.stack) {
+      const uint64_t stk = v[l.values - 1] & stack_mask;
+      if (stk >= Rec::kWideStack) [[unlikely]] {
+        r.stk = Rec::kWideStack;
+        t_.wide_stacks[index] = stk;
+      } else {
+        r.stk = static_cast<uint32_t>(stk);
+      }
+    }
+    r.g = apply_g_rule(l.g, g, r.args[0]);
+    list.push_back(static_cast<uint32_t>(index));
+    if constexpr (kV15) t_.seqs.push_back(seq);
   }
-  p_ = q;
-  type_ = type;
-  v_ = inline_;
-  nv_ = n;
-  message_ = {};
-  on_timed_event();
-  return true;
+  p_ = p;
+  last_ts_ = ts;
+  last_g_ = g;
+  last_seq_ = seq;
 }
 
 void Decoder::read_string_event() {
@@ -421,24 +513,7 @@ void Decoder::on_timed_event() {
       r.stk = static_cast<uint32_t>(stk);
     }
   }
-  switch (l.g) {
-    case GRule::Current:
-      r.g = last_g_;
-      break;
-    case GRule::Start:
-      r.g = last_g_ = r.args[0];
-      break;
-    case GRule::Stop:
-      r.g = last_g_;
-      last_g_ = 0;
-      break;
-    case GRule::Argument:
-      r.g = r.args[0];
-      break;
-    case GRule::None:
-      r.g = 0;
-      break;
-  }
+  r.g = apply_g_rule(l.g, last_g_, r.args[0]);
   if (type_ == EvUserLog) {  // slot 2 holds the message
     r.args[2] = t_.messages.size();
     t_.messages.push_back(message_);

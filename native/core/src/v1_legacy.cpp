@@ -3,7 +3,6 @@
 #include <charconv>
 #include <cstring>
 #include <new>
-#include <optional>
 
 #include "strings_util.h"
 #include "v1_decode.h"
@@ -92,14 +91,13 @@ LegacyList read_legacy(std::span<const uint8_t> bytes) {
     if (!t.have_frequency) throw TraceError("no EvFrequency event");
     Stream stream = order_events(t);
     StreamReader reader(t, stream);
-    std::optional<TimeConverter> times;
+    const TimeConverter times(t, reader.first_ticks());
     impl->events.reserve(stream.size());
     Event ev;
     bool blocks;
     std::string_view message;
     while (reader.next(ev, blocks, message)) {  // a UserLog's slot 2 indexes its message
-      if (!times) times.emplace(t, ev.ts);
-      times->apply(ev);
+      times.apply(ev);
       impl->events.push_back(ev);
     }
     if (t.rules.remove_futile) remove_futile_wakeups(impl->events);

@@ -38,12 +38,40 @@ enum Key : uint8_t { kKeyNone, kKeyG, kKeyArg0, kKeyGarbage };  // whose state
 // kSeqArg: the event's sequence argument (args[1]; GCStart's GC number, args[0]).
 enum Seq : uint8_t { kSeq0, kSeq1, kSeq2, kSeqArg, kSeqArgPlus1, kSeqAny, kSeqNext };
 
+// A sequence number as a transition needs it: the event's sequence argument plus
+// `value`, or `value` itself.
+struct SeqRule {
+  bool from_arg = false;
+  uint64_t value = 0;
+};
+
+constexpr SeqRule seq_rule(Seq s) {
+  switch (s) {
+    case kSeq0:
+    case kSeq1:
+    case kSeq2:
+      return {false, s};
+    case kSeqArg:
+      return {true, 0};
+    case kSeqArgPlus1:
+      return {true, 1};
+    case kSeqAny:
+      return {false, kNoSeq};
+    case kSeqNext:
+      return {false, kSeqInc};
+  }
+  return {};
+}
+
 struct TransitionSpec {
   Key key = kKeyNone;
-  Seq init_seq = kSeq0;
   uint8_t init_status = gDead;
-  Seq next_seq = kSeq0;
   uint8_t next_status = gDead;
+  SeqRule init_seq, next_seq;
+
+  constexpr TransitionSpec() = default;
+  constexpr TransitionSpec(Key k, Seq init, uint8_t init_st, Seq next, uint8_t next_st)
+      : key(k), init_status(init_st), next_status(next_st), init_seq(seq_rule(init)), next_seq(seq_rule(next)) {}
 };
 
 constexpr std::array<TransitionSpec, 64> build_transitions() {
@@ -72,25 +100,10 @@ inline Transition state_transition(const Rec& ev) {
   const TransitionSpec& sp = kTransitions[type];
   if (sp.key == kKeyNone) return {};
   const uint64_t seq = type == EvGCStart ? ev.args[0] : ev.args[1];
-  auto value = [seq](Seq s) -> uint64_t {
-    switch (s) {
-      case kSeq0:
-      case kSeq1:
-      case kSeq2:
-        return s;
-      case kSeqArg:
-        return seq;
-      case kSeqArgPlus1:
-        return seq + 1;
-      case kSeqAny:
-        return kNoSeq;
-      case kSeqNext:
-        return kSeqInc;
-    }
-    return 0;
-  };
+  const uint64_t init = sp.init_seq.from_arg ? seq + sp.init_seq.value : sp.init_seq.value;
+  const uint64_t next = sp.next_seq.from_arg ? seq + sp.next_seq.value : sp.next_seq.value;
   const uint64_t g = sp.key == kKeyG ? ev.g : sp.key == kKeyArg0 ? ev.args[0] : kGarbage;
-  return {g, {value(sp.init_seq), sp.init_status}, {value(sp.next_seq), sp.next_status}};
+  return {g, {init, sp.init_status}, {next, sp.next_status}};
 }
 
 inline bool ready(const Transition& tr, GState cur) {
@@ -139,53 +152,35 @@ class GoroutineStates {
 // GoSysBlock, which the conversion needs (Go looks ahead in its final stream; in a trace
 // that validates, a moved exit never comes between a syscall and that next event).
 class MergedStream {
+  // The (merged) types that push() looks at beyond the time order.
+  static constexpr std::array<bool, 64> kSyscallTypes = [] {
+    std::array<bool, 64> t{};
+    t[EvGoSysCall] = t[EvGoSysBlock] = t[EvGoInSyscall] = t[EvGoSysExit] = true;
+    return t;
+  }();
+
  public:
   explicit MergedStream(Trace& t) : t_(t), last_block_(t.recs.size() + 4096), pending_map_(t.recs.size() + 4096) {
     s_.order.reserve(t.recs.size());
   }
 
-  void push(uint32_t index) {
+  [[gnu::always_inline]] void push(uint32_t index) {
     Rec& ev = t_.recs[index];
     auto pos = static_cast<uint32_t>(s_.order.size());
     s_.order.push_back(index);
     const uint8_t type = merged_type(ev.type());
-    if (!(t_.rules.drop_futile_events && type == EvFutileWakeup)) track_syscalls(ev.g, type, pos);
     if (ev.ts < last_ts_) sorted_ = false;
     last_ts_ = ev.ts;
-    if (!sorted_ || problem_) return;  // Go reports the disorder, and moves nothing
-    switch (type) {
-      case EvGoSysBlock:
-      case EvGoInSyscall:
-        last_block_[ev.g] = ev.ts;
-        break;
-      case EvGoSysExit: {
-        auto real = static_cast<int64_t>(ev.args[2]);
-        if (real == 0) break;
-        const int64_t* block = last_block_.find(ev.g);
-        if (!block || *block == 0) {
-          problem_ = "stray syscall exit";
-          problem_at_ = index;
-        } else if (real < *block) {
-          problem_ = "time stamps out of order";
-          problem_at_ = index;
-        } else {
-          ev.ts = real;
-          s_.moved.push_back({index, pos});
-          s_.order.back() |= Stream::kMoved;
-        }
-        break;
-      }
+    // Most events neither answer a waiting GoSysCall nor take part in syscall exits.
+    if (!pending_.empty() || many_ || kSyscallTypes[type]) [[unlikely]] {
+      syscall_bookkeeping(index, type, pos);
     }
   }
 
   Stream finish() {
     if (!sorted_) throw TraceError("time stamps out of order");
     if (problem_) fail_at(problem_, t_.event(problem_at_));
-    // Go's stable sort by time: the reader puts each moved exit before the first other
-    // event later than it in (time, position) order.
-    std::stable_sort(s_.moved.begin(), s_.moved.end(), [&](const Stream::Moved& a, const Stream::Moved& b) {
-      return t_.recs[a.index].ts < t_.recs[b.index].ts;
-    });
+    if (!moved_.empty()) splice_moved();
     return std::move(s_);
   }
 
@@ -226,8 +221,104 @@ class MergedStream {
     pending_map_[g] = pos + 1;
   }
 
+  [[gnu::noinline]] void syscall_bookkeeping(uint32_t index, uint8_t type, uint32_t pos) {
+    Rec& ev = t_.recs[index];
+    if (!(t_.rules.drop_futile_events && type == EvFutileWakeup)) track_syscalls(ev.g, type, pos);
+    if (!sorted_ || problem_) return;  // Go reports the disorder, and moves nothing
+    switch (type) {
+      case EvGoSysBlock:
+      case EvGoInSyscall:
+        last_block_[ev.g] = ev.ts;
+        break;
+      case EvGoSysExit: {
+        auto real = static_cast<int64_t>(ev.args[2]);
+        if (real == 0) break;
+        const int64_t* block = last_block_.find(ev.g);
+        if (!block || *block == 0) {
+          problem_ = "stray syscall exit";
+          problem_at_ = index;
+        } else if (real < *block) {
+          problem_ = "time stamps out of order";
+          problem_at_ = index;
+        } else {
+          moved_.push_back({index, pos, ev.ts});
+          ev.ts = real;
+          s_.order.back() |= Stream::kMoved;
+        }
+        break;
+      }
+    }
+  }
+
+  // Go's stable sort by time. The merge order is in time order (finish() has checked),
+  // so each moved exit goes before the first event that is later than it in (time, merge
+  // position) order, found by binary search; the events in between are copied in runs.
+  void splice_moved() {
+    const Rec* recs = t_.recs.data();
+    const std::vector<uint32_t>& in = s_.order;
+    const auto n = static_cast<uint32_t>(in.size());
+    // The merge times of the positions the moved exits leave (moved_ is in merge order).
+    std::vector<uint32_t> left(moved_.size());
+    std::vector<int64_t> left_ts(moved_.size());
+    for (size_t k = 0; k < moved_.size(); k++) {
+      left[k] = moved_[k].pos;
+      left_ts[k] = moved_[k].merge_ts;
+    }
+    auto merge_ts = [&](uint32_t q) {
+      const uint32_t entry = in[q];
+      if (!(entry & Stream::kMoved)) return recs[entry & Stream::kIndexMask].ts;
+      return left_ts[static_cast<size_t>(std::lower_bound(left.begin(), left.end(), q) - left.begin())];
+    };
+    std::stable_sort(moved_.begin(), moved_.end(),
+                     [&](const Moved& a, const Moved& b) { return recs[a.index].ts < recs[b.index].ts; });
+    std::vector<uint32_t> at(moved_.size());
+    for (size_t k = 0; k < moved_.size(); k++) {
+      const int64_t ts = recs[moved_[k].index].ts;
+      const uint32_t pos = moved_[k].pos;
+      uint32_t lo = k == 0 ? 0 : at[k - 1], hi = n;  // the first q with (merge_ts(q), q) > (ts, pos)
+      while (lo < hi) {
+        const uint32_t q = lo + (hi - lo) / 2;
+        const int64_t qts = merge_ts(q);
+        if (qts > ts || (qts == ts && q > pos)) {
+          hi = q;
+        } else {
+          lo = q + 1;
+        }
+      }
+      at[k] = lo;
+    }
+    std::vector<uint32_t> order;
+    order.reserve(n);
+    uint32_t copied = 0;
+    size_t k = 0, d = 0;
+    for (;;) {
+      const uint32_t next_in = k < at.size() ? at[k] : n;
+      const uint32_t next_out = d < left.size() ? left[d] : n;
+      const uint32_t until = std::min(next_in, next_out);
+      order.insert(order.end(), in.begin() + copied, in.begin() + until);
+      copied = until;
+      if (k < at.size() && at[k] == until) {
+        order.push_back(moved_[k++].index);
+      } else if (d < left.size() && left[d] == until) {
+        copied = until + 1;
+        d++;
+      } else {
+        break;
+      }
+    }
+    s_.order = std::move(order);
+  }
+
+  // A syscall exit moved to its real time: where the merge put it, at which time.
+  struct Moved {
+    uint32_t index;
+    uint32_t pos;
+    int64_t merge_ts;
+  };
+
   Trace& t_;
   Stream s_;
+  std::vector<Moved> moved_;  // in merge order
   bool sorted_ = true;
   int64_t last_ts_ = std::numeric_limits<int64_t>::min();
   IdMap<int64_t> last_block_;
@@ -413,7 +504,7 @@ class Go123Merger {
       : t_(t),
         nlists_(t.lists.size()),
         nprocs_(nlists_ + (nlists_ != 0 && t.lists.back().p == kProfileP ? 0 : 1)),
-        pos_(nlists_, 0),
+        heads_(nprocs_),
         gs_(t),
         head_tr_(nprocs_),
         head_ts_(nprocs_, 0),
@@ -425,6 +516,10 @@ class Go123Merger {
     size_t total = 0;
     for (const auto& l : t_.lists) total += l.events.size();
     MergedStream out(t_);
+    for (uint32_t i = 0; i < nlists_; i++) {
+      const auto& events = t_.lists[i].events;
+      heads_[i] = {events.data(), events.data() + events.size()};
+    }
     avail_.resize(nprocs_);
     for (uint32_t i = 0; i < nprocs_; i++) avail_[i] = at_[i] = i;
     for (uint32_t i = 0; i < avail_.size();) {
@@ -442,7 +537,7 @@ class Go123Merger {
     size_t merged = 0;
     while (!heap_.empty()) {
       const uint32_t list = pop();
-      const uint32_t index = t_.lists[list].events[pos_[list]];
+      const uint32_t index = *heads_[list].next++;
       const Transition& tr = head_tr_[list];
       uint32_t woken = kNone;
       if (tr.g != kUnordered) {
@@ -457,7 +552,6 @@ class Go123Merger {
       }
       out.push(index);
       merged++;
-      pos_[list]++;
       if (woken == kNone) [[likely]] {
         // Go appends the P to the scan list and the scan looks at it alone: if its head
         // is ready (or it has none left) it leaves the list again from the end, which
@@ -488,11 +582,11 @@ class Go123Merger {
  private:
   static constexpr uint32_t kNone = ~0u;
 
-  bool exhausted(uint32_t p) const { return p >= nlists_ || pos_[p] == t_.lists[p].events.size(); }
+  bool exhausted(uint32_t p) const { return heads_[p].next == heads_[p].end; }
   // Computes the head's transition (kept for when the head is merged) and whether the
   // head may be merged now.
   bool head_ready(uint32_t p) {
-    const Rec& r = t_.recs[t_.lists[p].events[pos_[p]]];
+    const Rec& r = t_.recs[*heads_[p].next];
     head_ts_[p] = r.ts;
     Transition& tr = head_tr_[p];
     tr = state_transition(r);
@@ -547,32 +641,36 @@ class Go123Merger {
   // (moving a hole instead of swapping ends in the same arrangement). The heap holds P
   // numbers; their heads' times sit in head_ts_.
   void push(uint32_t p) {
-    const int64_t ts = head_ts_[p];
-    size_t j = heap_.size();
     heap_.push_back(p);
+    uint32_t* h = heap_.data();
+    const int64_t* ts_of = head_ts_.data();
+    const int64_t ts = ts_of[p];
+    size_t j = heap_.size() - 1;
     while (j > 0) {
       size_t i = (j - 1) / 2;
-      if (!(ts < head_ts_[heap_[i]])) break;
-      heap_[j] = heap_[i];
+      if (!(ts < ts_of[h[i]])) break;
+      h[j] = h[i];
       j = i;
     }
-    heap_[j] = p;
+    h[j] = p;
   }
   uint32_t pop() {
+    uint32_t* h = heap_.data();
+    const int64_t* ts_of = head_ts_.data();
     const size_t n = heap_.size() - 1;
-    const uint32_t top = heap_[0];
-    const uint32_t moved = heap_[n];
-    const int64_t ts = head_ts_[moved];
+    const uint32_t top = h[0];
+    const uint32_t moved = h[n];
+    const int64_t ts = ts_of[moved];
     size_t i = 0;
     for (;;) {
       size_t j = 2 * i + 1;
       if (j >= n) break;
-      if (j + 1 < n && head_ts_[heap_[j + 1]] < head_ts_[heap_[j]]) j++;
-      if (!(head_ts_[heap_[j]] < ts)) break;
-      heap_[i] = heap_[j];
+      if (j + 1 < n && ts_of[h[j + 1]] < ts_of[h[j]]) j++;
+      if (!(ts_of[h[j]] < ts)) break;
+      h[i] = h[j];
       i = j;
     }
-    heap_[i] = moved;
+    h[i] = moved;
     heap_.pop_back();
     return top;
   }
@@ -580,7 +678,12 @@ class Go123Merger {
   Trace& t_;
   size_t nlists_;
   size_t nprocs_;  // the lists, and an empty CPU-sample list where the trace has none
-  std::vector<size_t> pos_;
+  // P -> its list's events not merged yet (none for the CPU-sample list a trace lacks).
+  struct Head {
+    const uint32_t* next = nullptr;
+    const uint32_t* end = nullptr;
+  };
+  std::vector<Head> heads_;
   GoroutineStates gs_;
   std::vector<uint32_t> heap_;
   std::vector<Transition> head_tr_;     // P -> its head's transition (while it has one)

@@ -42,7 +42,7 @@ void read(std::span<const uint8_t> bytes, int go_minor, EventStore& store, const
   // leaves no events behind, and a conversion error counts only if the whole trace is
   // valid.
   StreamReader reader(t, stream);
-  std::optional<TimeConverter> times;
+  const TimeConverter times(t, reader.first_ticks());
   Validator validator(t);
   Converter converter(t, store);
   std::optional<TraceError> conversion_error;
@@ -51,10 +51,9 @@ void read(std::span<const uint8_t> bytes, int go_minor, EventStore& store, const
     bool blocks;
     std::string_view message;
     while (reader.next(ev, blocks, message)) {
-      if (!times) times.emplace(t, ev.ts);
-      times->apply(ev);
+      times.apply(ev);
       validator.step(ev);
-      if (conversion_error) continue;
+      if (conversion_error) [[unlikely]] continue;
       try {
         converter.step(ev, blocks, message);
       } catch (TraceError& e) {

@@ -10,10 +10,4 @@ TimeConverter::TimeConverter(const Trace& t, int64_t first_ts)
   ns_per_tick_ = 1e9 / static_cast<double>(static_cast<int64_t>(t.ticks_per_sec));
 }
 
-void TimeConverter::apply(Event& ev) const {
-  ev.ts = go_float_to_int64(static_cast<double>(wrap_sub(ev.ts, min_ts_)) * ns_per_tick_);
-  if (ev.type == EvGoUnblock && have_timers_ && t_.timer_goroutines.contains(ev.g)) ev.p = kTimerP;
-  if (ev.type == EvGoSysExit) ev.p = kSyscallP;
-}
-
 }  // namespace gotrace::v1

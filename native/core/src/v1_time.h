@@ -4,6 +4,8 @@
 
 #include <span>
 
+#include "go_numbers.h"
+
 #include "v1_trace.h"
 
 namespace gotrace::v1 {
@@ -14,7 +16,11 @@ class TimeConverter {
  public:
   // `first_ts`: the tick time of the stream's first event.
   TimeConverter(const Trace& t, int64_t first_ts);
-  void apply(Event& ev) const;
+  void apply(Event& ev) const {
+    ev.ts = go_float_to_int64(static_cast<double>(wrap_sub(ev.ts, min_ts_)) * ns_per_tick_);
+    if (ev.type == EvGoUnblock && have_timers_ && t_.timer_goroutines.contains(ev.g)) ev.p = kTimerP;
+    if (ev.type == EvGoSysExit) ev.p = kSyscallP;
+  }
 
  private:
   const Trace& t_;

@@ -60,29 +60,6 @@ Trace::Trace(int go_minor, Rules r) : minor(go_minor), rules(r) {
   }
 }
 
-void Trace::event(uint32_t index, Event& ev) const {
-  const Rec& r = recs[index];
-  ev.ts = r.ts;
-  ev.g = r.g;
-  ev.args[0] = r.args[0];
-  ev.args[1] = r.args[1];
-  ev.args[2] = r.args[2];
-  ev.off = r.off();
-  ev.type = r.type();
-  if (ev.type == EvCPUSample) {
-    // A sample's P is its argument, which Go 1.23 narrows to 32 bits.
-    ev.p = go121() ? static_cast<int64_t>(r.args[1]) : static_cast<int64_t>(static_cast<int32_t>(r.args[1]));
-  } else {
-    ev.p = lists[r.list()].p;
-  }
-  if (r.stk == Rec::kWideStack) {
-    const uint64_t* wide = wide_stacks.find(index);
-    ev.stk = wide ? *wide : r.stk;
-  } else {
-    ev.stk = r.stk;
-  }
-}
-
 void fail_at(std::string message, const Event& ev) {
   ErrorLocation where;
   where.offset = ev.off;

@@ -164,7 +164,27 @@ struct Trace {
 
   // The record as an Event: its P from its list (a sample's from its argument), its
   // stack ID whole. Fills `ev` in place (a returned copy would cost a stall per event).
-  void event(uint32_t index, Event& ev) const;
+  void event(uint32_t index, Event& ev) const {
+    const Rec& r = recs[index];
+    ev.ts = r.ts;
+    ev.g = r.g;
+    ev.args[0] = r.args[0];
+    ev.args[1] = r.args[1];
+    ev.args[2] = r.args[2];
+    ev.off = r.off();
+    ev.type = r.type();
+    if (ev.type == EvCPUSample) [[unlikely]] {
+      // A sample's P is its argument, which Go 1.23 narrows to 32 bits.
+      ev.p = go121() ? static_cast<int64_t>(r.args[1]) : static_cast<int64_t>(static_cast<int32_t>(r.args[1]));
+    } else {
+      ev.p = lists[r.list()].p;
+    }
+    ev.stk = r.stk == Rec::kWideStack ? wide_stack(index) : r.stk;
+  }
+  uint64_t wide_stack(uint32_t index) const {
+    const uint64_t* wide = wide_stacks.find(index);
+    return wide ? *wide : Rec::kWideStack;
+  }
   Event event(uint32_t index) const {
     Event ev;
     event(index, ev);

@@ -40,6 +40,15 @@ inline unsigned decode_short_varint(const uint8_t* q, uint64_t& v) {
   uint64_t w;
   std::memcpy(&w, q, 8);
   if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
+  // Most values (time deltas, goroutines, stacks) take one or two bytes.
+  if ((w & 0x80) == 0) {
+    v = w & 0x7f;
+    return 1;
+  }
+  if ((w & 0x8000) == 0) {
+    v = (w & 0x7f) | ((w >> 1) & 0x3f80);
+    return 2;
+  }
   uint64_t ends = ~w & 0x8080808080808080ULL;  // bytes whose high bit says "last"
   if (ends == 0) return 0;
   unsigned len = (static_cast<unsigned>(std::countr_zero(ends)) >> 3) + 1;
