@@ -152,7 +152,12 @@ class Emitter {
     WireEvent ev;
     ev.type = EvCPUSample;
     ev.offset = s.offset;
-    StackID stack = resolve(gen_->stacks, s.stack, "stack", ev);
+    StackID stack;
+    try {
+      stack = resolve(gen_->stacks, s.stack, "stack", ev);
+    } catch (const TraceError& e) {
+      throw TraceError(e.message(), place(ev));  // a sample belongs to no thread's batch
+    }
     Time t = fix_time(s.time);
     store_.push(t, EvCPUSample, context_id(s.ctx, other_), stack, 0, 0, 0);
   }
@@ -192,13 +197,17 @@ class Emitter {
     return g;
   }
 
+  // Thrown without a place: the reader gives errors from ordering and emitting the
+  // place of the thread's event (Reader::order_generation), cpu_sample the sample's.
   [[noreturn, gnu::cold, gnu::noinline]] void invalid_id(const char* what, uint64_t id, const WireEvent& ev) {
+    throw TraceError(fmt("found invalid %s ID %llu for event %s", what, (unsigned long long)id, event_name(ev.type).c_str()));
+  }
+  ErrorLocation place(const WireEvent& ev) const {
     ErrorLocation where;
     where.offset = ev.offset;
     where.event = event_name(ev.type);
     if (gen_) where.generation = gen_->number;
-    throw TraceError(
-        fmt("found invalid %s ID %llu for event %s", what, (unsigned long long)id, event_name(ev.type).c_str()), where);
+    return where;
   }
 
   EventStore& store_;

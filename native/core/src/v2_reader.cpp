@@ -53,6 +53,7 @@ class Reader {
   };
   [[gnu::noinline]] Decoded decode_careful(Cursor& c, const TypePlan& plan);
   [[gnu::always_inline]] bool try_advance_top();
+  TraceError placed(std::string msg, const Cursor* c, const WireEvent* ev) const;
   [[noreturn]] void fail_at(std::string msg, const Cursor* c, const WireEvent* ev);
   enum class BadEvent { InvalidType, Untimed, Timestamp, Argument };
   [[noreturn, gnu::cold, gnu::noinline]] void bad_event(const Cursor& c, BadEvent what);
@@ -90,9 +91,10 @@ class Reader {
   std::vector<Waiter> waiter_pool_;
   std::vector<ParkedEntry> parked_by_time_;
   size_t parked_ = 0;
+  uint64_t attempts_ = 0;  // this generation's share of work_.advance_attempts
 };
 
-void Reader::fail_at(std::string msg, const Cursor* c, const WireEvent* ev) {
+TraceError Reader::placed(std::string msg, const Cursor* c, const WireEvent* ev) const {
   ErrorLocation where;
   if (gen_) where.generation = gen_->number;
   if (c && c->m != kNoThread) where.thread = c->m;
@@ -100,8 +102,10 @@ void Reader::fail_at(std::string msg, const Cursor* c, const WireEvent* ev) {
     where.offset = ev->offset;
     where.event = event_name(ev->type);
   }
-  throw TraceError(std::move(msg), where);
+  return TraceError(std::move(msg), where);
 }
+
+void Reader::fail_at(std::string msg, const Cursor* c, const WireEvent* ev) { throw placed(std::move(msg), c, ev); }
 
 void Reader::bad_event(const Cursor& c, BadEvent what) {
   switch (what) {
@@ -224,15 +228,10 @@ std::string Reader::dump_frontier(std::vector<const Cursor*> cursors) const {
 // parked instead, so a chain of waiting threads costs no rescans.
 inline bool Reader::try_advance_top() {
   Cursor* c = frontier_.top();
-  work_.advance_attempts++;
+  attempts_++;
   out_.set_slot(&c->ctx);
-  bool ok;
-  try {
-    ok = order_.advance(c->ev, *gen_, c->m, c->m_state);
-  } catch (TraceError& e) {
-    fail_at(e.message(), c, &c->ev);
-  }
-  if (!ok) return false;
+  // Errors thrown here have no place yet: order_generation gives them this event's.
+  if (!order_.advance(c->ev, *gen_, c->m, c->m_state)) return false;
   if (next_event(*c)) {
     frontier_.update_top(c->ev.time);
   } else {
@@ -328,11 +327,18 @@ void Reader::run() {
       // A call of its own per generation, so that WebAssembly engines run it in
       // optimized code from the second generation on (gotrace/event_slices.h).
       auto order = [this] { order_generation(); };
+      attempts_ = 0;
       call_out_of_line(order);
-    } catch (TraceError& e) {
+      work_.advance_attempts += attempts_;
+    } catch (TraceError& raw) {
+      work_.advance_attempts += attempts_;
+      // Errors of ordering and emitting come without a place, so that judging an event
+      // needs no handler: the event judged is the frontier's top (nothing moves it meanwhile).
+      const Cursor* judged = raw.where().generation || frontier_.empty() ? nullptr : frontier_.top();
+      const TraceError e = judged ? placed(raw.message(), judged, &judged->ev) : raw;
       // A generation cut short by a read error usually cannot be ordered: say first
       // that the trace is truncated, which is the cause.
-      if (!deferred) throw;
+      if (!deferred) throw e;
       throw TraceError(deferred->message() + " — the trace is truncated, and its last generation is incomplete (" +
                            e.message().substr(0, e.message().find('\n')) + ")",
                        deferred->where());
