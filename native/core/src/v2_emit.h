@@ -198,7 +198,7 @@ class Emitter {
   }
 
   // Thrown without a place: the reader gives errors from ordering and emitting the
-  // place of the thread's event (Reader::order_generation), cpu_sample the sample's.
+  // place of the thread's event (Reader::run), cpu_sample the sample's.
   [[noreturn, gnu::cold, gnu::noinline]] void invalid_id(const char* what, uint64_t id, const WireEvent& ev) {
     throw TraceError(fmt("found invalid %s ID %llu for event %s", what, (unsigned long long)id, event_name(ev.type).c_str()));
   }

@@ -230,7 +230,7 @@ inline bool Reader::try_advance_top() {
   Cursor* c = frontier_.top();
   attempts_++;
   out_.set_slot(&c->ctx);
-  // Errors thrown here have no place yet: order_generation gives them this event's.
+  // Errors thrown here have no place yet: run() gives them this event's.
   if (!order_.advance(c->ev, *gen_, c->m, c->m_state)) return false;
   if (next_event(*c)) {
     frontier_.update_top(c->ev.time);

@@ -145,8 +145,8 @@ class EventStore {
   FormatInfo format;
 
   // Appending (used by the readers). Times must not decrease.
-  // By value: a caller's context then need not live in memory (WebAssembly keeps
-  // address-taken locals on its stack in linear memory).
+  // By value: measured faster than by reference in WebAssembly (the reader's merge
+  // loop under V8, on the large corpus trace), and the same natively.
   ContextID intern_context(Context c);
   // The context `id` with goroutine g instead, when that needs no lookup (false if not).
   bool rebind_goroutine(ContextID id, GoID g, ContextID& out) const {
