@@ -214,9 +214,10 @@ class WasmTrace {
   }
 
   // Computes an analysis now, so that the calls that need it answer at once later:
-  // "summary", "goroutineGroups", "taskTypes", "regionTypes", "timeline", "wakes" (the index of wake edges), "flame:TYPE" (the whole trace's flame
-  // graph of a profile type) or "mmu" (the curve for the default flags: STW, background,
-  // assist and sweep).
+  // "summary", "goroutineGroups", "taskTypes", "regionTypes", "timeline", "goroutineLanes"
+  // (the timeline's goroutine tracks, otherwise built on their first query), "wakes"
+  // (the index of wake edges), "flame:TYPE" (the whole trace's flame graph of a profile
+  // type) or "mmu" (the curve for the default flags: STW, background, assist and sweep).
   val prepare(std::string what) const {
     return guard([&] {
       if (what == "summary") summary();
@@ -224,6 +225,7 @@ class WasmTrace {
       else if (what == "taskTypes") tasks_by_type();
       else if (what == "regionTypes") regions_by_type();
       else if (what == "timeline") timeline();
+      else if (what == "goroutineLanes") timeline().build_goroutine_lanes();
       else if (what == "wakes") wakes();
       else if (what.starts_with("flame:")) whole_flame(profile_type(what.substr(6)));
       else if (what == "mmu") mmu_curve(kDefaultMmuFlags);
@@ -294,7 +296,7 @@ class WasmTrace {
       if (alive || rows.empty()) w.null();
       else w.value(last);
       w.key("rows").begin_array();
-      for (size_t i = from; i < to; i++) goroutine_json(w, s, *rows[i]);
+      for (size_t i = from; i < to; i++) goroutine_row_json(w, s, *rows[i]);
       w.end_array();
       w.end_object();
       return val(out);
@@ -741,7 +743,7 @@ class WasmTrace {
     return *timeline_;
   }
   const WakeIndex& wakes() const {
-    if (!wakes_) wakes_ = std::make_unique<WakeIndex>(build_wake_index(timeline()));
+    if (!wakes_) wakes_ = std::make_unique<WakeIndex>(build_wake_index(result_.store));
     return *wakes_;
   }
 

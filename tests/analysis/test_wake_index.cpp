@@ -29,7 +29,7 @@ TEST_CASE("the wake index counts the timeline's wake edges", "[timeline][wakes][
       ReadResult r = read_trace(read_bytes(corpus_path(name + ".trace")));
       REQUIRE(r.ok());
       TimelineIndex index = build_timeline_index(r.store);
-      WakeIndex wakes = build_wake_index(index);
+      WakeIndex wakes = build_wake_index(r.store);
       const Time from = index.start(), to = index.end() + 1;
       WakeEdges all = query_wake_edges(index, {from, to, 1000}, 1u << 30);
       REQUIRE_FALSE(all.sampled);

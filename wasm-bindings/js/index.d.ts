@@ -426,7 +426,7 @@ export declare class Trace {
   /** `gotrace regions --json`. */
   regions(): RegionsResult;
   /** Computes an analysis now, so that the calls needing it answer at once later. */
-  prepare(what: 'summary' | 'goroutineGroups' | 'taskTypes' | 'regionTypes' | 'timeline' | 'wakes' | 'mmu' | `flame:${ProfileType}`): void;
+  prepare(what: 'summary' | 'goroutineGroups' | 'taskTypes' | 'regionTypes' | 'timeline' | 'goroutineLanes' | 'wakes' | 'mmu' | `flame:${ProfileType}`): void;
   /** The groups of goroutines() without their goroutines' ids. */
   goroutineGroups(): { count: number; groups: Omit<GoroutineGroup, 'goroutines'>[] };
   /** One group's goroutines sorted by a column, a page of them (all when limit is omitted). */
@@ -439,7 +439,8 @@ export declare class Trace {
     first: number | null;
     /** The latest end of its goroutines, null while any is alive. */
     last: number | null;
-    rows: GoroutineSummary[];
+    /** goroutines() entries with `regions` as their count. */
+    rows: (Omit<GoroutineSummary, 'regions'> & { regions: number })[];
   } | null;
   /** One goroutine of goroutines() and the name of its group. */
   goroutine(id: number): { goroutine: GoroutineSummary; group: string } | null;

@@ -82,11 +82,12 @@ export function backgroundSteps(trace) {
   return [
     () => trace.prepare('summary'),
     () => groups(trace),
+    () => trace.prepare('wakes'),
     () => taskTypes(trace),
     () => regionTypes(trace),
     () => trace.prepare('mmu'),
     () => trace.prepare('timeline'),
-    () => trace.prepare('wakes'),
+    () => trace.prepare('goroutineLanes'),
     ...['net', 'sync', 'syscall', 'sched'].map((type) => () => trace.prepare(`flame:${type}`)),
   ];
 }

@@ -29,4 +29,10 @@ void for_each_event_slice(size_t n, F&& f, size_t slice = kEventSlice) {
   for (size_t i = 0; i < n; i += slice) call_out_of_line(f, i, std::min(n, i + slice));
 }
 
+// The same over [begin, end) (a loop done a piece at a time).
+template <class F>
+void for_each_event_slice_between(size_t begin, size_t end, F&& f) {
+  for (size_t i = begin; i < end; i += kEventSlice) call_out_of_line(f, i, std::min(end, i + kEventSlice));
+}
+
 }  // namespace gotrace

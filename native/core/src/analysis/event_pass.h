@@ -11,6 +11,7 @@
 //   void other(size_t i, EventKind kind, Time t, const Context& ctx);  // any other kind
 #pragma once
 
+#include "gotrace/event_slices.h"
 #include "gotrace/event_store.h"
 #include "gotrace/event_view.h"
 #include "range_names.h"
@@ -18,42 +19,55 @@
 
 namespace gotrace::analysis::detail {
 
+// The kinds of the event types, looked up per event rather than called.
+struct KindTable {
+  EventKind of[256];
+  KindTable() {
+    for (int t = 0; t < 256; t++) of[t] = kind_of_type(static_cast<uint8_t>(t));
+  }
+};
+
+// Event i (of the given type, at time t) to every consumer, begin_event and end_event
+// included.
+template <class... Consumers>
+[[gnu::always_inline]] inline void pass_event(const EventStore& store, RangeNames& names, const KindTable& kinds,
+                                              size_t i, uint8_t type, Time t, Consumers&... consumers) {
+  const EventKind kind = kinds.of[type];
+  (consumers.begin_event(t), ...);
+  switch (kind) {
+    case EventKind::StateTransition: {
+      const StateTransition st = read_transition(store, i, type);
+      const Context& ctx = store.context(i);
+      (consumers.transition(i, t, ctx, st), ...);
+      break;
+    }
+    case EventKind::RangeBegin:
+    case EventKind::RangeActive:
+    case EventKind::RangeEnd: {
+      const RangeRef r = names.get(store, i);
+      const Context& ctx = store.context(i);
+      (consumers.range(i, kind, t, ctx, r), ...);
+      break;
+    }
+    case EventKind::Sync:
+      (consumers.sync(t), ...);
+      break;
+    default: {
+      const Context& ctx = store.context(i);
+      (consumers.other(i, kind, t, ctx), ...);
+      break;
+    }
+  }
+  (consumers.end_event(t), ...);
+}
+
 template <class... Consumers>
 void run_event_pass(const EventStore& store, RangeNames& names, Consumers&... consumers) {
-  EventKind kinds[256];  // looked up here rather than called per event
-  for (int t = 0; t < 256; t++) kinds[t] = kind_of_type(static_cast<uint8_t>(t));
-  const size_t n = store.size();
-  for (size_t i = 0; i < n; i++) {
-    const uint8_t type = store.type(i);
-    const EventKind kind = kinds[type];
-    const Time t = store.time(i);
-    (consumers.begin_event(t), ...);
-    switch (kind) {
-      case EventKind::StateTransition: {
-        const StateTransition st = read_transition(store, i, type);
-        const Context& ctx = store.context(i);
-        (consumers.transition(i, t, ctx, st), ...);
-        break;
-      }
-      case EventKind::RangeBegin:
-      case EventKind::RangeActive:
-      case EventKind::RangeEnd: {
-        const RangeRef r = names.get(store, i);
-        const Context& ctx = store.context(i);
-        (consumers.range(i, kind, t, ctx, r), ...);
-        break;
-      }
-      case EventKind::Sync:
-        (consumers.sync(t), ...);
-        break;
-      default: {
-        const Context& ctx = store.context(i);
-        (consumers.other(i, kind, t, ctx), ...);
-        break;
-      }
-    }
-    (consumers.end_event(t), ...);
-  }
+  const KindTable kinds;
+  // In slices (event_slices.h): a WebAssembly engine optimizes the loop between them.
+  for_each_event_slice(store.size(), [&](size_t from, size_t to) {
+    for (size_t i = from; i < to; i++) pass_event(store, names, kinds, i, store.type(i), store.time(i), consumers...);
+  });
 }
 
 }  // namespace gotrace::analysis::detail

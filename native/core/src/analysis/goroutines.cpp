@@ -25,14 +25,26 @@ void add_entries(std::vector<StatEntry>& to, const std::vector<StatEntry>& from)
 
 std::vector<GoroutineGroup> goroutine_groups(const Summary& summary) {
   std::vector<GoroutineGroup> groups;
+  // Names are views into the store's string table, where equal strings are one string:
+  // most goroutines find their group by the address of their name, without hashing it.
   std::unordered_map<std::string_view, size_t> by_name;
-  for (const GoroutineSummary& g : summary.goroutines) {
-    auto [it, inserted] = by_name.try_emplace(g.name, groups.size());
-    if (inserted) {
-      groups.emplace_back();
-      groups.back().name = g.name;
+  std::unordered_map<const char*, size_t> by_address;
+  const auto n = static_cast<uint32_t>(summary.goroutines.size());
+  for (uint32_t k = 0; k < n; k++) {
+    const GoroutineSummary& g = summary.goroutines[k];
+    size_t at;
+    if (auto a = by_address.find(g.name.data()); a != by_address.end() && groups[a->second].name == g.name) {
+      at = a->second;
+    } else {
+      auto [it, inserted] = by_name.try_emplace(g.name, groups.size());
+      if (inserted) {
+        groups.emplace_back();
+        groups.back().name = g.name;
+      }
+      at = it->second;
+      by_address[g.name.data()] = at;
     }
-    GoroutineGroup& group = groups[it->second];
+    GoroutineGroup& group = groups[at];
     group.count++;
     ExecStats& t = group.totals;
     t.exec = wrap_add(t.exec, g.stats.exec);
@@ -42,14 +54,19 @@ std::vector<GoroutineGroup> goroutine_groups(const Summary& summary) {
     t.total = wrap_add(t.total, g.stats.total);
     add_entries(t.block, g.stats.block);
     add_entries(t.ranges, g.stats.ranges);
-    group.goroutines.push_back(g.id);
+    group.members.push_back(k);
   }
   for (GoroutineGroup& group : groups) {
-    std::vector<std::pair<int64_t, GoID>> by_total;
-    by_total.reserve(group.goroutines.size());
-    for (GoID id : group.goroutines) by_total.push_back({summary.goroutine(id)->stats.total, id});
+    // Longest first, then by id: the summaries are in id order, so by index.
+    std::vector<std::pair<int64_t, uint32_t>> by_total;
+    by_total.reserve(group.members.size());
+    for (uint32_t k : group.members) by_total.push_back({summary.goroutines[k].stats.total, k});
     std::sort(by_total.begin(), by_total.end(), [](auto& a, auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
-    for (size_t i = 0; i < by_total.size(); i++) group.goroutines[i] = by_total[i].second;
+    group.goroutines.resize(by_total.size());
+    for (size_t i = 0; i < by_total.size(); i++) {
+      group.members[i] = by_total[i].second;
+      group.goroutines[i] = summary.goroutines[by_total[i].second].id;
+    }
   }
   std::sort(groups.begin(), groups.end(), [](const GoroutineGroup& a, const GoroutineGroup& b) {
     return a.totals.exec != b.totals.exec ? a.totals.exec > b.totals.exec : a.name < b.name;

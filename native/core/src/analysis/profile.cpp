@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "gotrace/event_slices.h"
 #include "gotrace/event_view.h"
 #include "gotrace/go_int.h"
 #include "id_map.h"
@@ -161,32 +162,35 @@ Profile compute_profile(const EventStore& store, ProfileType type, const Profile
   detail::IdMap<uint64_t, 0> tracking;
   EventKind kinds[256];
   for (int t = 0; t < 256; t++) kinds[t] = kind_of_type(static_cast<uint8_t>(t));
-  for (size_t i = 0; i < store.size(); i++) {
-    // Only state transitions with a stack.
-    const uint8_t ev_type = store.type(i);
-    if (kinds[ev_type] != EventKind::StateTransition) continue;
-    if (store.stack(i) == 0) continue;
-    const StateTransition st = detail::read_transition(store, i, ev_type);
-    if (st.resource.kind != ResourceKind::Goroutine) continue;
-    const GoID id = st.resource.id;
-    const GoState to = st.go_to();
+  // In slices (event_slices.h): a WebAssembly engine optimizes the loop between them.
+  for_each_event_slice(store.size(), [&](size_t first, size_t end) {
+    for (size_t i = first; i < end; i++) {
+      // Only state transitions with a stack.
+      const uint8_t ev_type = store.type(i);
+      if (kinds[ev_type] != EventKind::StateTransition) continue;
+      if (store.stack(i) == 0) continue;
+      const StateTransition st = detail::read_transition(store, i, ev_type);
+      if (st.resource.kind != ResourceKind::Goroutine) continue;
+      const GoID id = st.resource.id;
+      const GoState to = st.go_to();
 
-    const uint64_t start = tracking.get(id);
-    if (start == 0) {
-      if (to == rule.state && rule.track_reason(st.reason)) tracking.set(id, i + 1);
-      continue;
-    }
-    if (to == rule.state) continue;  // still in the state: nothing new
-    const size_t begin = start - 1;
-    tracking.erase(id);
+      const uint64_t start = tracking.get(id);
+      if (start == 0) {
+        if (to == rule.state && rule.track_reason(st.reason)) tracking.set(id, i + 1);
+        continue;
+      }
+      if (to == rule.state) continue;  // still in the state: nothing new
+      const size_t begin = start - 1;
+      tracking.erase(id);
 
-    int64_t d = overlapping_duration(filter, id, {store.time(begin), store.time(i)});
-    if (d > 0) {
-      ProfileRecord& rec = stacks.get_or_add(store.stack(begin));
-      rec.count++;
-      rec.nanoseconds = wrap_add(rec.nanoseconds, d);
+      int64_t d = overlapping_duration(filter, id, {store.time(begin), store.time(i)});
+      if (d > 0) {
+        ProfileRecord& rec = stacks.get_or_add(store.stack(begin));
+        rec.count++;
+        rec.nanoseconds = wrap_add(rec.nanoseconds, d);
+      }
     }
-  }
+  });
   return {type, stacks.take()};
 }
 

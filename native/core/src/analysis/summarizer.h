@@ -52,6 +52,11 @@ class Summarizer {
     }
   }
 
+  // summarize()'s pass over events [from, to) (each event once, in order):
+  // run_event_pass's, with the common goroutine transitions read straight from their
+  // columns (no StateTransition, block reasons by string id).
+  void run(RangeNames& names, size_t from, size_t to);
+
   Summary finish();
 
   // What few goroutines need: ranges in progress, regions.
@@ -63,50 +68,29 @@ class Summarizer {
     std::vector<std::pair<Time, uint32_t>> regions;
   };
 
-  // One goroutine while the events go by: Go's GoroutineSummary with its private
-  // goroutineSummary (the pending state). With hundreds of thousands of goroutines the
-  // pass is bound by memory: the record is three cache lines, and what most transitions
-  // touch is in the first.
-  struct alignas(64) G {
-    // Pending: when the goroutine entered its current state.
+  // The pending state of one goroutine (Go's private goroutineSummary) beside its
+  // GoroutineSummary, in an array of its own: one cache line, and the summaries are
+  // made in place (the Summary's own array when goroutines appear in id order), so
+  // finishing moves no record.
+  struct alignas(64) Pending {
+    // When the goroutine entered its current state.
     Time last_start = 0;
     Time last_runnable = 0;
     Time last_block = 0;
     Time last_syscall = 0;
     Time last_syscall_block = 0;
-    // Go's GoroutineExecStats (as ExecStats).
-    int64_t exec = 0;
-    int64_t sched_wait = 0;
+    ProcID syscall_p = 0;  // Go's syscallingG: the proc of the syscall it is in
     uint32_t last_block_reason = 0;
     StringID name = 0;  // start function (the string table's id of its name; 0 = "")
-    int64_t syscall = 0;
-    int64_t syscall_block = 0;
-    int64_t total = 0;
-    std::vector<StatEntry> block;
-    GoID id = 0;
-    Time creation_time = 0;
-    Time start_time = 0;
-    Time end_time = 0;
-    uint64_t pc = 0;
-    std::vector<StatEntry> ranges;
     std::unique_ptr<Extra> extra;
 
-    Extra& x() {
-      if (!extra) extra = std::make_unique<Extra>();
-      return *extra;
-    }
     bool in_region() const { return extra && !extra->active_regions.empty(); }
   };
 
  private:
   static constexpr uint32_t kNone = ~0u;
-  G* find(GoID id) {
-    uint32_t k = index_.get(id);
-    return k != kNone ? &at(k) : nullptr;
-  }
-  static constexpr unsigned kChunkShift = 12;
-  G& at(uint32_t k) { return chunks_[k >> kChunkShift][k & ((1u << kChunkShift) - 1)]; }
-  G& create(GoID id);
+  uint32_t find(GoID id) const { return index_.get(id); }
+  uint32_t create(GoID id);
   uint32_t task_index(TaskID id);
   void task_goroutine(uint32_t task, GoID g) {
     // A set in Go; sorted and made unique at the end, and repeats in a row (most of
@@ -114,14 +98,39 @@ class Summarizer {
     auto& gs = tasks_[task].goroutines;
     if (gs.empty() || gs.back() != g) gs.push_back(g);
   }
-  ExecStats snapshot(const G& g, Time ts) const;
-  void snapshot_into(ExecStats& r, const G& g, Time ts) const;
-  void end_region(G& g, uint32_t k) {
+  ExecStats snapshot(uint32_t g, Time ts) const;
+  void snapshot_into(ExecStats& r, uint32_t g, Time ts) const;
+  void end_region(uint32_t g, uint32_t k) {
     const RegionSummary& r = regions_[k];
-    g.x().regions.push_back({r.has_start() ? r.start : INT64_MIN, k});
+    x(g).regions.push_back({r.has_start() ? r.start : INT64_MIN, k});
   }
-  void finalize(G& g, Time last_ts, uint64_t trigger);
+  // Goroutine g's Extra, made if it has none: one a goroutine that ended gave back, if
+  // any (its vectors keep their memory), so that there are as many as goroutines live
+  // at once rather than as goroutines in the trace.
+  Extra& x(uint32_t g) {
+    std::unique_ptr<Extra>& e = pending_[g].extra;
+    if (!e) {
+      if (spare_extras_.empty()) {
+        e = std::make_unique<Extra>();
+      } else {
+        e = std::move(spare_extras_.back());
+        spare_extras_.pop_back();
+      }
+    }
+    return *e;
+  }
+  void order_regions(uint32_t g);
+  void finalize(uint32_t g, Time last_ts, uint64_t trigger);
+  void run_events(RangeNames& names, size_t from, size_t to);  // one slice of run()
   void goroutine_transition(size_t i, Time t, const Context& ctx, const StateTransition& st);
+  // One goroutine's transition: `creator` is the event's goroutine (for a creation),
+  // `proc` its proc (for a syscall); reason() gives the block reason's id, or kForever,
+  // and is called only for a transition into Waiting.
+  static constexpr uint32_t kForever = ~0u - 1;
+  template <class Reason>
+  void go_transition(size_t i, Time t, GoID id, GoState from, GoState to, GoID creator, ProcID proc, StackID stack,
+                     bool has_stack, Reason reason);
+  uint32_t block_reason(StringID s);
   void proc_transition(Time t, const StateTransition& st);
   void annotation(size_t i, EventKind kind, Time t, const Context& ctx);
   static uint64_t range_on_proc(ProcID p, uint32_t name) {
@@ -131,20 +140,23 @@ class Summarizer {
 
   const EventStore& s_;
   const RangeNames& names_;
-  // The records, in chunks: they never move, and a new one is made in place.
-  std::vector<std::unique_ptr<G[]>> chunks_;
-  uint32_t count_ = 0;
-  IdMap<uint32_t, kNone> index_;     // goroutine id -> gs_ (Go's Summarizer.gs)
+  // Goroutine k is goroutines_[k] with pending_[k]. A record whose id was reused stays,
+  // replaced (Go replaces the summary): finish leaves it out.
+  std::vector<GoroutineSummary> goroutines_;
+  std::vector<Pending> pending_;
+  bool replaced_ = false;
+  std::vector<std::unique_ptr<Extra>> spare_extras_;  // emptied, for x()
+  IdMap<uint32_t, kNone> index_;     // goroutine id -> record (Go's Summarizer.gs)
   std::vector<TaskSummary> tasks_;
   IdMap<uint32_t, kNone> task_index_;  // task id -> tasks_
   std::vector<RegionSummary> regions_;
-  // Go's syscallingP (proc -> goroutine in a syscall on it) and syscallingG (goroutine
-  // -> its proc; only goroutines in a syscall, so few: a small hash map).
+  // Go's syscallingP (proc -> goroutine in a syscall on it); its syscallingG is
+  // Pending::syscall_p.
   static constexpr int64_t kNoSyscall = INT64_MIN;
   IdMap<GoID, kNoSyscall> syscalling_p_;
-  FlatMap<ProcID> syscalling_g_;
   FlatMap<GoID> ranges_p_;         // (proc, range name) -> goroutine
   StringIds reasons_;
+  std::vector<uint32_t> reason_of_string_;  // block_reason's: string id -> reason (or kNone)
   ExecStats scratch_, scratch2_;  // reused by region ends (their capacity, not their values)
   Time last_ts_ = 0;
   Time sync_ts_ = 0;

@@ -4,6 +4,7 @@
 #include "gotrace/analysis/summary.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "event_pass.h"
 #include "gotrace/event_slices.h"
@@ -21,6 +22,7 @@ void add(std::vector<StatEntry>& entries, uint32_t name, int64_t ns) {
       return;
     }
   }
+  if (entries.capacity() == 0) entries.reserve(4);  // one allocation for most goroutines
   entries.push_back({name, ns});
 }
 
@@ -52,68 +54,76 @@ uint32_t Summarizer::task_index(TaskID id) {
 }
 
 Summarizer::Summarizer(const EventStore& s, const RangeNames& names) : s_(s), names_(names) {
-  // Room for every task and region begun, so that the arrays do not grow by copying.
-  // (Counting types is cheap next to the pass.)
-  size_t tasks = 0, regions = 0;
+  // Room for every goroutine, task and region that can appear, so that the arrays do
+  // not grow by copying. (Counting types is cheap next to the pass.)
+  size_t of_type[256] = {};
   for_each_event_slice(s.size(), [&](size_t from, size_t to) {
-    for (size_t i = from; i < to; i++) {
-      const uint8_t type = s.type(i);
-      tasks += type == v2::EvUserTaskBegin;
-      regions += type == v2::EvUserRegionBegin;
-    }
+    for (size_t i = from; i < to; i++) of_type[s.type(i)]++;
   });
+  const size_t goroutines = of_type[v2::EvGoCreate] + of_type[v2::EvGoCreateBlocked] + of_type[v2::EvGoCreateSyscall] +
+                            of_type[v2::EvGoStatus] + of_type[v2::EvGoStatusStack];
+  const size_t tasks = of_type[v2::EvUserTaskBegin], regions = of_type[v2::EvUserRegionBegin];
+  goroutines_.reserve(goroutines + 16);
+  pending_.reserve(goroutines + 16);
   tasks_.reserve(tasks + 16);
   regions_.reserve(regions + 16);
 }
 
-// Go's snapshotStat: the statistics as they would be if every pending state ended at ts.
-ExecStats Summarizer::snapshot(const G& g, Time ts) const {
+// Go's snapshotStat: the statistics of goroutine g as they would be if every pending
+// state ended at ts.
+ExecStats Summarizer::snapshot(uint32_t g, Time ts) const {
   ExecStats r;
   snapshot_into(r, g, ts);
   return r;
 }
 
 // The same into r, reusing its vectors' memory.
-void Summarizer::snapshot_into(ExecStats& r, const G& g, Time ts) const {
-  r.exec = g.exec;
-  r.sched_wait = g.sched_wait;
-  r.syscall = g.syscall;
-  r.syscall_block = g.syscall_block;
-  r.total = g.total;
-  r.block = g.block;
-  r.ranges = g.ranges;
-  if (r.total == 0) r.total = ts - g.creation_time;
-  if (g.last_start != 0) r.exec += ts - g.last_start;
-  if (g.last_runnable != 0) r.sched_wait += ts - g.last_runnable;
-  if (g.last_block != 0) add(r.block, g.last_block_reason, ts - g.last_block);
-  if (g.last_syscall != 0) r.syscall += ts - g.last_syscall;
+void Summarizer::snapshot_into(ExecStats& r, uint32_t g, Time ts) const {
+  const GoroutineSummary& sum = goroutines_[g];
+  const Pending& p = pending_[g];
+  const ExecStats& st = sum.stats;
+  r.exec = st.exec;
+  r.sched_wait = st.sched_wait;
+  r.syscall = st.syscall;
+  r.syscall_block = st.syscall_block;
+  r.total = st.total;
+  r.block = st.block;
+  r.ranges = st.ranges;
+  if (r.total == 0) r.total = ts - sum.creation_time;
+  if (p.last_start != 0) r.exec += ts - p.last_start;
+  if (p.last_runnable != 0) r.sched_wait += ts - p.last_runnable;
+  if (p.last_block != 0) add(r.block, p.last_block_reason, ts - p.last_block);
+  if (p.last_syscall != 0) r.syscall += ts - p.last_syscall;
   // Go adds the time since the P was lost to the scheduler wait here (while a finished
   // syscall counts it as syscall_block): kept as Go has it.
-  if (g.last_syscall_block != 0) r.sched_wait += ts - g.last_syscall_block;
-  if (g.extra)
-    for (auto& [name, t] : g.extra->last_range) add(r.ranges, name, ts - t);
+  if (p.last_syscall_block != 0) r.sched_wait += ts - p.last_syscall_block;
+  if (p.extra)
+    for (auto& [name, t] : p.extra->last_range) add(r.ranges, name, ts - t);
 }
 
-// Go's finalize: the goroutine ended (trigger is the event) or the trace did (kNoEvent).
-void Summarizer::finalize(G& g, Time last_ts, uint64_t trigger) {
-  if (trigger != kNoEvent) g.end_time = s_.time(trigger);
+// Go's finalize: goroutine g ended (trigger is the event) or the trace did (kNoEvent).
+void Summarizer::finalize(uint32_t g, Time last_ts, uint64_t trigger) {
+  GoroutineSummary& sum = goroutines_[g];
+  Pending& p = pending_[g];
+  ExecStats& st = sum.stats;
+  if (trigger != kNoEvent) sum.end_time = s_.time(trigger);
   // The statistics become the snapshot at last_ts (updated in place).
-  if (g.total == 0) g.total = last_ts - g.creation_time;
-  if (g.last_start != 0) g.exec += last_ts - g.last_start;
-  if (g.last_runnable != 0) g.sched_wait += last_ts - g.last_runnable;
-  if (g.last_block != 0) add(g.block, g.last_block_reason, last_ts - g.last_block);
-  if (g.last_syscall != 0) g.syscall += last_ts - g.last_syscall;
-  if (g.last_syscall_block != 0) g.sched_wait += last_ts - g.last_syscall_block;
+  if (st.total == 0) st.total = last_ts - sum.creation_time;
+  if (p.last_start != 0) st.exec += last_ts - p.last_start;
+  if (p.last_runnable != 0) st.sched_wait += last_ts - p.last_runnable;
+  if (p.last_block != 0) add(st.block, p.last_block_reason, last_ts - p.last_block);
+  if (p.last_syscall != 0) st.syscall += last_ts - p.last_syscall;
+  if (p.last_syscall_block != 0) st.sched_wait += last_ts - p.last_syscall_block;
   // Go's `*(g.goroutineSummary) = goroutineSummary{}`: nothing is pending any more.
-  g.last_start = g.last_runnable = g.last_block = g.last_syscall = g.last_syscall_block = 0;
-  g.last_block_reason = 0;
-  if (!g.extra) return;
-  Extra& x = *g.extra;
-  for (auto& [name, t] : x.last_range) add(g.ranges, name, last_ts - t);
+  p.last_start = p.last_runnable = p.last_block = p.last_syscall = p.last_syscall_block = 0;
+  p.last_block_reason = 0;
+  if (!p.extra) return;
+  Extra& x = *p.extra;
+  for (auto& [name, t] : x.last_range) add(st.ranges, name, last_ts - t);
   x.last_range.clear();
   // System goroutines get no regions, even though they inherit a task when created
   // inside a region (e.g. GC workers started by a GC triggered within one).
-  if (!x.active_regions.empty() && !is_system_goroutine(s_.strings.get(g.name))) {
+  if (!x.active_regions.empty() && !is_system_goroutine(sum.name)) {
     ExecStats final_stats = snapshot(g, last_ts);
     for (uint32_t k : x.active_regions) {
       RegionSummary& reg = regions_[k];
@@ -124,34 +134,70 @@ void Summarizer::finalize(G& g, Time last_ts, uint64_t trigger) {
     }
   }
   x.active_regions.clear();
+  // An ended goroutine gives its Extra back (its regions go to its summary now).
+  if (trigger != kNoEvent) {
+    order_regions(g);
+    x.regions.clear();
+    spare_extras_.push_back(std::move(p.extra));
+  }
 }
 
-Summarizer::G& Summarizer::create(GoID id) {
-  // A chunk's records are made when it is; a new goroutine takes the next one.
-  constexpr uint32_t kChunk = 1u << kChunkShift;
-  if (count_ % kChunk == 0) chunks_.push_back(std::make_unique<G[]>(kChunk));
-  index_.set(id, count_);
-  G& g = at(count_++);
-  g.id = id;
-  return g;
+// Goroutine g's ended regions, into its summary by start time, regions without a start
+// first: a stable sort (Go's is not, but equal start times are rare). Those already
+// there (a goroutine that went on after its end) ended first.
+void Summarizer::order_regions(uint32_t g) {
+  auto& v = pending_[g].extra->regions;
+  std::vector<uint32_t>& out = goroutines_[g].regions;
+  if (v.empty()) return;
+  if (!out.empty()) {
+    std::vector<std::pair<Time, uint32_t>> all;
+    for (uint32_t k : out) all.push_back({regions_[k].has_start() ? regions_[k].start : INT64_MIN, k});
+    all.insert(all.end(), v.begin(), v.end());
+    v.swap(all);
+    out.clear();
+  }
+  auto earlier = [](const std::pair<Time, uint32_t>& a, const std::pair<Time, uint32_t>& b) { return a.first < b.first; };
+  if (v.size() > 32) {
+    std::stable_sort(v.begin(), v.end(), earlier);
+  } else {
+    for (size_t j = 1; j < v.size(); j++) {  // insertion sort: no allocation for a few
+      auto cur = v[j];
+      size_t m = j;
+      for (; m > 0 && earlier(cur, v[m - 1]); m--) v[m] = v[m - 1];
+      v[m] = cur;
+    }
+  }
+  out.reserve(v.size());
+  for (auto& [start, region] : v) out.push_back(region);
 }
 
-void Summarizer::goroutine_transition(size_t i, Time t, const Context& ctx, const StateTransition& st) {
-  const GoID id = st.resource.id;
-  const GoState from = st.go_from(), to = st.go_to();
+uint32_t Summarizer::create(GoID id) {
+  const auto k = static_cast<uint32_t>(goroutines_.size());
+  replaced_ |= index_.get(id) != kNone;
+  index_.set(id, k);
+  goroutines_.emplace_back().id = id;
+  pending_.emplace_back();
+  return k;
+}
+
+template <class Reason>
+[[gnu::always_inline]] inline void Summarizer::go_transition(size_t i, Time t, GoID id, GoState from, GoState to,
+                                                             GoID creator_id, ProcID proc, StackID stack,
+                                                             bool has_stack, Reason reason) {
   if (from == to) return;  // tells nothing new
 
   // Transition out.
-  G* g = find(id);
+  uint32_t g = find(id);
   switch (from) {
     case GoState::Undetermined:
     case GoState::NotExist: {
       // Created, or named for the first time. From Undetermined it has existed since the
       // last sync. A reused id replaces the old summary, as in Go.
-      G* creator = find(ctx.g);
-      uint32_t inherited = creator && creator->in_region() ? creator->extra->active_regions.back() : kNone;
-      g = &create(id);
-      g->creation_time = from == GoState::Undetermined ? sync_ts_ : t;
+      const uint32_t creator = find(creator_id);
+      const uint32_t inherited =
+          creator != kNone && pending_[creator].in_region() ? pending_[creator].extra->active_regions.back() : kNone;
+      g = create(id);
+      goroutines_[g].creation_time = from == GoState::Undetermined ? sync_ts_ : t;
       // A new goroutine inherits the task of its creator's innermost region, as a
       // synthetic region that starts at its creation. (From Undetermined there is no
       // creator: the event's goroutine is NoGoroutine.)
@@ -161,92 +207,176 @@ void Summarizer::goroutine_transition(size_t i, Time t, const Context& ctx, cons
         r.goroutine = id;
         r.start_event = i;
         r.start = t;
-        g->x().active_regions.push_back(static_cast<uint32_t>(regions_.size()));
+        x(g).active_regions.push_back(static_cast<uint32_t>(regions_.size()));
         regions_.push_back(std::move(r));
       }
       break;
     }
     case GoState::Running:
-      if (!g) return;
-      g->exec += t - g->last_start;
-      g->last_start = 0;
+      if (g == kNone) return;
+      goroutines_[g].stats.exec += t - pending_[g].last_start;
+      pending_[g].last_start = 0;
       break;
-    case GoState::Waiting:
-      if (!g) return;
-      if (g->last_block != 0) {
-        add(g->block, g->last_block_reason, t - g->last_block);
-        g->last_block = 0;
+    case GoState::Waiting: {
+      if (g == kNone) return;
+      Pending& p = pending_[g];
+      if (p.last_block != 0) {
+        add(goroutines_[g].stats.block, p.last_block_reason, t - p.last_block);
+        p.last_block = 0;
       }
       break;
-    case GoState::Runnable:
-      if (!g) return;
-      if (g->last_runnable != 0) {
-        g->sched_wait += t - g->last_runnable;
-        g->last_runnable = 0;
+    }
+    case GoState::Runnable: {
+      if (g == kNone) return;
+      Pending& p = pending_[g];
+      if (p.last_runnable != 0) {
+        goroutines_[g].stats.sched_wait += t - p.last_runnable;
+        p.last_runnable = 0;
       }
       break;
-    case GoState::Syscall:
-      if (!g) return;
-      if (g->last_syscall != 0) {
-        if (g->last_syscall_block != 0) {
-          g->syscall_block += t - g->last_syscall_block;
-          g->syscall += g->last_syscall_block - g->last_syscall;
+    }
+    case GoState::Syscall: {
+      if (g == kNone) return;
+      Pending& p = pending_[g];
+      if (p.last_syscall != 0) {
+        ExecStats& stats = goroutines_[g].stats;
+        if (p.last_syscall_block != 0) {
+          stats.syscall_block += t - p.last_syscall_block;
+          stats.syscall += p.last_syscall_block - p.last_syscall;
         } else {
-          g->syscall += t - g->last_syscall;
+          stats.syscall += t - p.last_syscall;
         }
-        g->last_syscall = 0;
-        g->last_syscall_block = 0;
-        // Go deletes syscallingP[syscallingG[id]], which is proc 0 if id is not there.
-        const ProcID* p = syscalling_g_.find(static_cast<uint64_t>(id));
-        syscalling_p_.erase(p ? *p : 0);
-        syscalling_g_.erase(static_cast<uint64_t>(id));
+        p.last_syscall = 0;
+        p.last_syscall_block = 0;
+        // Go deletes syscallingP[syscallingG[id]].
+        syscalling_p_.erase(p.syscall_p);
       }
       break;
+    }
     default:
-      if (!g) return;
+      if (g == kNone) return;
       break;
   }
 
+  GoroutineSummary& sum = goroutines_[g];
+  Pending& p = pending_[g];
   // Not named yet: the root frame of a transition stack is its start function, the same
   // for every transition of this goroutine.
-  if (g->name == 0 && st.has_stack && st.stack != 0) {
-    auto frames = s_.stacks.frames(st.stack);
+  if (p.name == 0 && has_stack && stack != 0) {
+    auto frames = s_.stacks.frames(stack);
     if (!frames.empty()) {
       const Frame& f = s_.stacks.frame(frames.back());
-      g->pc = f.pc;
-      g->name = f.func;
+      sum.pc = f.pc;
+      p.name = f.func;
+      sum.name = s_.strings.get(f.func);
     }
   }
 
   // Transition in.
   switch (to) {
     case GoState::Running:
-      g->last_start = t;
-      if (g->start_time == 0) g->start_time = t;
+      p.last_start = t;
+      if (sum.start_time == 0) sum.start_time = t;
       break;
     case GoState::Runnable:
-      g->last_runnable = t;
+      p.last_runnable = t;
       break;
     case GoState::Waiting:
-      if (st.reason != "forever") {
-        g->last_block = t;
-        g->last_block_reason = reasons_.get(st.reason);
+      if (const uint32_t why = reason(); why != kForever) {
+        p.last_block = t;
+        p.last_block_reason = why;
         break;
       }
-      finalize(*g, t, i);  // waiting forever is like the goroutine's end
+      finalize(g, t, i);  // waiting forever is like the goroutine's end
       break;
     case GoState::NotExist:
-      finalize(*g, t, i);
+      finalize(g, t, i);
       break;
     case GoState::Syscall: {
-      const ProcID p = ctx.p;
-      syscalling_p_.set(p, id);
-      syscalling_g_[static_cast<uint64_t>(id)] = p;
-      g->last_syscall = t;
+      syscalling_p_.set(proc, id);
+      p.syscall_p = proc;
+      p.last_syscall = t;
       break;
     }
     default:
       break;
+  }
+}
+
+void Summarizer::goroutine_transition(size_t i, Time t, const Context& ctx, const StateTransition& st) {
+  go_transition(i, t, st.resource.id, st.go_from(), st.go_to(), ctx.g, ctx.p, st.stack, st.has_stack,
+                [&] { return st.reason == "forever" ? kForever : reasons_.get(st.reason); });
+}
+
+uint32_t Summarizer::block_reason(StringID id) {
+  if (id < reason_of_string_.size() && reason_of_string_[id] != kNone) return reason_of_string_[id];
+  const std::string_view why = s_.strings.get(id);
+  const uint32_t r = why == "forever" ? kForever : reasons_.get(why);
+  if (id >= reason_of_string_.size()) reason_of_string_.resize(std::max<size_t>(id + 1, reason_of_string_.size() * 2), kNone);
+  reason_of_string_[id] = r;
+  return r;
+}
+
+void Summarizer::run(RangeNames& names, size_t from, size_t to) {
+  for_each_event_slice_between(from, to, [&](size_t a, size_t b) { run_events(names, a, b); });
+}
+
+void Summarizer::run_events(RangeNames& names, size_t from, size_t to) {
+  using namespace v2;
+  static const KindTable kinds;
+  const EventStore& s = s_;
+  const auto none = [] { return 0u; };  // a transition not into Waiting
+  for (size_t i = from; i < to; i++) {
+    const uint8_t type = s.type(i);
+    const Time t = s.time(i);
+    // Each case is read_transition's reading of the type.
+    switch (type) {
+      case EvGoStart:
+        begin_event(t);
+        go_transition(i, t, static_cast<GoID>(s.ab(i)), GoState::Runnable, GoState::Running, 0, 0, 0, false, none);
+        break;
+      case EvGoUnblock:
+        begin_event(t);
+        go_transition(i, t, static_cast<GoID>(s.ab(i)), GoState::Waiting, GoState::Runnable, 0, 0, 0, false, none);
+        break;
+      case EvGoBlock: {
+        begin_event(t);
+        const StackID stack = s.stack(i);
+        go_transition(i, t, s.goroutine(i), GoState::Running, GoState::Waiting, 0, 0, stack, stack != 0,
+                      [&] { return block_reason(s.a(i)); });
+        break;
+      }
+      case EvGoSyscallBegin: {
+        begin_event(t);
+        const StackID stack = s.stack(i);
+        const Context ctx = s.context(i);
+        go_transition(i, t, ctx.g, GoState::Running, GoState::Syscall, 0, ctx.p, stack, stack != 0, none);
+        break;
+      }
+      case EvGoSyscallEnd: {
+        begin_event(t);
+        const StackID stack = s.stack(i);
+        go_transition(i, t, s.goroutine(i), GoState::Syscall, GoState::Running, 0, 0, stack, stack != 0, none);
+        break;
+      }
+      case EvGoCreate:
+        begin_event(t);
+        go_transition(i, t, static_cast<GoID>(s.ab(i)), GoState::NotExist, GoState::Runnable, s.goroutine(i), 0, s.c(i),
+                      true, none);
+        break;
+      case EvGoDestroy: {
+        begin_event(t);
+        const StackID stack = s.stack(i);
+        go_transition(i, t, s.goroutine(i), GoState::Running, GoState::NotExist, 0, 0, stack, stack != 0, none);
+        break;
+      }
+      case EvHeapAlloc:  // a metric: nothing to summarize
+        begin_event(t);
+        break;
+      default:
+        pass_event(s, names, kinds, i, type, t, *this);
+        break;
+    }
   }
 }
 
@@ -255,13 +385,13 @@ void Summarizer::proc_transition(Time t, const StateTransition& st) {
   if (st.old_state == st.new_state || st.proc_to() != ProcState::Idle) return;
   const ProcID p = st.resource.id;
   if (const GoID goid = syscalling_p_.get(p); goid != kNoSyscall) {
-    if (G* g = find(goid)) g->last_syscall_block = t;
+    if (const uint32_t g = find(goid); g != kNone) pending_[g].last_syscall_block = t;
     syscalling_p_.erase(p);
   }
 }
 
 void Summarizer::range(size_t, EventKind kind, Time t, const Context& ctx, const RangeRef& r) {
-  G* g = nullptr;
+  uint32_t g = kNone;
   if (kind == EventKind::RangeEnd) {
     if (r.scope.kind == ResourceKind::Goroutine) {
       g = find(r.scope.id);
@@ -272,11 +402,11 @@ void Summarizer::range(size_t, EventKind kind, Time t, const Context& ctx, const
         ranges_p_.erase(key);
       }
     }
-    if (!g || !g->extra) return;
-    auto& pending = g->extra->last_range;
+    if (g == kNone || !pending_[g].extra) return;
+    auto& pending = pending_[g].extra->last_range;
     auto it = std::find_if(pending.begin(), pending.end(), [&](auto& e) { return e.first == r.name; });
     if (it == pending.end() || it->second == 0) return;
-    add(g->ranges, r.name, t - it->second);
+    add(goroutines_[g].stats.ranges, r.name, t - it->second);
     pending.erase(it);
     return;
   }
@@ -288,15 +418,15 @@ void Summarizer::range(size_t, EventKind kind, Time t, const Context& ctx, const
     // Bound to the P, not the goroutine; attributed to the goroutine only if it is still
     // the one on the P when the range ends (e.g. GC sweeps).
     g = find(ctx.g);
-    if (g) ranges_p_[range_on_proc(r.scope.id, r.name)] = ctx.g;
+    if (g != kNone) ranges_p_[range_on_proc(r.scope.id, r.name)] = ctx.g;
   }
-  if (!g) return;
-  auto& pending = g->x().last_range;
+  if (g == kNone) return;
+  auto& pending = x(g).last_range;
   auto it = std::find_if(pending.begin(), pending.end(), [&](auto& e) { return e.first == r.name; });
   // A RangeActive counts from the last sync.
   Time since = t;
   if (kind == EventKind::RangeActive) {
-    if (it != pending.end() && it->second != 0) add(g->ranges, r.name, sync_ts_ - it->second);
+    if (it != pending.end() && it->second != 0) add(goroutines_[g].stats.ranges, r.name, sync_ts_ - it->second);
     since = sync_ts_;
   }
   if (it != pending.end()) {
@@ -311,50 +441,50 @@ void Summarizer::annotation(size_t i, EventKind kind, Time t, const Context& ctx
   EventView ev(s_, i);
   switch (kind) {
     case EventKind::RegionBegin: {
-      G* g = find(ctx.g);
-      if (!g) break;
+      const uint32_t g = find(ctx.g);
+      if (g == kNone) break;
       Region reg = ev.region();
       RegionSummary r;
       r.task = reg.task;
       r.name = reg.type;
-      r.goroutine = g->id;
+      r.goroutine = ctx.g;
       r.start_event = i;
       r.start = t;
-      r.stats = snapshot(*g, t);
+      r.stats = snapshot(g, t);
       auto k = static_cast<uint32_t>(regions_.size());
       regions_.push_back(std::move(r));
-      g->x().active_regions.push_back(k);
+      x(g).active_regions.push_back(k);
       uint32_t task = task_index(reg.task);
       tasks_[task].regions.push_back(k);
-      task_goroutine(task, g->id);
+      task_goroutine(task, ctx.g);
       break;
     }
 
     case EventKind::RegionEnd: {
-      G* g = find(ctx.g);
-      if (!g) break;
+      const uint32_t g = find(ctx.g);
+      if (g == kNone) break;
       uint32_t k;
-      if (g->in_region()) {
+      if (pending_[g].in_region()) {
         // The innermost region is the one that ended (its task already knows it).
-        k = g->extra->active_regions.back();
-        g->extra->active_regions.pop_back();
+        k = pending_[g].extra->active_regions.back();
+        pending_[g].extra->active_regions.pop_back();
       } else {
         // An end without a beginning: make the region up now.
         Region reg = ev.region();
         RegionSummary r;
         r.task = reg.task;
         r.name = reg.type;
-        r.goroutine = g->id;
+        r.goroutine = ctx.g;
         k = static_cast<uint32_t>(regions_.size());
         regions_.push_back(std::move(r));
         uint32_t task = task_index(reg.task);
-        task_goroutine(task, g->id);
+        task_goroutine(task, ctx.g);
         tasks_[task].regions.push_back(k);
       }
       // The region's statistics: the snapshot now less the one at its beginning (its
       // stats until now), computed in reused buffers and swapped in.
       RegionSummary& r = regions_[k];
-      snapshot_into(scratch_, *g, t);
+      snapshot_into(scratch_, g, t);
       ExecStats& d = scratch2_;
       d.exec = scratch_.exec - r.stats.exec;
       d.sched_wait = scratch_.sched_wait - r.stats.sched_wait;
@@ -368,7 +498,7 @@ void Summarizer::annotation(size_t i, EventKind kind, Time t, const Context& ctx
       std::swap(r.stats, d);
       r.end_event = i;
       r.end = t;
-      end_region(*g, k);
+      end_region(g, k);
       break;
     }
 
@@ -408,49 +538,30 @@ void Summarizer::annotation(size_t i, EventKind kind, Time t, const Context& ctx
 
 Summary Summarizer::finish() {
   Summary out;
-  std::vector<std::pair<GoID, uint32_t>> live;  // (id, record)
-  live.reserve(count_);
-  index_.for_each([&](int64_t id, uint32_t k) { live.push_back({id, k}); });
-  if (!std::is_sorted(live.begin(), live.end())) std::sort(live.begin(), live.end());
-  out.goroutines.reserve(live.size());
-  for (auto [id, k] : live) {
-    G& g = at(k);
-    finalize(g, last_ts_, kNoEvent);
-    GoroutineSummary& sum = out.goroutines.emplace_back();
-    sum.id = g.id;
-    sum.name = s_.strings.get(g.name);
-    sum.pc = g.pc;
-    sum.creation_time = g.creation_time;
-    sum.start_time = g.start_time;
-    sum.end_time = g.end_time;
-    sum.stats.exec = g.exec;
-    sum.stats.sched_wait = g.sched_wait;
-    sum.stats.syscall = g.syscall;
-    sum.stats.syscall_block = g.syscall_block;
-    sum.stats.total = g.total;
-    sum.stats.block = std::move(g.block);
-    sum.stats.ranges = std::move(g.ranges);
-    if (g.extra && !g.extra->regions.empty()) {
-      // By start time, regions without a start first: a stable sort (Go's is not, but
-      // equal start times are rare).
-      auto& v = g.extra->regions;
-      auto earlier = [](const std::pair<Time, uint32_t>& a, const std::pair<Time, uint32_t>& b) { return a.first < b.first; };
-      if (v.size() > 32) {
-        std::stable_sort(v.begin(), v.end(), earlier);
-      } else {
-        for (size_t j = 1; j < v.size(); j++) {  // insertion sort: no allocation for a few
-          auto cur = v[j];
-          size_t m = j;
-          for (; m > 0 && earlier(cur, v[m - 1]); m--) v[m] = v[m - 1];
-          v[m] = cur;
-        }
-      }
-      sum.regions.reserve(v.size());
-      for (auto& [start, region] : v) sum.regions.push_back(region);
+  const auto n = static_cast<uint32_t>(goroutines_.size());
+  // Every record is live when no id was reused; in id order when goroutines appeared so.
+  bool ascending = !replaced_;
+  for (uint32_t k = 1; k < n && ascending; k++) ascending = goroutines_[k - 1].id < goroutines_[k].id;
+  auto finish_one = [&](uint32_t k) {
+    finalize(k, last_ts_, kNoEvent);
+    if (pending_[k].extra) order_regions(k);
+  };
+  if (ascending) {
+    for (uint32_t k = 0; k < n; k++) finish_one(k);
+    out.goroutines = std::move(goroutines_);
+  } else {
+    std::vector<std::pair<GoID, uint32_t>> live;  // (id, record)
+    live.reserve(n);
+    index_.for_each([&](int64_t id, uint32_t k) { live.push_back({id, k}); });
+    std::sort(live.begin(), live.end());
+    out.goroutines.reserve(live.size());
+    for (auto [id, k] : live) {
+      finish_one(k);
+      out.goroutines.push_back(std::move(goroutines_[k]));
     }
   }
-  chunks_.clear();
-  count_ = 0;
+  std::vector<GoroutineSummary>().swap(goroutines_);
+  std::vector<Pending>().swap(pending_);
 
   // Tasks by id: the index lists small ids in order (larger ones, if any, get sorted).
   // Tasks are made nearly in id order, so they are put in order in place.
@@ -523,11 +634,39 @@ bool is_system_goroutine(std::string_view f) {
   return f.empty() || (f != "runtime.main" && f.rfind("runtime.", 0) == 0);
 }
 
-Summary summarize(const EventStore& store) {
+struct SummaryBuild::State {
+  explicit State(const EventStore& s) : store(s), summarizer(s, names) {}
+  const EventStore& store;
   detail::RangeNames names;
-  detail::Summarizer s(store, names);
-  detail::run_event_pass(store, names, s);
-  return s.finish();
+  detail::Summarizer summarizer;
+  size_t next = 0;  // the first event not summarized yet
+  std::optional<Summary> result;
+};
+
+SummaryBuild::SummaryBuild(const EventStore& store) : s_(std::make_unique<State>(store)) {}
+SummaryBuild::SummaryBuild(SummaryBuild&&) noexcept = default;
+SummaryBuild& SummaryBuild::operator=(SummaryBuild&&) noexcept = default;
+SummaryBuild::~SummaryBuild() = default;
+
+bool SummaryBuild::step(size_t events) {
+  State& st = *s_;
+  if (st.result) return true;
+  const size_t to = st.next + std::min(events, st.store.size() - st.next);
+  st.summarizer.run(st.names, st.next, to);
+  st.next = to;
+  if (to < st.store.size()) return false;
+  st.result = st.summarizer.finish();
+  return true;
 }
+
+Summary SummaryBuild::take() {
+  while (!step(SIZE_MAX)) {
+  }
+  Summary out = std::move(*s_->result);
+  s_->result.reset();
+  return out;
+}
+
+Summary summarize(const EventStore& store) { return SummaryBuild(store).take(); }
 
 }  // namespace gotrace::analysis

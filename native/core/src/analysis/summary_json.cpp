@@ -48,7 +48,10 @@ void region_json(JsonWriter& w, const Summary& s, const RegionSummary& r) {
   w.end_object();
 }
 
-void goroutine_json(JsonWriter& w, const Summary& s, const GoroutineSummary& g) {
+namespace {
+
+// A goroutine's fields before "regions", left open.
+void goroutine_fields_json(JsonWriter& w, const Summary& s, const GoroutineSummary& g) {
   w.begin_object();
   w.field("id", g.id);
   w.field("name", g.name);
@@ -58,6 +61,18 @@ void goroutine_json(JsonWriter& w, const Summary& s, const GoroutineSummary& g) 
   w.field("end", g.end_time);
   w.key("stats");
   exec_stats_json(w, s, g.stats);
+}
+
+}  // namespace
+
+void goroutine_row_json(JsonWriter& w, const Summary& s, const GoroutineSummary& g) {
+  goroutine_fields_json(w, s, g);
+  w.field("regions", static_cast<uint64_t>(g.regions.size()));
+  w.end_object();
+}
+
+void goroutine_json(JsonWriter& w, const Summary& s, const GoroutineSummary& g) {
+  goroutine_fields_json(w, s, g);
   w.key("regions");
   if (g.regions.empty()) {
     w.null();

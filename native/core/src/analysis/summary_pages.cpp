@@ -73,9 +73,8 @@ std::optional<GoroutineSort> parse_goroutine_sort(std::string_view column) {
 
 std::vector<const GoroutineSummary*> group_members(const Summary& s, const GoroutineGroup& group) {
   std::vector<const GoroutineSummary*> out;
-  out.reserve(group.goroutines.size());
-  for (GoID id : group.goroutines)
-    if (const GoroutineSummary* g = s.goroutine(id)) out.push_back(g);
+  out.reserve(group.members.size());
+  for (uint32_t k : group.members) out.push_back(&s.goroutines[k]);
   return out;
 }
 

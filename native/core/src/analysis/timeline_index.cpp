@@ -37,6 +37,7 @@ const EventStore& TimelineIndex::store() const { return *d_->store; }
 Time TimelineIndex::start() const { return d_->start; }
 Time TimelineIndex::end() const { return d_->end; }
 bool TimelineIndex::has_threads() const { return d_->threads; }
+void TimelineIndex::build_goroutine_lanes() const { d_->of(TrackKind::Goroutine); }
 
 std::span<const int64_t> TimelineIndex::ids(TrackKind kind) const {
   if (kind == TrackKind::GC || kind == TrackKind::STW) return d_->single_track;

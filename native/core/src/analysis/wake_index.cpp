@@ -1,4 +1,4 @@
-// The index of every wake-up edge: one walk of the goroutines' tracks when it is built;
+// The index of every wake-up edge: one pass over the events when it is built;
 // a goroutine's edges are then two binary searches away.
 #include "gotrace/analysis/wake_index.h"
 
@@ -6,9 +6,11 @@
 #include <unordered_map>
 
 #include "gotrace/event_slices.h"
+#include "gotrace/event_view.h"
 #include "gotrace/v2_spec.h"
 #include "id_map.h"
-#include "timeline_data.h"
+#include "timeline_families.h"
+#include "transition.h"
 #include "wake_kind.h"
 
 namespace gotrace::analysis {
@@ -72,88 +74,78 @@ WakeCounts WakeIndex::count(int64_t g, Time from, Time to) const {
   return {by.take(), woke.take()};
 }
 
-WakeIndex build_wake_index(const TimelineIndex& index) {
-  const TimelineData& d = index.data();
-  const EventStore& s = *d.store;
-  const SliceTracks& gs = d.of(TrackKind::Goroutine);
+namespace {
+
+// Edges (given in start order) grouped by key[k] (ascending), each group in start order:
+// a counting sort when the keys are small integers (goroutine ids nearly always are),
+// else a stable sort.
+void group_edges(const std::vector<std::pair<uint32_t, uint32_t>>& edges, const std::vector<int64_t>& key,
+                 WakeIndex::Grouped& out) {
+  const size_t n = edges.size();
+  int64_t lo = 0, hi = -1;
+  for (int64_t k : key) {
+    lo = std::min(lo, k);
+    hi = std::max(hi, k);
+  }
+  out.edges.resize(n);
+  auto add_group = [&](int64_t id, size_t begin, size_t end) {
+    out.ids.push_back(id);
+    out.begin.push_back(static_cast<uint32_t>(begin));
+    out.end.push_back(static_cast<uint32_t>(end));
+  };
+  if (n > 0 && lo >= -1 && static_cast<uint64_t>(hi) < 4 * n + (uint64_t{1} << 20)) {
+    std::vector<uint32_t> at(static_cast<size_t>(hi - lo) + 2, 0);
+    for (int64_t k : key) at[static_cast<size_t>(k - lo) + 1]++;
+    for (size_t b = 1; b < at.size(); b++) {
+      const size_t begin = at[b - 1], end = begin + at[b];
+      if (at[b] != 0) add_group(static_cast<int64_t>(b - 1) + lo, begin, end);
+      at[b] = static_cast<uint32_t>(end);
+    }
+    // at[b] is now where the group of key b + lo begins (at[0] = 0).
+    for (size_t i = 0; i < n; i++) out.edges[at[static_cast<size_t>(key[i] - lo)]++] = edges[i];
+    return;
+  }
+  std::vector<uint32_t> order(n);
+  for (uint32_t i = 0; i < n; i++) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return key[a] < key[b]; });
+  for (size_t i = 0; i < n; i++) {
+    out.edges[i] = edges[order[i]];
+    if (i == 0 || key[order[i]] != key[order[i - 1]]) add_group(key[order[i]], i, i);
+    out.end.back() = static_cast<uint32_t>(i + 1);
+  }
+}
+
+}  // namespace
+
+WakeIndex build_wake_index(const EventStore& s) {
   WakeIndex out;
   out.store_ = &s;
-
-  // At most one edge per start: room for them all, without growing by doubling.
-  size_t starts = 0;
+  // A goroutine's track is its transitions that change its state (the timeline's
+  // goroutine lanes); an edge is a start whose previous entry there made it runnable.
+  constexpr uint32_t kNone = ~0u;
+  IdMap<uint32_t, kNone> last;
+  std::vector<std::pair<uint32_t, uint32_t>> edges;  // (start, wake), in start order
+  std::vector<int64_t> woken, waker;
+  const auto& kinds = event_kinds();
   for_each_event_slice(s.size(), [&](size_t from, size_t to) {
-    for (size_t i = from; i < to; i++) starts += s.type(i) == v2::EvGoStart;
+    for (size_t i = from; i < to; i++) {
+      const uint8_t type = s.type(i);
+      if (kinds[type] != EventKind::StateTransition) continue;
+      const auto e = static_cast<uint32_t>(i);
+      const StateTransition st = read_transition(s, e, type);
+      if (st.resource.kind != ResourceKind::Goroutine || st.old_state == st.new_state) continue;
+      const GoID g = st.resource.id;
+      const uint32_t before = last.get(g);
+      if (type == v2::EvGoStart && before != kNone && wake_kind(s.type(before))) {
+        edges.emplace_back(e, before);
+        woken.push_back(g);
+        waker.push_back(s.goroutine(before));
+      }
+      last.set(g, e);
+    }
   });
-
-  // Into each goroutine: its own track holds its starts, each just after what made it
-  // runnable (edge_into's reading, done in one walk per track, in start order).
-  WakeIndex::Grouped& into = out.into_;
-  into.edges.reserve(starts);
-  for (uint32_t l = 0; l < gs.lanes.lanes(); l++) {
-    const auto first = static_cast<uint32_t>(into.edges.size());
-    uint32_t before = 0;
-    for (LaneSet::Reader r = gs.lanes.at(l, 0); !r.done(); r.next()) {
-      const uint32_t e = r.event();
-      if (r.index() > 0 && s.type(e) == v2::EvGoStart && wake_kind(s.type(before))) into.edges.emplace_back(e, before);
-      before = e;
-    }
-    if (into.edges.size() == first) continue;
-    into.ids.push_back(gs.ids[l]);
-    into.begin.push_back(first);
-    into.end.push_back(static_cast<uint32_t>(into.edges.size()));
-  }
-
-  // From each goroutine: the same edges in buckets by the waker's track (one past the
-  // last for wakers without one, as the runtime: -1), each bucket in (waker, start) order.
-  const size_t n = into.edges.size();
-  const auto lanes = static_cast<uint32_t>(gs.ids.size());
-  auto waker = [&](const std::pair<uint32_t, uint32_t>& e) { return static_cast<int64_t>(s.context(e.second).g); };
-  // Lanes by goroutine id in an array: a binary search per edge was most of the build.
-  IdMap<uint32_t, kAbsent> lane_of;
-  for (uint32_t l = 0; l < lanes; l++) lane_of.set(gs.ids[l], l);
-  std::vector<uint32_t> bucket(n);
-  std::vector<uint32_t> at(lanes + 2, 0);
-  for (size_t i = 0; i < n; i++) {
-    const uint32_t l = lane_of.get(waker(into.edges[i]));
-    bucket[i] = l != kAbsent ? l : lanes;
-    at[bucket[i] + 1]++;
-  }
-  for (uint32_t b = 0; b <= lanes; b++) at[b + 1] += at[b];
-  WakeIndex::Grouped& from = out.from_;
-  from.edges.resize(n);
-  for (size_t i = 0; i < n; i++) from.edges[at[bucket[i]]++] = into.edges[i];
-  bucket = {};
-  // at[b] is now where bucket b ends.
-  for (uint32_t b = lanes + 1; b > 0; b--) at[b] = at[b - 1];
-  at[0] = 0;
-  struct Group {
-    int64_t waker;
-    uint32_t begin, end;
-  };
-  std::vector<Group> groups;
-  for (uint32_t b = 0; b <= lanes; b++) {
-    const auto lo = from.edges.begin() + at[b], hi = from.edges.begin() + at[b + 1];
-    if (b < lanes) {
-      std::sort(lo, hi);
-    } else {
-      std::sort(lo, hi, [&](const auto& x, const auto& y) {
-        const int64_t wx = waker(x), wy = waker(y);
-        return wx != wy ? wx < wy : x.first < y.first;
-      });
-    }
-    for (auto it = lo; it != hi; ++it) {
-      const auto k = static_cast<uint32_t>(it - from.edges.begin());
-      if (it == lo || groups.back().waker != waker(*it)) groups.push_back({waker(*it), k, k});
-      groups.back().end = k + 1;
-    }
-  }
-  // Lane buckets come in ascending id order; the last bucket's wakers go where they sort.
-  std::sort(groups.begin(), groups.end(), [](const Group& x, const Group& y) { return x.waker < y.waker; });
-  for (const Group& g : groups) {
-    from.ids.push_back(g.waker);
-    from.begin.push_back(g.begin);
-    from.end.push_back(g.end);
-  }
+  group_edges(edges, woken, out.into_);
+  group_edges(edges, waker, out.from_);
   return out;
 }
 

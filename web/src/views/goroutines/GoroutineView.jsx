@@ -34,7 +34,7 @@ export function GoroutineView({ client, id }) {
     const [data, stats] = await Promise.all([part(client, 'goroutine', id), statsOf(client)]);
     return { group: data?.group, stats, g: data?.goroutine };
   }, [client, id]);
-  // The wake-ups need the timeline's index of wake edges: they come after the figures.
+  // The wake-ups need the index of wake edges: they come after the figures.
   const woken = useAsync(async () => {
     const d = state.data;
     if (!d?.g || d.g.id !== id) return null;
@@ -89,13 +89,17 @@ export function GoroutineView({ client, id }) {
         </tbody>
       </table>
       <h3>Lane</h3>
-      <StateLane
-        client={client}
-        goroutine={g.id}
-        t0={t0}
-        t1={t1}
-        onPick={(t) => { location.hash = timelineHref(t - (t1 - t0) / 200, t + (t1 - t0) / 200, { g: g.id }); }}
-      />
+      {/* The lane needs the timeline's index, the longest analysis to build: it is asked
+          for once the wake-ups are in, so that they never wait behind it. */}
+      {wakes || woken.error ? (
+        <StateLane
+          client={client}
+          goroutine={g.id}
+          t0={t0}
+          t1={t1}
+          onPick={(t) => { location.hash = timelineHref(t - (t1 - t0) / 200, t + (t1 - t0) / 200, { g: g.id }); }}
+        />
+      ) : <p class="gt-loading">Computing the lane…</p>}
       {wakes ? (
         <div class="gt-wakes">
           <WakeList title="Woken by" list={wakes.wokenBy} sampled={wakes.sampled} traceStart={traceStart} testid="woken-by" />

@@ -23,6 +23,9 @@ void exec_stats_json(JsonWriter& w, const Summary& s, const ExecStats& stats);
 void region_json(JsonWriter& w, const Summary& s, const RegionSummary& region);
 // {"id", "name", "pc", "creation", "start", "end", "stats", "regions": [...] or null}.
 void goroutine_json(JsonWriter& w, const Summary& s, const GoroutineSummary& g);
+// The same with "regions" as their count (a row of a goroutine table: its regions can be
+// many, each with its statistics).
+void goroutine_row_json(JsonWriter& w, const Summary& s, const GoroutineSummary& g);
 // {"id", "name", "parent" (0 if none), "start", "end", "complete", "logs": count,
 // "regions": count, "goroutines": [...] or null}.
 void task_json(JsonWriter& w, const TaskSummary& t);

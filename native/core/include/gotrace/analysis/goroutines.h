@@ -16,6 +16,7 @@ struct GoroutineGroup {
   size_t count = 0;
   ExecStats totals;       // the sum of its goroutines' statistics (names as in the Summary)
   std::vector<GoID> goroutines;  // by total time, longest first (Go's order on a group's page)
+  std::vector<uint32_t> members;  // the same goroutines as indices into Summary::goroutines
 };
 
 // Every group, by total execution time, most first (then by name).

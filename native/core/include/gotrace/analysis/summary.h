@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -109,6 +110,24 @@ struct Summary {
 
 // Go's Summarizer over every event of the store.
 Summary summarize(const EventStore& store);
+
+// summarize() a piece at a time, for a caller with other work to do between pieces (the
+// web worker answers requests): step() summarizes up to `events` more events, and
+// finishes after the last; take() gives the Summary (doing what is left), once.
+class SummaryBuild {
+ public:
+  explicit SummaryBuild(const EventStore& store);
+  SummaryBuild(SummaryBuild&&) noexcept;
+  SummaryBuild& operator=(SummaryBuild&&) noexcept;
+  ~SummaryBuild();
+  // True once the summary is complete.
+  bool step(size_t events);
+  Summary take();
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
 
 // Go's IsSystemGoroutine: runtime goroutines (other than runtime.main) and unnamed ones.
 bool is_system_goroutine(std::string_view start_function);

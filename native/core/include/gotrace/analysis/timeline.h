@@ -81,6 +81,9 @@ class TimelineIndex {
   std::span<const int64_t> ids(TrackKind kind) const;
   bool has_threads() const;
   TimelineMemory memory() const;
+  // The goroutine tracks' lanes are built on their first query (they take a pass of
+  // their own): this builds them now.
+  void build_goroutine_lanes() const;
 
   const detail::TimelineData& data() const { return *d_; }
 

@@ -37,8 +37,6 @@ class WakeIndex {
   WakeCounts count(int64_t g, Time from, Time to) const;
   size_t edges() const { return into_.edges.size(); }
 
- private:
-  friend WakeIndex build_wake_index(const TimelineIndex& index);
   // Edges grouped by a goroutine: group k (ids ascending) is edges[begin[k], end[k]), in
   // start order. An edge is (start, wake): the store indices of the woken goroutine's
   // GoStart and of the event that made it runnable.
@@ -47,10 +45,14 @@ class WakeIndex {
     std::vector<uint32_t> begin, end;
     std::vector<std::pair<uint32_t, uint32_t>> edges;
   };
+
+ private:
+  friend WakeIndex build_wake_index(const EventStore& store);
   const EventStore* store_ = nullptr;
   Grouped into_, from_;
 };
 
-WakeIndex build_wake_index(const TimelineIndex& index);
+// One pass over the events (no timeline index needed).
+WakeIndex build_wake_index(const EventStore& store);
 
 }  // namespace gotrace::analysis
