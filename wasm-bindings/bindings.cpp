@@ -220,18 +220,16 @@ class WasmTrace {
   // type) or "mmu" (the curve for the default flags: STW, background, assist and sweep).
   val prepare(std::string what) const {
     return guard([&] {
-      if (what == "summary") summary();
-      else if (what == "goroutineGroups") groups();
-      else if (what == "taskTypes") tasks_by_type();
-      else if (what == "regionTypes") regions_by_type();
-      else if (what == "timeline") timeline();
-      else if (what == "goroutineLanes") timeline().build_goroutine_lanes();
-      else if (what == "wakes") wakes();
-      else if (what.starts_with("flame:")) whole_flame(profile_type(what.substr(6)));
-      else if (what == "mmu") mmu_curve(kDefaultMmuFlags);
-      else throw std::runtime_error("nothing to prepare called '" + what + "'");
+      prepare_now(what);
       return val::null();
     });
+  }
+
+  // The next piece of a long analysis, about `events` events' worth of work: "summary",
+  // "timeline" or "goroutineLanes" (which builds the timeline first); true once it is
+  // complete. Any other analysis prepare() knows is computed whole.
+  val advance(std::string what, double events) const {
+    return guard([&] { return val(advance_now(what, events >= 1 ? static_cast<size_t>(std::min(events, 1e15)) : 1)); });
   }
 
   // The goroutine groups without their goroutines: {"count", "groups": [...]}.
@@ -710,8 +708,49 @@ class WasmTrace {
     });
   }
  private:
+  void prepare_now(const std::string& what) const {
+    if (what == "summary") summary();
+    else if (what == "goroutineGroups") groups();
+    else if (what == "taskTypes") tasks_by_type();
+    else if (what == "regionTypes") regions_by_type();
+    else if (what == "timeline") timeline();
+    else if (what == "goroutineLanes") timeline().build_goroutine_lanes();
+    else if (what == "wakes") wakes();
+    else if (what.starts_with("flame:")) whole_flame(profile_type(what.substr(6)));
+    else if (what == "mmu") mmu_curve(kDefaultMmuFlags);
+    else throw std::runtime_error("nothing to prepare called '" + what + "'");
+  }
+  bool advance_now(const std::string& what, size_t events) const {
+    if (what == "summary") {
+      if (summary_) return true;
+      if (!summary_build_) summary_build_ = std::make_unique<SummaryBuild>(result_.store);
+      if (!summary_build_->step(events)) return false;
+      summary();
+      return true;
+    }
+    if (what == "timeline") {
+      if (timeline_) return true;
+      if (!timeline_build_) timeline_build_ = std::make_unique<TimelineIndexBuild>(result_.store);
+      if (!timeline_build_->step(events)) return false;
+      timeline();
+      return true;
+    }
+    if (what == "goroutineLanes") {
+      if (!timeline_) {
+        advance_now("timeline", events);  // the timeline first: the lanes are not begun
+        return false;
+      }
+      return timeline_->build_goroutine_lanes(events);
+    }
+    prepare_now(what);
+    return true;
+  }
   const Summary& summary() const {
-    if (!summary_) summary_ = std::make_unique<Summary>(summarize(result_.store));
+    if (!summary_) {
+      if (!summary_build_) summary_build_ = std::make_unique<SummaryBuild>(result_.store);
+      summary_ = std::make_unique<Summary>(summary_build_->take());
+      summary_build_.reset();
+    }
     return *summary_;
   }
   const std::vector<GoroutineGroup>& groups() const {
@@ -739,7 +778,11 @@ class WasmTrace {
     return *slot;
   }
   const TimelineIndex& timeline() const {
-    if (!timeline_) timeline_ = std::make_unique<TimelineIndex>(build_timeline_index(result_.store));
+    if (!timeline_) {
+      if (!timeline_build_) timeline_build_ = std::make_unique<TimelineIndexBuild>(result_.store);
+      timeline_ = std::make_unique<TimelineIndex>(timeline_build_->take());
+      timeline_build_.reset();
+    }
     return *timeline_;
   }
   const WakeIndex& wakes() const {
@@ -822,7 +865,9 @@ class WasmTrace {
   ReadResult result_;
   std::string fatal_;
   mutable std::unique_ptr<Summary> summary_;
+  mutable std::unique_ptr<SummaryBuild> summary_build_;  // while advance() builds it
   mutable std::unique_ptr<TimelineIndex> timeline_;
+  mutable std::unique_ptr<TimelineIndexBuild> timeline_build_;
   mutable std::unique_ptr<WakeIndex> wakes_;
   mutable std::array<std::unique_ptr<FlameGraph>, std::size(kProfileTypes)> whole_flames_;
   mutable std::unique_ptr<std::vector<GoroutineGroup>> groups_;
@@ -855,6 +900,7 @@ EMSCRIPTEN_BINDINGS(gotrace_core) {
       .function("tasks", &WasmTrace::tasks)
       .function("regions", &WasmTrace::regions)
       .function("prepare", &WasmTrace::prepare)
+      .function("advance", &WasmTrace::advance)
       .function("goroutineGroups", &WasmTrace::goroutine_groups_part)
       .function("goroutineGroupPage", &WasmTrace::goroutine_group_page)
       .function("goroutine", &WasmTrace::goroutine_part)

@@ -90,6 +90,19 @@ for (const name of traces) {
     const fresh = await opened(name);
     assert.deepEqual(lanes(trace), lanes(fresh));
     assert.ok(lanes(fresh).some((l) => l.start.length > 0));
+    // The same analyses a piece at a time.
+    const pieces = await opened(name);
+    for (const what of ['summary', 'goroutineLanes']) {
+      let calls = 1;
+      while (!pieces.advance(what, 20000)) calls++;
+      assert.ok(calls > pieces.eventCount / 20000, `${what} in ${calls} pieces`);
+      assert.equal(pieces.advance(what, 1), true);
+    }
+    assert.deepEqual(pieces.goroutines(), fresh.goroutines());
+    assert.deepEqual(lanes(pieces), lanes(fresh));
+    assert.equal(pieces.advance('mmu', 1), true);
+    assert.throws(() => pieces.advance('nothing', 1), /nothing to prepare/);
+    pieces.dispose();
     fresh.dispose();
     assert.throws(() => trace.prepare('nothing'), /nothing to prepare/);
     // The whole trace's flame graph is kept once prepared, and is the one computed for a

@@ -161,12 +161,24 @@ export class Trace {
   /**
    * Computes an analysis now so that the calls needing it answer at once later:
    * 'summary' (goroutines, tasks, regions), 'goroutineGroups', 'taskTypes',
-   * 'regionTypes', 'timeline' (the index behind tracks() and timeline()), 'wakes' (the
+   * 'regionTypes', 'timeline' (the index behind tracks() and timeline()),
+   * 'goroutineLanes' (the timeline's goroutine tracks), 'wakes' (the
    * index behind wakeups()), 'flame:TYPE' (the whole trace's flame() of a profile type,
    * kept) or 'mmu' (the utilization curve for mmu()'s default flags).
    */
   prepare(what) {
     unwrap(this.#live().prepare(String(what)));
+  }
+
+  /**
+   * The next piece of a long analysis, about `events` events' worth of work (a million
+   * is some tens of milliseconds): 'summary', 'timeline' or 'goroutineLanes' (the
+   * timeline's goroutine tracks, otherwise built by their first query); true once it is
+   * complete. Any other name prepare() knows is computed whole. A caller with other work
+   * to do (a worker answering requests) can do it between pieces.
+   */
+  advance(what, events) {
+    return unwrap(this.#live().advance(String(what), Number(events)));
   }
 
   /** The goroutine groups by start function, without their goroutines: { count, groups }. */

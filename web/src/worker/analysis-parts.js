@@ -77,17 +77,25 @@ export function analysisPart(trace, what, arg) {
   }
 }
 
-/** The analyses the views need, in the order to compute them ahead of a request. */
+/** Events per piece of a long analysis: some tens of milliseconds of work. */
+export const PIECE_EVENTS = 1 << 20;
+
+/**
+ * The analyses the views need, in the order to compute them ahead of a request. A step
+ * that returns false is not done: it is called again (the long analyses, a piece at a
+ * time).
+ */
 export function backgroundSteps(trace) {
+  const piece = (what) => () => trace.advance(what, PIECE_EVENTS);
   return [
-    () => trace.prepare('summary'),
+    piece('summary'),
     () => groups(trace),
     () => trace.prepare('wakes'),
     () => taskTypes(trace),
     () => regionTypes(trace),
     () => trace.prepare('mmu'),
-    () => trace.prepare('timeline'),
-    () => trace.prepare('goroutineLanes'),
+    piece('timeline'),
+    piece('goroutineLanes'),
     ...['net', 'sync', 'syscall', 'sched'].map((type) => () => trace.prepare(`flame:${type}`)),
   ];
 }

@@ -13,9 +13,12 @@
 // Once a trace is open and no request has come for a moment (the first timeline paint
 // is served first), the analyses the views need are computed in the background, one
 // step at a time: a request that arrives meanwhile waits for the step under way only.
+// The long analyses (the summary, the timeline index, its goroutine lanes) are built a
+// piece at a time, in the background and for a request that needs one still under way
+// alike, so that no request waits long behind another's analysis.
 import { openTrace, loadCore } from 'gotrace';
 import { readBlob } from './read.js';
-import { analysisPart, backgroundSteps } from './analysis-parts.js';
+import { analysisPart, backgroundSteps, PIECE_EVENTS } from './analysis-parts.js';
 
 let trace = null;
 let core = null;
@@ -35,13 +38,44 @@ function scheduleBackground(ms) {
 function backgroundStep() {
   backgroundTimer = null;
   if (!background || background.trace !== trace || inFlight) return;
-  const step = background.steps.shift();
+  let done = true;
   try {
-    step();
+    done = background.steps[0]() !== false;
   } catch {
     // A failing analysis is reported to the view that asks for it.
   }
+  if (done) background.steps.shift();
   scheduleBackground(1);
+}
+
+// The long analyses a request needs before it is answered.
+const SUMMARY = ['summary'];
+const TIMELINE = ['timeline'];
+const needs = {
+  goroutines: SUMMARY, tasks: SUMMARY, regions: SUMMARY, pprof: SUMMARY, flame: SUMMARY,
+  tracks: TIMELINE, sliceDetails: TIMELINE,
+  timeline: TIMELINE,
+  timelines: TIMELINE,
+  part: SUMMARY,
+};
+function analysesFor(method, args) {
+  if (method === 'part' && (args[0] === 'wakeups' || args[0] === 'goroutineWakeups')) return [];
+  const goroutineTrack = (track) => track?.kind === 'goroutine';
+  if ((method === 'timeline' && goroutineTrack(args[0])) ||
+      (method === 'timelines' && args[0]?.some?.(([track]) => goroutineTrack(track)))) {
+    return ['goroutineLanes'];  // the timeline first, then its goroutine lanes
+  }
+  return needs[method] ?? [];
+}
+
+// Builds what the request needs a piece at a time, letting other requests in between.
+async function ready(t, analyses) {
+  for (const what of analyses) {
+    while (!t.advance(what, PIECE_EVENTS)) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (t !== trace) throw new Error('the trace was closed');
+    }
+  }
 }
 
 // How many background steps are left (for benchmarks, which read it in the worker).
@@ -119,6 +153,7 @@ self.onmessage = async (e) => {
   clearTimeout(backgroundTimer);
   try {
     let result;
+    if (trace && method !== 'open' && method !== 'close') await ready(trace, analysesFor(method, args));
     if (Object.hasOwn(methods, method)) {
       result = await methods[method](id, ...args);
     } else {

@@ -104,10 +104,10 @@ class Rules {
   Rules(const EventStore& s, std::array<TrackBuilder, kTrackKinds>& out, SeriesBuilder& series, bool threads)
       : s_(s), out_(out), series_(series), threads_(threads) {}
 
-  void run() {
-    for_each_event_slice(s_.size(), [&](size_t from, size_t to) { run_events(from, to); });
-    series_.finish();
+  void run(size_t from, size_t to) {
+    for_each_event_slice_between(from, to, [&](size_t a, size_t b) { run_events(a, b); });
   }
+  void finish() { series_.finish(); }
 
  private:
   void run_events(size_t from, size_t to) {
@@ -378,52 +378,81 @@ void summarize_lanes(const EventStore& s, Time trace_start, Time trace_end, Slic
 
 }  // namespace
 
-void build_slice_tracks(TimelineData& d) {
-  const EventStore& s = *d.store;
-  if (s.size() >= UINT32_MAX) throw std::length_error("the timeline indexes at most 2^32 - 1 events");
+struct SliceTrackBuild::State {
+  explicit State(TimelineData& data)
+      : d(data), series(data.series, data.store->size()), rules(*data.store, builders, series, data.threads) {}
+  TimelineData& d;
   std::array<TrackBuilder, kTrackKinds> builders;
-  SeriesBuilder series(d.series, s.size());
-  Rules(s, builders, series, d.threads).run();
+  SeriesBuilder series;
+  Rules rules;
+};
+
+SliceTrackBuild::SliceTrackBuild(TimelineData& d) {
+  if (d.store->size() >= UINT32_MAX) throw std::length_error("the timeline indexes at most 2^32 - 1 events");
+  s_ = std::make_unique<State>(d);
+}
+SliceTrackBuild::~SliceTrackBuild() = default;
+
+void SliceTrackBuild::run(size_t from, size_t to) { s_->rules.run(from, to); }
+
+void SliceTrackBuild::finish() {
+  s_->rules.finish();
+  TimelineData& d = s_->d;
   for (size_t k = 0; k < kTrackKinds; k++) {
-    builders[k].finish(d.tracks[k]);
+    s_->builders[k].finish(d.tracks[k]);
     if (static_cast<TrackKind>(k) == TrackKind::Goroutine) continue;
     with_family(static_cast<TrackKind>(k), [&](auto family) {
-      summarize_lanes<decltype(family)>(s, d.start, d.end, d.tracks[k]);
+      summarize_lanes<decltype(family)>(*d.store, d.start, d.end, d.tracks[k]);
       return 0;
     });
   }
 }
 
+void build_slice_tracks(TimelineData& d) {
+  SliceTrackBuild b(d);
+  b.run(0, d.store->size());
+  b.finish();
+}
+
 // Every goroutine transition that changes its state is an entry of its lane (gstate.go);
 // the lane is retired when the goroutine ends.
-void build_goroutine_lanes(TimelineData& d) {
+bool advance_goroutine_lanes(TimelineData& d, size_t events) {
+  if (d.goroutine_lanes_built) return true;
   const EventStore& s = *d.store;
   SliceTracks& t = d.tracks[static_cast<size_t>(TrackKind::Goroutine)];
-  constexpr uint32_t kNoLane = ~uint32_t{0};
-  IdMap<uint32_t, kNoLane> lane_of;
-  for (uint32_t l = 0; l < t.ids.size(); l++) lane_of.set(t.ids[l], l);
-  LaneSetBuilder lanes;
+  if (!d.goroutine_build) {
+    d.goroutine_build = std::make_unique<GoroutineLaneBuild>();
+    for (uint32_t l = 0; l < t.ids.size(); l++) d.goroutine_build->lane_of.set(t.ids[l], l);
+  }
+  GoroutineLaneBuild& b = *d.goroutine_build;
+  const size_t to = b.next + std::min(events, s.size() - b.next);
   const auto& kinds = event_kinds();
-  for_each_event_slice(s.size(), [&](size_t from, size_t to) {
-    for (size_t i = from; i < to; i++) {
+  for_each_event_slice_between(b.next, to, [&](size_t from, size_t end) {
+    for (size_t i = from; i < end; i++) {
       const uint8_t type = s.type(i);
       if (kinds[type] != EventKind::StateTransition) continue;
       const auto e = static_cast<uint32_t>(i);
       const StateTransition st = read_transition(s, e, type);
       if (st.resource.kind != ResourceKind::Goroutine || st.old_state == st.new_state) continue;
-      const uint32_t l = lane_of.get(st.resource.id);
-      if (l == kNoLane) continue;  // not seen by the first pass: cannot happen
-      lanes.add(l, e);
-      if (st.go_to() == GoState::NotExist) lanes.retire(l);
+      const uint32_t l = b.lane_of.get(st.resource.id);
+      if (l == ~uint32_t{0}) continue;  // not seen by the first pass: cannot happen
+      b.lanes.add(l, e);
+      if (st.go_to() == GoState::NotExist) b.lanes.retire(l);
     }
   });
+  b.next = to;
+  if (to < s.size()) return false;
   SliceTracks built;
-  built.lanes = lanes.finish(static_cast<uint32_t>(t.ids.size()));
+  built.lanes = b.lanes.finish(static_cast<uint32_t>(t.ids.size()));
   summarize_lanes<GoroutineFamily>(s, d.start, d.end, built);
   built.ids = std::move(t.ids);
   built.aux = std::move(t.aux);
   t = std::move(built);
+  d.goroutine_build.reset();
   d.goroutine_lanes_built = true;
+  return true;
 }
+
+void build_goroutine_lanes(TimelineData& d) { advance_goroutine_lanes(d, SIZE_MAX); }
 
 }  // namespace gotrace::analysis::detail

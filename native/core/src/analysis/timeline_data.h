@@ -4,11 +4,13 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <memory>
 #include <vector>
 
 #include "gotrace/analysis/timeline.h"
 #include "gotrace/analysis/timeline_query.h"
 #include "gotrace/event_view.h"
+#include "id_map.h"
 #include "timeline_lanes.h"
 
 namespace gotrace::analysis::detail {
@@ -135,8 +137,18 @@ struct SeriesTiles {
 
 struct TimelineData;
 // The goroutine tracks' lanes and summaries, built on first use (TimelineData::of): the
-// first screen shows procs and threads, and the track list needs only the ids.
+// first screen shows procs and threads, and the track list needs only the ids. Or a
+// piece at a time: advance_goroutine_lanes goes up to `events` events further (true
+// once the lanes are built).
 void build_goroutine_lanes(TimelineData& d);
+bool advance_goroutine_lanes(TimelineData& d, size_t events);
+
+// The goroutine lanes' pass under way.
+struct GoroutineLaneBuild {
+  IdMap<uint32_t, ~uint32_t{0}> lane_of;
+  LaneSetBuilder lanes;
+  size_t next = 0;  // the first event not seen yet
+};
 
 struct TimelineData {
   const EventStore* store = nullptr;
@@ -150,6 +162,7 @@ struct TimelineData {
   std::vector<int64_t> single_track = {0};  // the ids of the GC and STW tracks
 
   bool goroutine_lanes_built = false;
+  std::unique_ptr<GoroutineLaneBuild> goroutine_build;  // while built a piece at a time
 
   // A kind's tracks, complete (a query's first look at the goroutine tracks builds their
   // lanes: a const query may modify the index once, so queries of one index must not
@@ -198,6 +211,18 @@ inline uint32_t first_at_or_after(const EventStore& s, const LaneSet& lanes, uin
 // The parts of build_timeline_index, each in the file of its queries. Each fills its
 // part of `d` from d.store (d.start and d.end already set).
 void build_slice_tracks(TimelineData& d);
+// The same a slice of events at a time: run() the events in order, then finish().
+class SliceTrackBuild {
+ public:
+  explicit SliceTrackBuild(TimelineData& d);
+  ~SliceTrackBuild();
+  void run(size_t from, size_t to);
+  void finish();
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
 void build_regions(TimelineData& d);
 void build_tasks(TimelineData& d);
 void build_instants(TimelineData& d);

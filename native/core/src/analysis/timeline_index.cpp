@@ -37,7 +37,9 @@ const EventStore& TimelineIndex::store() const { return *d_->store; }
 Time TimelineIndex::start() const { return d_->start; }
 Time TimelineIndex::end() const { return d_->end; }
 bool TimelineIndex::has_threads() const { return d_->threads; }
-void TimelineIndex::build_goroutine_lanes() const { d_->of(TrackKind::Goroutine); }
+bool TimelineIndex::build_goroutine_lanes(size_t events) const {
+  return detail::advance_goroutine_lanes(*d_, events);
+}
 
 std::span<const int64_t> TimelineIndex::ids(TrackKind kind) const {
   if (kind == TrackKind::GC || kind == TrackKind::STW) return d_->single_track;
@@ -59,19 +61,74 @@ TimelineMemory TimelineIndex::memory() const {
   return m;
 }
 
-TimelineIndex build_timeline_index(const EventStore& store, const TimelineOptions& options) {
-  auto d = std::make_unique<detail::TimelineData>();
+struct TimelineIndexBuild::State {
+  std::unique_ptr<detail::TimelineData> d;
+  std::unique_ptr<detail::SliceTrackBuild> slices;
+  size_t next = 0;  // the first event the slice tracks' pass has not seen
+  // After the pass: its end (the tracks and their summaries), then the parts built
+  // from the store on their own.
+  enum class Part { Events, Tracks, Regions, Tasks, Instants, Done } part = Part::Events;
+};
+
+TimelineIndexBuild::TimelineIndexBuild(const EventStore& store, const TimelineOptions& options)
+    : s_(std::make_unique<State>()) {
+  auto& d = s_->d = std::make_unique<detail::TimelineData>();
   d->store = &store;
   d->threads = options.threads;
   if (store.size() > 0) {
     d->start = store.time(0);
     d->end = store.time(store.size() - 1);
   }
-  detail::build_slice_tracks(*d);  // and the series
-  detail::build_regions(*d);
-  detail::build_tasks(*d);
-  detail::build_instants(*d);
-  return TimelineIndex(std::move(d));
+  s_->slices = std::make_unique<detail::SliceTrackBuild>(*d);
+}
+TimelineIndexBuild::TimelineIndexBuild(TimelineIndexBuild&&) noexcept = default;
+TimelineIndexBuild& TimelineIndexBuild::operator=(TimelineIndexBuild&&) noexcept = default;
+TimelineIndexBuild::~TimelineIndexBuild() = default;
+
+bool TimelineIndexBuild::step(size_t events) {
+  using Part = State::Part;
+  State& st = *s_;
+  detail::TimelineData& d = *st.d;
+  switch (st.part) {
+    case Part::Events: {
+      const size_t n = d.store->size();
+      const size_t to = st.next + std::min(events, n - st.next);
+      st.slices->run(st.next, to);
+      st.next = to;
+      if (to == n) st.part = Part::Tracks;
+      break;
+    }
+    case Part::Tracks:
+      st.slices->finish();
+      st.slices.reset();
+      st.part = Part::Regions;
+      break;
+    case Part::Regions:
+      detail::build_regions(d);
+      st.part = Part::Tasks;
+      break;
+    case Part::Tasks:
+      detail::build_tasks(d);
+      st.part = Part::Instants;
+      break;
+    case Part::Instants:
+      detail::build_instants(d);
+      st.part = Part::Done;
+      break;
+    case Part::Done:
+      break;
+  }
+  return st.part == Part::Done;
+}
+
+TimelineIndex TimelineIndexBuild::take() {
+  while (!step(SIZE_MAX)) {
+  }
+  return TimelineIndex(std::move(s_->d));
+}
+
+TimelineIndex build_timeline_index(const EventStore& store, const TimelineOptions& options) {
+  return TimelineIndexBuild(store, options).take();
 }
 
 }  // namespace gotrace::analysis

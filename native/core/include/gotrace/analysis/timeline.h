@@ -82,18 +82,37 @@ class TimelineIndex {
   bool has_threads() const;
   TimelineMemory memory() const;
   // The goroutine tracks' lanes are built on their first query (they take a pass of
-  // their own): this builds them now.
-  void build_goroutine_lanes() const;
+  // their own over the events): this goes up to `events` events further in building
+  // them now, and is true once they are built. Not concurrently with queries.
+  bool build_goroutine_lanes(size_t events = SIZE_MAX) const;
 
   const detail::TimelineData& data() const { return *d_; }
 
  private:
-  friend TimelineIndex build_timeline_index(const EventStore&, const TimelineOptions&);
+  friend class TimelineIndexBuild;
   explicit TimelineIndex(std::unique_ptr<detail::TimelineData> d);
   std::unique_ptr<detail::TimelineData> d_;
 };
 
 // The store must outlive the index (queries read the events through it).
 TimelineIndex build_timeline_index(const EventStore& store, const TimelineOptions& options = {});
+
+// build_timeline_index a piece at a time, for a caller with other work to do between
+// pieces (the web worker answers requests): step() does the next piece, about `events`
+// events' worth (a slice of the pass over the events, or one of the parts built after
+// it), and is true once the index is complete; take() gives it (doing what is left), once.
+class TimelineIndexBuild {
+ public:
+  explicit TimelineIndexBuild(const EventStore& store, const TimelineOptions& options = {});
+  TimelineIndexBuild(TimelineIndexBuild&&) noexcept;
+  TimelineIndexBuild& operator=(TimelineIndexBuild&&) noexcept;
+  ~TimelineIndexBuild();
+  bool step(size_t events);
+  TimelineIndex take();
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
 
 }  // namespace gotrace::analysis
