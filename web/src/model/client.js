@@ -6,6 +6,7 @@
 //   client.cancel();                       // stops a load (or anything in flight): rejects with CancelledError
 //   await client.stats(); await client.timeline(track, t0, t1, pixels); …  // same arguments as Trace
 //   await client.call('anyTraceMethod', ...args);                          // the general form
+//   await client.callWithSignal(signal, 'timeline', ...args);              // abandoned if signal aborts
 //
 // Typed arrays in results are transferred, not copied. Requests run one at a time, in order.
 
@@ -69,12 +70,30 @@ export class TraceClient {
     return this.#request(method, args);
   }
 
-  #request(method, args, onProgress) {
+  /**
+   * The same as call(), abandoned when `signal` (an AbortSignal) aborts: the promise
+   * rejects with CancelledError, and the worker stops building the analysis the request
+   * waits for (what it built so far is kept; the trace stays open).
+   */
+  callWithSignal(signal, method, ...args) {
+    return this.#request(method, args, undefined, signal);
+  }
+
+  #request(method, args, onProgress, signal) {
     const w = this.#ensure();
     const id = this.#next++;
     return new Promise((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(new CancelledError());
+        return;
+      }
       this.#pending.set(id, { resolve, reject, onProgress });
       w.postMessage({ id, method, args });
+      signal?.addEventListener('abort', () => {
+        if (!this.#pending.delete(id)) return;
+        w.postMessage({ abandon: id });
+        reject(new CancelledError());
+      }, { once: true });
     });
   }
 

@@ -82,11 +82,11 @@ export const PIECE_EVENTS = 1 << 20;
 
 /**
  * The analyses the views need, in the order to compute them ahead of a request. A step
- * that returns false is not done: it is called again (the long analyses, a piece at a
- * time).
+ * that returns false is not done: it is called again (the long analyses, a piece of
+ * pieceEvents() events at a time).
  */
-export function backgroundSteps(trace) {
-  const piece = (what) => () => trace.advance(what, PIECE_EVENTS);
+export function backgroundSteps(trace, pieceEvents = () => PIECE_EVENTS) {
+  const piece = (what) => () => trace.advance(what, pieceEvents());
   return [
     piece('summary'),
     () => groups(trace),

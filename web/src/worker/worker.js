@@ -68,12 +68,19 @@ function analysesFor(method, args) {
   return needs[method] ?? [];
 }
 
-// Builds what the request needs a piece at a time, letting other requests in between.
-async function ready(t, analyses) {
+// Events per piece (tests make pieces small).
+const pieceEvents = () => self.gotracePieceEvents ?? PIECE_EVENTS;
+
+// Requests the page gave up on ({ abandon: id }): what they wait for is built no further.
+const abandoned = new Set();
+
+// Builds what request `id` needs a piece at a time, letting other requests in between.
+async function ready(t, analyses, id) {
   for (const what of analyses) {
-    while (!t.advance(what, PIECE_EVENTS)) {
+    while (!t.advance(what, pieceEvents())) {
       await new Promise((resolve) => setTimeout(resolve, 0));
       if (t !== trace) throw new Error('the trace was closed');
+      if (abandoned.has(id)) throw new Error('cancelled');
     }
   }
 }
@@ -105,7 +112,7 @@ const methods = {
       },
     });
     trace = t;
-    background = { trace: t, steps: backgroundSteps(t) };
+    background = { trace: t, steps: backgroundSteps(t, pieceEvents) };
     return { stats: t.stats(), partialError: t.partialError, eventCount: t.eventCount, bytes: bytes.length };
   },
   timelines(id, requests) {
@@ -148,12 +155,16 @@ function transferables(value, out = new Set(), depth = 0) {
 }
 
 self.onmessage = async (e) => {
+  if (e.data.abandon !== undefined) {
+    abandoned.add(e.data.abandon);
+    return;
+  }
   const { id, method, args = [] } = e.data;
   inFlight++;
   clearTimeout(backgroundTimer);
   try {
     let result;
-    if (trace && method !== 'open' && method !== 'close') await ready(trace, analysesFor(method, args));
+    if (trace && method !== 'open' && method !== 'close') await ready(trace, analysesFor(method, args), id);
     if (Object.hasOwn(methods, method)) {
       result = await methods[method](id, ...args);
     } else {
@@ -168,6 +179,7 @@ self.onmessage = async (e) => {
   } catch (err) {
     post({ id, error: String(err && err.message ? err.message : err) });
   } finally {
+    abandoned.delete(id);
     inFlight--;
     scheduleBackground(QUIET_MS);
   }

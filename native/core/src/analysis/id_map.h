@@ -30,15 +30,10 @@ class IdMap {
 
   void set(int64_t id, V v) {
     const auto k = static_cast<uint64_t>(id);
-    if (k < kDenseLimit) {
-      if (k >= dense_.size()) {
-        size_t n = dense_.empty() ? 1024 : dense_.size();
-        while (n <= k) n *= 2;
-        dense_.resize(n, empty);
-      }
+    if (k < dense_.size()) {
       dense_[k] = v;
     } else {
-      sparse_[k] = v;
+      set_slow(k, v);
     }
   }
 
@@ -60,6 +55,18 @@ class IdMap {
   }
 
  private:
+  // Growing the array, or an id beyond it: out of line, so that set() inlines.
+  [[gnu::noinline]] void set_slow(uint64_t k, V v) {
+    if (k < kDenseLimit) {
+      size_t n = dense_.empty() ? 1024 : dense_.size();
+      while (n <= k) n *= 2;
+      dense_.resize(n, empty);
+      dense_[k] = v;
+    } else {
+      sparse_[k] = v;
+    }
+  }
+
   std::vector<V> dense_;
   FlatMap<V> sparse_;
 };

@@ -36,6 +36,31 @@ TypeRule rule_of(ProfileType type) {
   return {GoState::Runnable, [](std::string_view) { return true; }};
 }
 
+// rule.track_reason of the few reasons a trace has, remembered by the address of their
+// text (the store's string table keeps one copy of each string).
+class ReasonCache {
+ public:
+  explicit ReasonCache(bool (*rule)(std::string_view)) : rule_(rule) {}
+  bool tracked(std::string_view reason) {
+    for (size_t k = 0; k < n_; k++)
+      if (seen_[k].data == reason.data() && seen_[k].size == reason.size()) return seen_[k].tracked;
+    const bool tracked = rule_(reason);
+    if (n_ < kSize) seen_[n_++] = {reason.data(), reason.size(), tracked};
+    return tracked;
+  }
+
+ private:
+  static constexpr size_t kSize = 16;
+  struct Seen {
+    const char* data;
+    size_t size;
+    bool tracked;
+  };
+  bool (*rule_)(std::string_view);
+  Seen seen_[kSize] = {};
+  size_t n_ = 0;
+};
+
 // Go's interval.overlap: 0 when disjoint, else the length of the intersection (which
 // can be 0 when they only touch).
 int64_t overlap(Interval a, Interval b) {
@@ -157,6 +182,7 @@ std::span<const Interval> GoroutineIntervals::of(GoID g) const {
 
 Profile compute_profile(const EventStore& store, ProfileType type, const ProfileFilter& filter) {
   const TypeRule rule = rule_of(type);
+  ReasonCache reasons{rule.track_reason};
   StackMap stacks(store.stacks);
   // Goroutine -> index + 1 of the event that put it in the tracked state.
   detail::IdMap<uint64_t, 0> tracking;
@@ -176,7 +202,7 @@ Profile compute_profile(const EventStore& store, ProfileType type, const Profile
 
       const uint64_t start = tracking.get(id);
       if (start == 0) {
-        if (to == rule.state && rule.track_reason(st.reason)) tracking.set(id, i + 1);
+        if (to == rule.state && reasons.tracked(st.reason)) tracking.set(id, i + 1);
         continue;
       }
       if (to == rule.state) continue;  // still in the state: nothing new

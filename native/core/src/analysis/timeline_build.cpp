@@ -385,6 +385,7 @@ struct SliceTrackBuild::State {
   std::array<TrackBuilder, kTrackKinds> builders;
   SeriesBuilder series;
   Rules rules;
+  size_t finished = 0;  // kinds of tracks finished
 };
 
 SliceTrackBuild::SliceTrackBuild(TimelineData& d) {
@@ -395,23 +396,27 @@ SliceTrackBuild::~SliceTrackBuild() = default;
 
 void SliceTrackBuild::run(size_t from, size_t to) { s_->rules.run(from, to); }
 
-void SliceTrackBuild::finish() {
-  s_->rules.finish();
-  TimelineData& d = s_->d;
-  for (size_t k = 0; k < kTrackKinds; k++) {
-    s_->builders[k].finish(d.tracks[k]);
-    if (static_cast<TrackKind>(k) == TrackKind::Goroutine) continue;
+bool SliceTrackBuild::finish_next() {
+  State& st = *s_;
+  if (st.finished == 0) st.rules.finish();
+  if (st.finished == kTrackKinds) return true;
+  TimelineData& d = st.d;
+  const size_t k = st.finished++;
+  st.builders[k].finish(d.tracks[k]);
+  if (static_cast<TrackKind>(k) != TrackKind::Goroutine) {
     with_family(static_cast<TrackKind>(k), [&](auto family) {
       summarize_lanes<decltype(family)>(*d.store, d.start, d.end, d.tracks[k]);
       return 0;
     });
   }
+  return st.finished == kTrackKinds;
 }
 
 void build_slice_tracks(TimelineData& d) {
   SliceTrackBuild b(d);
   b.run(0, d.store->size());
-  b.finish();
+  while (!b.finish_next()) {
+  }
 }
 
 // Every goroutine transition that changes its state is an entry of its lane (gstate.go);
@@ -441,9 +446,15 @@ bool advance_goroutine_lanes(TimelineData& d, size_t events) {
     }
   });
   b.next = to;
-  if (to < s.size()) return false;
-  SliceTracks built;
-  built.lanes = b.lanes.finish(static_cast<uint32_t>(t.ids.size()));
+  if (to < s.size() || events == 0) return false;
+  // After the pass, one piece each: the lanes, then their summaries.
+  if (!b.built) {
+    b.built = std::make_unique<SliceTracks>();
+    b.built->lanes = b.lanes.finish(static_cast<uint32_t>(t.ids.size()));
+    b.lanes = {};
+    if (events != SIZE_MAX) return false;
+  }
+  SliceTracks& built = *b.built;
   summarize_lanes<GoroutineFamily>(s, d.start, d.end, built);
   built.ids = std::move(t.ids);
   built.aux = std::move(t.aux);

@@ -147,7 +147,8 @@ bool advance_goroutine_lanes(TimelineData& d, size_t events);
 struct GoroutineLaneBuild {
   IdMap<uint32_t, ~uint32_t{0}> lane_of;
   LaneSetBuilder lanes;
-  size_t next = 0;  // the first event not seen yet
+  size_t next = 0;                      // the first event not seen yet
+  std::unique_ptr<SliceTracks> built;   // once the pass is over: the lanes, to summarize
 };
 
 struct TimelineData {
@@ -211,13 +212,14 @@ inline uint32_t first_at_or_after(const EventStore& s, const LaneSet& lanes, uin
 // The parts of build_timeline_index, each in the file of its queries. Each fills its
 // part of `d` from d.store (d.start and d.end already set).
 void build_slice_tracks(TimelineData& d);
-// The same a slice of events at a time: run() the events in order, then finish().
+// The same a slice of events at a time: run() the events in order, then finish_next()
+// until it is true (one kind of track each time).
 class SliceTrackBuild {
  public:
   explicit SliceTrackBuild(TimelineData& d);
   ~SliceTrackBuild();
   void run(size_t from, size_t to);
-  void finish();
+  bool finish_next();
 
  private:
   struct State;

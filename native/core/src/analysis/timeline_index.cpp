@@ -98,10 +98,11 @@ bool TimelineIndexBuild::step(size_t events) {
       if (to == n) st.part = Part::Tracks;
       break;
     }
-    case Part::Tracks:
-      st.slices->finish();
-      st.slices.reset();
-      st.part = Part::Regions;
+    case Part::Tracks:  // one kind of track at a time
+      if (st.slices->finish_next()) {
+        st.slices.reset();
+        st.part = Part::Regions;
+      }
       break;
     case Part::Regions:
       detail::build_regions(d);

@@ -11,7 +11,8 @@
 
 namespace gotrace::analysis::detail {
 
-inline StateTransition read_transition(const EventStore& s, size_t i, uint8_t type) {
+// Always inlined: WebAssembly's optimizer otherwise leaves it a call in every loop.
+[[gnu::always_inline]] inline StateTransition read_transition(const EventStore& s, size_t i, uint8_t type) {
   using namespace v2;
   StateTransition st;
   auto go = [&](GoID id, GoState from, GoState to) {

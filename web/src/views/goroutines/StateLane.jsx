@@ -36,16 +36,20 @@ export function StateLane({ client, goroutine, t0, t1, onPick, legend = true }) 
   const ref = useRef(null);
   const rectsRef = useRef(null);
   useEffect(() => {
-    let live = true;
+    // Leaving the page abandons the request: the first one builds the timeline's index,
+    // which no other view should wait behind once this one is gone.
+    const abandon = new AbortController();
     const canvas = ref.current;
     const pixels = Math.max(100, Math.round(canvas.clientWidth || 800));
     drawLane(canvas, null, t0, t1);
-    client.timeline({ kind: 'goroutine', id: goroutine }, t0, t1, pixels).then((rects) => {
-      if (!live) return;
-      rectsRef.current = rects;
-      drawLane(canvas, rects, t0, t1);
-    });
-    return () => { live = false; };
+    client.callWithSignal(abandon.signal, 'timeline', { kind: 'goroutine', id: goroutine }, t0, t1, pixels).then(
+      (rects) => {
+        rectsRef.current = rects;
+        drawLane(canvas, rects, t0, t1);
+      },
+      () => {},  // abandoned, or the trace closed: nothing to draw
+    );
+    return () => abandon.abort();
   }, [client, goroutine, t0, t1]);
   const title = (e) => {
     const rects = rectsRef.current;
