@@ -263,7 +263,7 @@ class WasmTrace {
       std::optional<GoroutineSort> by = parse_goroutine_sort(column);
       if (!by) by = GoroutineSort::Total;
       if (!sorted_ || sorted_->name != name || sorted_->by != *by || sorted_->descending != descending) {
-        sorted_ = SortedGroup{name, *by, descending, sorted_goroutines(s, group_members_[k - 1], *by, descending)};
+        sorted_ = SortedGroup{name, *by, descending, sorted_goroutines(s, members_of(k - 1), *by, descending)};
       }
       const auto& rows = sorted_->rows;
       int64_t max_total = 1;
@@ -753,13 +753,21 @@ class WasmTrace {
     }
     return *summary_;
   }
+  // The groups, each group's goroutines put in order when it is first shown.
   const std::vector<GoroutineGroup>& groups() const {
     if (!groups_) {
-      groups_ = std::make_unique<std::vector<GoroutineGroup>>(goroutine_groups(summary()));
-      group_members_.clear();
-      for (const GoroutineGroup& g : *groups_) group_members_.push_back(group_members(summary(), g));
+      groups_ = std::make_unique<std::vector<GoroutineGroup>>(goroutine_groups_unordered(summary()));
+      group_members_.assign(groups_->size(), {});
     }
     return *groups_;
+  }
+  const std::vector<const GoroutineSummary*>& members_of(size_t k) const {
+    GoroutineGroup& g = (*groups_)[k];
+    if (group_members_[k].size() != g.members.size()) {
+      order_members(summary(), g);
+      group_members_[k] = group_members(summary(), g);
+    }
+    return group_members_[k];
   }
   const std::vector<TaskTypeStats>& tasks_by_type() const {
     if (!task_types_) task_types_ = std::make_unique<std::vector<TaskTypeStats>>(task_types(summary()));
@@ -871,7 +879,7 @@ class WasmTrace {
   mutable std::unique_ptr<WakeIndex> wakes_;
   mutable std::array<std::unique_ptr<FlameGraph>, std::size(kProfileTypes)> whole_flames_;
   mutable std::unique_ptr<std::vector<GoroutineGroup>> groups_;
-  mutable std::vector<std::vector<const GoroutineSummary*>> group_members_;  // of each group, in its order
+  mutable std::vector<std::vector<const GoroutineSummary*>> group_members_;  // of each group shown, in its order
   mutable std::unordered_map<unsigned, std::unique_ptr<MmuCurve>> mmu_curves_;
   mutable std::unique_ptr<std::vector<TaskTypeStats>> task_types_;
   mutable std::unique_ptr<std::vector<RegionTypeStats>> region_types_;

@@ -77,6 +77,23 @@ TEST_CASE("goroutines group by start function", "[analysis][views]") {
       CHECK(j["groups"].size() == groups.size());
       CHECK(j["goroutines"].size() == s.goroutines.size());
       CHECK(j["groups"][0]["count"].int64() == static_cast<int64_t>(groups[0].count));
+
+      // Groups left unordered are the same groups, each in Go's order once ordered; the
+      // members are the goroutines by index.
+      auto unordered = goroutine_groups_unordered(s);
+      REQUIRE(unordered.size() == groups.size());
+      for (size_t k = 0; k < groups.size(); k++) {
+        GoroutineGroup& u = unordered[k];
+        CHECK(u.name == groups[k].name);
+        CHECK(u.count == groups[k].count);
+        CHECK(u.totals.exec == groups[k].totals.exec);
+        CHECK(u.goroutines.empty());
+        CHECK(std::is_sorted(u.members.begin(), u.members.end()));
+        order_members(s, u);
+        CHECK(u.goroutines == groups[k].goroutines);
+        CHECK(u.members == groups[k].members);
+        for (size_t j = 0; j < u.members.size(); j++) CHECK(s.goroutines[u.members[j]].id == u.goroutines[j]);
+      }
     }
   }
 }

@@ -23,7 +23,7 @@ void add_entries(std::vector<StatEntry>& to, const std::vector<StatEntry>& from)
 
 }  // namespace
 
-std::vector<GoroutineGroup> goroutine_groups(const Summary& summary) {
+std::vector<GoroutineGroup> goroutine_groups_unordered(const Summary& summary) {
   std::vector<GoroutineGroup> groups;
   // Names are views into the store's string table, where equal strings are one string:
   // most goroutines find their group by the address of their name, without hashing it.
@@ -56,21 +56,29 @@ std::vector<GoroutineGroup> goroutine_groups(const Summary& summary) {
     add_entries(t.ranges, g.stats.ranges);
     group.members.push_back(k);
   }
-  for (GoroutineGroup& group : groups) {
-    // Longest first, then by id: the summaries are in id order, so by index.
-    std::vector<std::pair<int64_t, uint32_t>> by_total;
-    by_total.reserve(group.members.size());
-    for (uint32_t k : group.members) by_total.push_back({summary.goroutines[k].stats.total, k});
-    std::sort(by_total.begin(), by_total.end(), [](auto& a, auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
-    group.goroutines.resize(by_total.size());
-    for (size_t i = 0; i < by_total.size(); i++) {
-      group.members[i] = by_total[i].second;
-      group.goroutines[i] = summary.goroutines[by_total[i].second].id;
-    }
-  }
   std::sort(groups.begin(), groups.end(), [](const GoroutineGroup& a, const GoroutineGroup& b) {
     return a.totals.exec != b.totals.exec ? a.totals.exec > b.totals.exec : a.name < b.name;
   });
+  return groups;
+}
+
+void order_members(const Summary& summary, GoroutineGroup& group) {
+  if (group.goroutines.size() == group.members.size()) return;  // ordered already
+  // Longest first, then by id: the summaries are in id order, so by index.
+  std::vector<std::pair<int64_t, uint32_t>> by_total;
+  by_total.reserve(group.members.size());
+  for (uint32_t k : group.members) by_total.push_back({summary.goroutines[k].stats.total, k});
+  std::sort(by_total.begin(), by_total.end(), [](auto& a, auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+  group.goroutines.resize(by_total.size());
+  for (size_t i = 0; i < by_total.size(); i++) {
+    group.members[i] = by_total[i].second;
+    group.goroutines[i] = summary.goroutines[by_total[i].second].id;
+  }
+}
+
+std::vector<GoroutineGroup> goroutine_groups(const Summary& summary) {
+  std::vector<GoroutineGroup> groups = goroutine_groups_unordered(summary);
+  for (GoroutineGroup& group : groups) order_members(summary, group);
   return groups;
 }
 

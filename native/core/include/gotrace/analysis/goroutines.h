@@ -21,6 +21,11 @@ struct GoroutineGroup {
 
 // Every group, by total execution time, most first (then by name).
 std::vector<GoroutineGroup> goroutine_groups(const Summary& summary);
+// The same with each group's `members` in id order and `goroutines` empty, until
+// order_members() puts a group's in Go's order: the groups and their totals without
+// sorting every group (a viewer orders a group when it shows it).
+std::vector<GoroutineGroup> goroutine_groups_unordered(const Summary& summary);
+void order_members(const Summary& summary, GoroutineGroup& group);
 
 // Go's NonOverlappingStats with the names its pages show ("Execution time",
 // "Sched wait time", "Syscall execution time", "Block time (syscall)", "Unknown time",
