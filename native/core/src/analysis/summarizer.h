@@ -100,6 +100,7 @@ class Summarizer {
   }
   ExecStats snapshot(uint32_t g, Time ts) const;
   void snapshot_into(ExecStats& r, uint32_t g, Time ts) const;
+  void add_pending(ExecStats& r, uint32_t g, Time ts) const;
   void end_region(uint32_t g, uint32_t k) {
     const RegionSummary& r = regions_[k];
     x(g).regions.push_back({r.has_start() ? r.start : INT64_MIN, k});

@@ -79,9 +79,7 @@ ExecStats Summarizer::snapshot(uint32_t g, Time ts) const {
 
 // The same into r, reusing its vectors' memory.
 void Summarizer::snapshot_into(ExecStats& r, uint32_t g, Time ts) const {
-  const GoroutineSummary& sum = goroutines_[g];
-  const Pending& p = pending_[g];
-  const ExecStats& st = sum.stats;
+  const ExecStats& st = goroutines_[g].stats;
   r.exec = st.exec;
   r.sched_wait = st.sched_wait;
   r.syscall = st.syscall;
@@ -89,7 +87,13 @@ void Summarizer::snapshot_into(ExecStats& r, uint32_t g, Time ts) const {
   r.total = st.total;
   r.block = st.block;
   r.ranges = st.ranges;
-  if (r.total == 0) r.total = ts - sum.creation_time;
+  add_pending(r, g, ts);
+}
+
+// What goroutine g's pending states add to its statistics r by ts.
+void Summarizer::add_pending(ExecStats& r, uint32_t g, Time ts) const {
+  const Pending& p = pending_[g];
+  if (r.total == 0) r.total = ts - goroutines_[g].creation_time;
   if (p.last_start != 0) r.exec += ts - p.last_start;
   if (p.last_runnable != 0) r.sched_wait += ts - p.last_runnable;
   if (p.last_block != 0) add(r.block, p.last_block_reason, ts - p.last_block);
@@ -105,21 +109,14 @@ void Summarizer::snapshot_into(ExecStats& r, uint32_t g, Time ts) const {
 void Summarizer::finalize(uint32_t g, Time last_ts, uint64_t trigger) {
   GoroutineSummary& sum = goroutines_[g];
   Pending& p = pending_[g];
-  ExecStats& st = sum.stats;
   if (trigger != kNoEvent) sum.end_time = s_.time(trigger);
   // The statistics become the snapshot at last_ts (updated in place).
-  if (st.total == 0) st.total = last_ts - sum.creation_time;
-  if (p.last_start != 0) st.exec += last_ts - p.last_start;
-  if (p.last_runnable != 0) st.sched_wait += last_ts - p.last_runnable;
-  if (p.last_block != 0) add(st.block, p.last_block_reason, last_ts - p.last_block);
-  if (p.last_syscall != 0) st.syscall += last_ts - p.last_syscall;
-  if (p.last_syscall_block != 0) st.sched_wait += last_ts - p.last_syscall_block;
+  add_pending(sum.stats, g, last_ts);
   // Go's `*(g.goroutineSummary) = goroutineSummary{}`: nothing is pending any more.
   p.last_start = p.last_runnable = p.last_block = p.last_syscall = p.last_syscall_block = 0;
   p.last_block_reason = 0;
   if (!p.extra) return;
   Extra& x = *p.extra;
-  for (auto& [name, t] : x.last_range) add(st.ranges, name, last_ts - t);
   x.last_range.clear();
   // System goroutines get no regions, even though they inherit a task when created
   // inside a region (e.g. GC workers started by a GC triggered within one).
