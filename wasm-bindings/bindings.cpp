@@ -214,10 +214,11 @@ class WasmTrace {
   }
 
   // Computes an analysis now, so that the calls that need it answer at once later:
-  // "summary", "goroutineGroups", "taskTypes", "regionTypes", "timeline", "goroutineLanes"
-  // (the timeline's goroutine tracks, otherwise built on their first query), "wakes"
-  // (the index of wake edges), "flame:TYPE" (the whole trace's flame graph of a profile
-  // type) or "mmu" (the curve for the default flags: STW, background, assist and sweep).
+  // "summary", "goroutineGroups" (each group's goroutines in order too), "taskTypes",
+  // "regionTypes", "timeline", "goroutineLanes" (the timeline's goroutine tracks,
+  // otherwise built on their first query), "wakes" (the index of wake edges),
+  // "flame:TYPE" (the whole trace's flame graph of a profile type) or "mmu" (the curve
+  // for the default flags: STW, background, assist and sweep).
   val prepare(std::string what) const {
     return guard([&] {
       prepare_now(what);
@@ -710,7 +711,7 @@ class WasmTrace {
  private:
   void prepare_now(const std::string& what) const {
     if (what == "summary") summary();
-    else if (what == "goroutineGroups") groups();
+    else if (what == "goroutineGroups") for (size_t k = 0; k < groups().size(); k++) members_of(k);
     else if (what == "taskTypes") tasks_by_type();
     else if (what == "regionTypes") regions_by_type();
     else if (what == "timeline") timeline();

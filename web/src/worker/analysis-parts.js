@@ -90,6 +90,7 @@ export function backgroundSteps(trace, pieceEvents = () => PIECE_EVENTS) {
   return [
     piece('summary'),
     () => groups(trace),
+    () => trace.prepare('goroutineGroups'),  // each group's goroutines in order, for its page
     () => trace.prepare('wakes'),
     () => taskTypes(trace),
     () => regionTypes(trace),
