@@ -431,19 +431,11 @@ bool advance_goroutine_lanes(TimelineData& d, size_t events) {
   }
   GoroutineLaneBuild& b = *d.goroutine_build;
   const size_t to = b.next + std::min(events, s.size() - b.next);
-  const auto& kinds = event_kinds();
-  for_each_event_slice_between(b.next, to, [&](size_t from, size_t end) {
-    for (size_t i = from; i < end; i++) {
-      const uint8_t type = s.type(i);
-      if (kinds[type] != EventKind::StateTransition) continue;
-      const auto e = static_cast<uint32_t>(i);
-      const StateTransition st = read_transition(s, e, type);
-      if (st.resource.kind != ResourceKind::Goroutine || st.old_state == st.new_state) continue;
-      const uint32_t l = b.lane_of.get(st.resource.id);
-      if (l == ~uint32_t{0}) continue;  // not seen by the first pass: cannot happen
-      b.lanes.add(l, e);
-      if (st.go_to() == GoState::NotExist) b.lanes.retire(l);
-    }
+  for_each_goroutine_change(s, b.next, to, [&](uint32_t e, uint8_t, const StateTransition& st) {
+    const uint32_t l = b.lane_of.get(st.resource.id);
+    if (l == ~uint32_t{0}) return;  // not seen by the first pass: cannot happen
+    b.lanes.add(l, e);
+    if (st.go_to() == GoState::NotExist) b.lanes.retire(l);
   });
   b.next = to;
   if (to < s.size() || events == 0) return false;

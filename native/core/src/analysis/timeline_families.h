@@ -7,9 +7,11 @@
 #include <array>
 
 #include "gotrace/analysis/timeline.h"
+#include "gotrace/event_slices.h"
 #include "gotrace/event_store.h"
 #include "gotrace/event_view.h"
 #include "gotrace/v2_spec.h"
+#include "transition.h"
 
 namespace gotrace::analysis::detail {
 
@@ -23,6 +25,23 @@ inline const std::array<EventKind, 256>& event_kinds() {
     return k;
   }();
   return kinds;
+}
+
+// The entries of the goroutines' tracks among events [from, to), in order: every
+// transition of a goroutine that changes its state (gstate.go), as f(event, type,
+// transition). In slices (event_slices.h).
+template <class F>
+void for_each_goroutine_change(const EventStore& s, size_t from, size_t to, F&& f) {
+  const auto& kinds = event_kinds();
+  for_each_event_slice_between(from, to, [&](size_t first, size_t end) {
+    for (size_t i = first; i < end; i++) {
+      const uint8_t type = s.type(i);
+      if (kinds[type] != EventKind::StateTransition) continue;
+      const auto e = static_cast<uint32_t>(i);
+      const StateTransition st = read_transition(s, e, type);
+      if (st.resource.kind == ResourceKind::Goroutine && st.old_state != st.new_state) f(e, type, st);
+    }
+  });
 }
 
 inline GoState status_new_state(const EventStore& s, uint32_t e) {

@@ -126,23 +126,15 @@ WakeIndex build_wake_index(const EventStore& s) {
   IdMap<uint32_t, kNone> last;
   std::vector<std::pair<uint32_t, uint32_t>> edges;  // (start, wake), in start order
   std::vector<int64_t> woken, waker;
-  const auto& kinds = event_kinds();
-  for_each_event_slice(s.size(), [&](size_t from, size_t to) {
-    for (size_t i = from; i < to; i++) {
-      const uint8_t type = s.type(i);
-      if (kinds[type] != EventKind::StateTransition) continue;
-      const auto e = static_cast<uint32_t>(i);
-      const StateTransition st = read_transition(s, e, type);
-      if (st.resource.kind != ResourceKind::Goroutine || st.old_state == st.new_state) continue;
-      const GoID g = st.resource.id;
-      const uint32_t before = last.get(g);
-      if (type == v2::EvGoStart && before != kNone && wake_kind(s.type(before))) {
-        edges.emplace_back(e, before);
-        woken.push_back(g);
-        waker.push_back(s.goroutine(before));
-      }
-      last.set(g, e);
+  for_each_goroutine_change(s, 0, s.size(), [&](uint32_t e, uint8_t type, const StateTransition& st) {
+    const GoID g = st.resource.id;
+    const uint32_t before = last.get(g);
+    if (type == v2::EvGoStart && before != kNone && wake_kind(s.type(before))) {
+      edges.emplace_back(e, before);
+      woken.push_back(g);
+      waker.push_back(s.goroutine(before));
     }
+    last.set(g, e);
   });
   group_edges(edges, woken, out.into_);
   group_edges(edges, waker, out.from_);
