@@ -14,25 +14,19 @@
 #include "gotrace/event_slices.h"
 #include "gotrace/event_store.h"
 #include "gotrace/event_view.h"
+#include "event_kinds.h"
 #include "range_names.h"
 #include "transition.h"
 
 namespace gotrace::analysis::detail {
 
-// The kinds of the event types, looked up per event rather than called.
-struct KindTable {
-  EventKind of[256];
-  KindTable() {
-    for (int t = 0; t < 256; t++) of[t] = kind_of_type(static_cast<uint8_t>(t));
-  }
-};
-
 // Event i (of the given type, at time t) to every consumer, begin_event and end_event
 // included.
 template <class... Consumers>
-[[gnu::always_inline]] inline void pass_event(const EventStore& store, RangeNames& names, const KindTable& kinds,
-                                              size_t i, uint8_t type, Time t, Consumers&... consumers) {
-  const EventKind kind = kinds.of[type];
+[[gnu::always_inline]] inline void pass_event(const EventStore& store, RangeNames& names,
+                                              const std::array<EventKind, 256>& kinds, size_t i, uint8_t type, Time t,
+                                              Consumers&... consumers) {
+  const EventKind kind = kinds[type];
   (consumers.begin_event(t), ...);
   switch (kind) {
     case EventKind::StateTransition: {
@@ -63,7 +57,7 @@ template <class... Consumers>
 
 template <class... Consumers>
 void run_event_pass(const EventStore& store, RangeNames& names, Consumers&... consumers) {
-  const KindTable kinds;
+  const auto& kinds = event_kinds();
   // In slices (event_slices.h): a WebAssembly engine optimizes the loop between them.
   for_each_event_slice(store.size(), [&](size_t from, size_t to) {
     for (size_t i = from; i < to; i++) pass_event(store, names, kinds, i, store.type(i), store.time(i), consumers...);

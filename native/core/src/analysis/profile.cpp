@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "event_kinds.h"
 #include "gotrace/event_slices.h"
 #include "gotrace/event_view.h"
 #include "gotrace/go_int.h"
@@ -186,8 +187,7 @@ Profile compute_profile(const EventStore& store, ProfileType type, const Profile
   StackMap stacks(store.stacks);
   // Goroutine -> index + 1 of the event that put it in the tracked state.
   detail::IdMap<uint64_t, 0> tracking;
-  EventKind kinds[256];
-  for (int t = 0; t < 256; t++) kinds[t] = kind_of_type(static_cast<uint8_t>(t));
+  const auto& kinds = detail::event_kinds();
   // In slices (event_slices.h): a WebAssembly engine optimizes the loop between them.
   for_each_event_slice(store.size(), [&](size_t first, size_t end) {
     for (size_t i = first; i < end; i++) {

@@ -320,7 +320,7 @@ void Summarizer::run(RangeNames& names, size_t from, size_t to) {
 
 void Summarizer::run_events(RangeNames& names, size_t from, size_t to) {
   using namespace v2;
-  static const KindTable kinds;
+  const auto& kinds = event_kinds();
   const EventStore& s = s_;
   const auto none = [] { return 0u; };  // a transition not into Waiting
   for (size_t i = from; i < to; i++) {

@@ -412,13 +412,6 @@ bool SliceTrackBuild::finish_next() {
   return st.finished == kTrackKinds;
 }
 
-void build_slice_tracks(TimelineData& d) {
-  SliceTrackBuild b(d);
-  b.run(0, d.store->size());
-  while (!b.finish_next()) {
-  }
-}
-
 // Every goroutine transition that changes its state is an entry of its lane (gstate.go);
 // the lane is retired when the goroutine ends.
 bool advance_goroutine_lanes(TimelineData& d, size_t events) {

@@ -211,9 +211,9 @@ inline uint32_t first_at_or_after(const EventStore& s, const LaneSet& lanes, uin
 
 // The parts of build_timeline_index, each in the file of its queries. Each fills its
 // part of `d` from d.store (d.start and d.end already set).
-void build_slice_tracks(TimelineData& d);
-// The same a slice of events at a time: run() the events in order, then finish_next()
-// until it is true (one kind of track each time).
+//
+// The slice tracks (and the series), a slice of events at a time: run() the events in
+// order, then finish_next() until it is true (one kind of track each time).
 class SliceTrackBuild {
  public:
   explicit SliceTrackBuild(TimelineData& d);
@@ -230,7 +230,7 @@ void build_tasks(TimelineData& d);
 void build_instants(TimelineData& d);
 
 // The series' checkpoints, fed event by event by the slice tracks' pass over the events
-// (build_slice_tracks), which decodes the same transitions.
+// (SliceTrackBuild), which decodes the same transitions.
 class SeriesBuilder {
  public:
   SeriesBuilder(SeriesTiles& t, size_t events);

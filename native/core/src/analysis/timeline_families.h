@@ -11,21 +11,12 @@
 #include "gotrace/event_store.h"
 #include "gotrace/event_view.h"
 #include "gotrace/v2_spec.h"
+#include "event_kinds.h"
 #include "transition.h"
 
 namespace gotrace::analysis::detail {
 
 inline constexpr int kGap = -1;
-
-// kind_of_type as a table, for loops over every event.
-inline const std::array<EventKind, 256>& event_kinds() {
-  static const std::array<EventKind, 256> kinds = [] {
-    std::array<EventKind, 256> k{};
-    for (int t = 0; t < 256; t++) k[static_cast<size_t>(t)] = kind_of_type(static_cast<uint8_t>(t));
-    return k;
-  }();
-  return kinds;
-}
 
 // The entries of the goroutines' tracks among events [from, to), in order: every
 // transition of a goroutine that changes its state (gstate.go), as f(event, type,
