@@ -722,23 +722,11 @@ class WasmTrace {
     else throw std::runtime_error("nothing to prepare called '" + what + "'");
   }
   bool advance_now(const std::string& what, size_t events) const {
-    if (what == "summary") {
-      if (summary_) return true;
-      if (!summary_build_) summary_build_ = std::make_unique<SummaryBuild>(result_.store);
-      if (!summary_build_->step(events)) return false;
-      summary();
-      return true;
-    }
-    if (what == "timeline") {
-      if (timeline_) return true;
-      if (!timeline_build_) timeline_build_ = std::make_unique<TimelineIndexBuild>(result_.store);
-      if (!timeline_build_->step(events)) return false;
-      timeline();
-      return true;
-    }
+    if (what == "summary") return advance_summary(events);
+    if (what == "timeline") return advance_timeline(events);
     if (what == "goroutineLanes") {
       if (!timeline_) {
-        advance_now("timeline", events);  // the timeline first: the lanes are not begun
+        advance_timeline(events);  // the timeline first: the lanes are not begun
         return false;
       }
       return timeline_->build_goroutine_lanes(events);
@@ -746,11 +734,17 @@ class WasmTrace {
     prepare_now(what);
     return true;
   }
+  // The next piece of the summary, up to `events` events; true once it is complete.
+  bool advance_summary(size_t events) const {
+    if (summary_) return true;
+    if (!summary_build_) summary_build_ = std::make_unique<SummaryBuild>(result_.store);
+    if (!summary_build_->step(events)) return false;
+    summary_ = std::make_unique<Summary>(summary_build_->take());
+    summary_build_.reset();
+    return true;
+  }
   const Summary& summary() const {
-    if (!summary_) {
-      if (!summary_build_) summary_build_ = std::make_unique<SummaryBuild>(result_.store);
-      summary_ = std::make_unique<Summary>(summary_build_->take());
-      summary_build_.reset();
+    while (!advance_summary(SIZE_MAX)) {
     }
     return *summary_;
   }
@@ -786,11 +780,18 @@ class WasmTrace {
     if (!slot) slot = std::make_unique<MmuCurve>(mutator_utilization(result_.store, flags));
     return *slot;
   }
+  // The next piece of the timeline index (TimelineIndexBuild::step); true once it is
+  // complete.
+  bool advance_timeline(size_t events) const {
+    if (timeline_) return true;
+    if (!timeline_build_) timeline_build_ = std::make_unique<TimelineIndexBuild>(result_.store);
+    if (!timeline_build_->step(events)) return false;
+    timeline_ = std::make_unique<TimelineIndex>(timeline_build_->take());
+    timeline_build_.reset();
+    return true;
+  }
   const TimelineIndex& timeline() const {
-    if (!timeline_) {
-      if (!timeline_build_) timeline_build_ = std::make_unique<TimelineIndexBuild>(result_.store);
-      timeline_ = std::make_unique<TimelineIndex>(timeline_build_->take());
-      timeline_build_.reset();
+    while (!advance_timeline(SIZE_MAX)) {
     }
     return *timeline_;
   }
