@@ -5,12 +5,14 @@
 #include <map>
 #include <unordered_map>
 
+#include "gotrace/event_slices.h"
 #include "gotrace/go_int.h"
 
 namespace gotrace::analysis {
 namespace {
 
-void add_entries(std::vector<StatEntry>& to, const std::vector<StatEntry>& from) {
+template <class Entries>
+void add_entries(Entries& to, std::span<const StatEntry> from) {
   for (const StatEntry& e : from) {
     auto it = std::find_if(to.begin(), to.end(), [&](const StatEntry& t) { return t.name == e.name; });
     if (it != to.end()) {
@@ -29,33 +31,37 @@ std::vector<GoroutineGroup> goroutine_groups_unordered(const Summary& summary) {
   // most goroutines find their group by the address of their name, without hashing it.
   std::unordered_map<std::string_view, size_t> by_name;
   std::unordered_map<const char*, size_t> by_address;
-  const auto n = static_cast<uint32_t>(summary.goroutines.size());
-  for (uint32_t k = 0; k < n; k++) {
-    const GoroutineSummary& g = summary.goroutines[k];
-    size_t at;
-    if (auto a = by_address.find(g.name.data()); a != by_address.end() && groups[a->second].name == g.name) {
-      at = a->second;
-    } else {
-      auto [it, inserted] = by_name.try_emplace(g.name, groups.size());
-      if (inserted) {
-        groups.emplace_back();
-        groups.back().name = g.name;
+  // In slices: a loop entered once stays in WebAssembly's baseline code (event_slices.h).
+  for_each_event_slice(summary.goroutines.size(), [&](size_t from, size_t to) {
+    for (auto k = static_cast<uint32_t>(from); k < to; k++) {
+      const GoroutineSummary& g = summary.goroutines[k];
+      size_t at;
+      // The same address and length: the same string (no comparison of the bytes).
+      if (auto a = by_address.find(g.name.data());
+          a != by_address.end() && groups[a->second].name.size() == g.name.size()) {
+        at = a->second;
+      } else {
+        auto [it, inserted] = by_name.try_emplace(g.name, groups.size());
+        if (inserted) {
+          groups.emplace_back();
+          groups.back().name = g.name;
+        }
+        at = it->second;
+        by_address[g.name.data()] = at;
       }
-      at = it->second;
-      by_address[g.name.data()] = at;
+      GoroutineGroup& group = groups[at];
+      group.count++;
+      ExecStats& t = group.totals;
+      t.exec = wrap_add(t.exec, g.stats.exec);
+      t.sched_wait = wrap_add(t.sched_wait, g.stats.sched_wait);
+      t.syscall = wrap_add(t.syscall, g.stats.syscall);
+      t.syscall_block = wrap_add(t.syscall_block, g.stats.syscall_block);
+      t.total = wrap_add(t.total, g.stats.total);
+      add_entries(t.block, g.stats.block);
+      add_entries(t.ranges, g.stats.ranges);
+      group.members.push_back(k);
     }
-    GoroutineGroup& group = groups[at];
-    group.count++;
-    ExecStats& t = group.totals;
-    t.exec = wrap_add(t.exec, g.stats.exec);
-    t.sched_wait = wrap_add(t.sched_wait, g.stats.sched_wait);
-    t.syscall = wrap_add(t.syscall, g.stats.syscall);
-    t.syscall_block = wrap_add(t.syscall_block, g.stats.syscall_block);
-    t.total = wrap_add(t.total, g.stats.total);
-    add_entries(t.block, g.stats.block);
-    add_entries(t.ranges, g.stats.ranges);
-    group.members.push_back(k);
-  }
+  }, 4096);
   std::sort(groups.begin(), groups.end(), [](const GoroutineGroup& a, const GoroutineGroup& b) {
     return a.totals.exec != b.totals.exec ? a.totals.exec > b.totals.exec : a.name < b.name;
   });

@@ -68,11 +68,12 @@ class Summarizer {
     std::vector<std::pair<Time, uint32_t>> regions;
   };
 
-  // The pending state of one goroutine (Go's private goroutineSummary) beside its
-  // GoroutineSummary, in an array of its own: one cache line, and the summaries are
-  // made in place (the Summary's own array when goroutines appear in id order), so
-  // finishing moves no record.
-  struct alignas(64) Pending {
+  // The pending state of one live goroutine (Go's private goroutineSummary): in a slot
+  // of a small pool, given back when the goroutine ends (at most a few hundred are live
+  // at once, where traces hold hundreds of thousands of goroutines), so that the pass
+  // works in memory that stays in cache and finishing visits only the live ones. A
+  // goroutine without a slot has nothing pending.
+  struct Pending {
     // When the goroutine entered its current state.
     Time last_start = 0;
     Time last_runnable = 0;
@@ -81,7 +82,6 @@ class Summarizer {
     Time last_syscall_block = 0;
     ProcID syscall_p = 0;  // Go's syscallingG: the proc of the syscall it is in
     uint32_t last_block_reason = 0;
-    StringID name = 0;  // start function (the string table's id of its name; 0 = "")
     std::unique_ptr<Extra> extra;
 
     bool in_region() const { return extra && !extra->active_regions.empty(); }
@@ -105,11 +105,29 @@ class Summarizer {
     const RegionSummary& r = regions_[k];
     x(g).regions.push_back({r.has_start() ? r.start : INT64_MIN, k});
   }
+  // Goroutine g's pending state, or null if nothing is pending.
+  const Pending* pending_if(uint32_t g) const {
+    const uint32_t k = records_[g].slot;
+    return k != kNone ? &pending_[k] : nullptr;
+  }
+  // Goroutine g's pending state, given a slot (with nothing pending) if it has none.
+  // References to other goroutines' states do not survive it.
+  Pending& pending(uint32_t g) {
+    uint32_t k = records_[g].slot;
+    if (k == kNone) [[unlikely]]
+      k = new_slot(g);
+    return pending_[k];
+  }
+  [[gnu::noinline]] uint32_t new_slot(uint32_t g);
+  bool in_region(uint32_t g) const {
+    const Pending* p = pending_if(g);
+    return p && p->in_region();
+  }
   // Goroutine g's Extra, made if it has none: one a goroutine that ended gave back, if
   // any (its vectors keep their memory), so that there are as many as goroutines live
   // at once rather than as goroutines in the trace.
   Extra& x(uint32_t g) {
-    std::unique_ptr<Extra>& e = pending_[g].extra;
+    std::unique_ptr<Extra>& e = pending(g).extra;
     if (!e) {
       if (spare_extras_.empty()) {
         e = std::make_unique<Extra>();
@@ -141,10 +159,16 @@ class Summarizer {
 
   const EventStore& s_;
   const RangeNames& names_;
-  // Goroutine k is goroutines_[k] with pending_[k]. A record whose id was reused stays,
+  // Goroutine k is goroutines_[k] with records_[k]. A record whose id was reused stays,
   // replaced (Go replaces the summary): finish leaves it out.
+  struct Record {
+    uint32_t slot = kNone;  // its Pending in pending_, if any
+    StringID name = 0;      // start function (the string table's id of its name; 0: not named)
+  };
   std::vector<GoroutineSummary> goroutines_;
-  std::vector<Pending> pending_;
+  std::vector<Record> records_;
+  std::vector<Pending> pending_;      // slots of live goroutines
+  std::vector<uint32_t> free_slots_;  // of pending_
   bool replaced_ = false;
   std::vector<std::unique_ptr<Extra>> spare_extras_;  // emptied, for x()
   IdMap<uint32_t, kNone> index_;     // goroutine id -> record (Go's Summarizer.gs)

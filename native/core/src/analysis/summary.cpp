@@ -15,14 +15,14 @@
 namespace gotrace::analysis {
 namespace {
 
-void add(std::vector<StatEntry>& entries, uint32_t name, int64_t ns) {
+template <class Entries>
+void add(Entries& entries, uint32_t name, int64_t ns) {
   for (StatEntry& e : entries) {
     if (e.name == name) {
       e.ns = wrap_add(e.ns, ns);
       return;
     }
   }
-  if (entries.capacity() == 0) entries.reserve(4);  // one allocation for most goroutines
   entries.push_back({name, ns});
 }
 
@@ -64,7 +64,7 @@ Summarizer::Summarizer(const EventStore& s, const RangeNames& names) : s_(s), na
                             of_type[v2::EvGoStatus] + of_type[v2::EvGoStatusStack];
   const size_t tasks = of_type[v2::EvUserTaskBegin], regions = of_type[v2::EvUserRegionBegin];
   goroutines_.reserve(goroutines + 16);
-  pending_.reserve(goroutines + 16);
+  records_.reserve(goroutines + 16);
   tasks_.reserve(tasks + 16);
   regions_.reserve(regions + 16);
 }
@@ -92,8 +92,10 @@ void Summarizer::snapshot_into(ExecStats& r, uint32_t g, Time ts) const {
 
 // What goroutine g's pending states add to its statistics r by ts.
 void Summarizer::add_pending(ExecStats& r, uint32_t g, Time ts) const {
-  const Pending& p = pending_[g];
   if (r.total == 0) r.total = ts - goroutines_[g].creation_time;
+  const Pending* pending = pending_if(g);
+  if (!pending) return;
+  const Pending& p = *pending;
   if (p.last_start != 0) r.exec += ts - p.last_start;
   if (p.last_runnable != 0) r.sched_wait += ts - p.last_runnable;
   if (p.last_block != 0) add(r.block, p.last_block_reason, ts - p.last_block);
@@ -108,34 +110,42 @@ void Summarizer::add_pending(ExecStats& r, uint32_t g, Time ts) const {
 // Go's finalize: goroutine g ended (trigger is the event) or the trace did (kNoEvent).
 void Summarizer::finalize(uint32_t g, Time last_ts, uint64_t trigger) {
   GoroutineSummary& sum = goroutines_[g];
-  Pending& p = pending_[g];
   if (trigger != kNoEvent) sum.end_time = s_.time(trigger);
   // The statistics become the snapshot at last_ts (updated in place).
   add_pending(sum.stats, g, last_ts);
+  const uint32_t slot = records_[g].slot;
+  if (slot == kNone) return;  // nothing was pending
+  Pending& p = pending_[slot];
   // Go's `*(g.goroutineSummary) = goroutineSummary{}`: nothing is pending any more.
   p.last_start = p.last_runnable = p.last_block = p.last_syscall = p.last_syscall_block = 0;
   p.last_block_reason = 0;
-  if (!p.extra) return;
-  Extra& x = *p.extra;
-  x.last_range.clear();
-  // System goroutines get no regions, even though they inherit a task when created
-  // inside a region (e.g. GC workers started by a GC triggered within one).
-  if (!x.active_regions.empty() && !is_system_goroutine(sum.name)) {
-    ExecStats final_stats = snapshot(g, last_ts);
-    for (uint32_t k : x.active_regions) {
-      RegionSummary& reg = regions_[k];
-      reg.end_event = trigger;
-      reg.end = trigger != kNoEvent ? s_.time(trigger) : 0;
-      reg.stats = sub(final_stats, reg.stats);
-      end_region(g, k);
+  if (p.extra) {
+    Extra& x = *p.extra;
+    x.last_range.clear();
+    // System goroutines get no regions, even though they inherit a task when created
+    // inside a region (e.g. GC workers started by a GC triggered within one).
+    if (!x.active_regions.empty() && !is_system_goroutine(sum.name)) {
+      ExecStats final_stats = snapshot(g, last_ts);
+      for (uint32_t k : x.active_regions) {
+        RegionSummary& reg = regions_[k];
+        reg.end_event = trigger;
+        reg.end = trigger != kNoEvent ? s_.time(trigger) : 0;
+        reg.stats = sub(final_stats, reg.stats);
+        end_region(g, k);
+      }
     }
+    x.active_regions.clear();
   }
-  x.active_regions.clear();
-  // An ended goroutine gives its Extra back (its regions go to its summary now).
+  // An ended goroutine gives its Extra back (its regions go to its summary now), and its
+  // slot: nothing is pending.
   if (trigger != kNoEvent) {
-    order_regions(g);
-    x.regions.clear();
-    spare_extras_.push_back(std::move(p.extra));
+    if (p.extra) {
+      order_regions(g);
+      p.extra->regions.clear();
+      spare_extras_.push_back(std::move(p.extra));
+    }
+    records_[g].slot = kNone;
+    free_slots_.push_back(slot);
   }
 }
 
@@ -143,8 +153,8 @@ void Summarizer::finalize(uint32_t g, Time last_ts, uint64_t trigger) {
 // first: a stable sort (Go's is not, but equal start times are rare). Those already
 // there (a goroutine that went on after its end) ended first.
 void Summarizer::order_regions(uint32_t g) {
-  auto& v = pending_[g].extra->regions;
-  std::vector<uint32_t>& out = goroutines_[g].regions;
+  auto& v = pending(g).extra->regions;
+  auto& out = goroutines_[g].regions;
   if (v.empty()) return;
   if (!out.empty()) {
     std::vector<std::pair<Time, uint32_t>> all;
@@ -168,12 +178,25 @@ void Summarizer::order_regions(uint32_t g) {
   for (auto& [start, region] : v) out.push_back(region);
 }
 
+uint32_t Summarizer::new_slot(uint32_t g) {
+  uint32_t k;
+  if (free_slots_.empty()) {
+    k = static_cast<uint32_t>(pending_.size());
+    pending_.emplace_back();
+  } else {
+    k = free_slots_.back();
+    free_slots_.pop_back();
+  }
+  records_[g].slot = k;
+  return k;
+}
+
 uint32_t Summarizer::create(GoID id) {
   const auto k = static_cast<uint32_t>(goroutines_.size());
   replaced_ |= index_.get(id) != kNone;
   index_.set(id, k);
   goroutines_.emplace_back().id = id;
-  pending_.emplace_back();
+  records_.emplace_back();
   return k;
 }
 
@@ -183,65 +206,58 @@ template <class Reason>
                                                              bool has_stack, Reason reason) {
   if (from == to) return;  // tells nothing new
 
-  // Transition out.
   uint32_t g = find(id);
-  switch (from) {
-    case GoState::Undetermined:
-    case GoState::NotExist: {
-      // Created, or named for the first time. From Undetermined it has existed since the
-      // last sync. A reused id replaces the old summary, as in Go.
-      const uint32_t creator = find(creator_id);
-      const uint32_t inherited =
-          creator != kNone && pending_[creator].in_region() ? pending_[creator].extra->active_regions.back() : kNone;
-      g = create(id);
-      goroutines_[g].creation_time = from == GoState::Undetermined ? sync_ts_ : t;
-      // A new goroutine inherits the task of its creator's innermost region, as a
-      // synthetic region that starts at its creation. (From Undetermined there is no
-      // creator: the event's goroutine is NoGoroutine.)
-      if (inherited != kNone) {
-        RegionSummary r;
-        r.task = regions_[inherited].task;
-        r.goroutine = id;
-        r.start_event = i;
-        r.start = t;
-        x(g).active_regions.push_back(static_cast<uint32_t>(regions_.size()));
-        regions_.push_back(std::move(r));
-      }
-      break;
+  if (from == GoState::Undetermined || from == GoState::NotExist) {
+    // Created, or named for the first time. From Undetermined it has existed since the
+    // last sync. A reused id replaces the old summary, as in Go.
+    const uint32_t creator = find(creator_id);
+    const uint32_t inherited =
+        creator != kNone && in_region(creator) ? pending_if(creator)->extra->active_regions.back() : kNone;
+    g = create(id);
+    goroutines_[g].creation_time = from == GoState::Undetermined ? sync_ts_ : t;
+    // A new goroutine inherits the task of its creator's innermost region, as a
+    // synthetic region that starts at its creation. (From Undetermined there is no
+    // creator: the event's goroutine is NoGoroutine.)
+    if (inherited != kNone) {
+      RegionSummary r;
+      r.task = regions_[inherited].task;
+      r.goroutine = id;
+      r.start_event = i;
+      r.start = t;
+      x(g).active_regions.push_back(static_cast<uint32_t>(regions_.size()));
+      regions_.push_back(std::move(r));
     }
+  } else if (g == kNone) {
+    return;
+  }
+  GoroutineSummary& sum = goroutines_[g];
+  Pending& p = pending(g);
+
+  // Transition out.
+  switch (from) {
     case GoState::Running:
-      if (g == kNone) return;
-      goroutines_[g].stats.exec += t - pending_[g].last_start;
-      pending_[g].last_start = 0;
+      sum.stats.exec += t - p.last_start;
+      p.last_start = 0;
       break;
-    case GoState::Waiting: {
-      if (g == kNone) return;
-      Pending& p = pending_[g];
+    case GoState::Waiting:
       if (p.last_block != 0) {
-        add(goroutines_[g].stats.block, p.last_block_reason, t - p.last_block);
+        add(sum.stats.block, p.last_block_reason, t - p.last_block);
         p.last_block = 0;
       }
       break;
-    }
-    case GoState::Runnable: {
-      if (g == kNone) return;
-      Pending& p = pending_[g];
+    case GoState::Runnable:
       if (p.last_runnable != 0) {
-        goroutines_[g].stats.sched_wait += t - p.last_runnable;
+        sum.stats.sched_wait += t - p.last_runnable;
         p.last_runnable = 0;
       }
       break;
-    }
-    case GoState::Syscall: {
-      if (g == kNone) return;
-      Pending& p = pending_[g];
+    case GoState::Syscall:
       if (p.last_syscall != 0) {
-        ExecStats& stats = goroutines_[g].stats;
         if (p.last_syscall_block != 0) {
-          stats.syscall_block += t - p.last_syscall_block;
-          stats.syscall += p.last_syscall_block - p.last_syscall;
+          sum.stats.syscall_block += t - p.last_syscall_block;
+          sum.stats.syscall += p.last_syscall_block - p.last_syscall;
         } else {
-          stats.syscall += t - p.last_syscall;
+          sum.stats.syscall += t - p.last_syscall;
         }
         p.last_syscall = 0;
         p.last_syscall_block = 0;
@@ -249,22 +265,18 @@ template <class Reason>
         syscalling_p_.erase(p.syscall_p);
       }
       break;
-    }
     default:
-      if (g == kNone) return;
       break;
   }
 
-  GoroutineSummary& sum = goroutines_[g];
-  Pending& p = pending_[g];
   // Not named yet: the root frame of a transition stack is its start function, the same
   // for every transition of this goroutine.
-  if (p.name == 0 && has_stack && stack != 0) {
+  if (records_[g].name == 0 && has_stack && stack != 0) {
     auto frames = s_.stacks.frames(stack);
     if (!frames.empty()) {
       const Frame& f = s_.stacks.frame(frames.back());
       sum.pc = f.pc;
-      p.name = f.func;
+      records_[g].name = f.func;
       sum.name = s_.strings.get(f.func);
     }
   }
@@ -382,7 +394,7 @@ void Summarizer::proc_transition(Time t, const StateTransition& st) {
   if (st.old_state == st.new_state || st.proc_to() != ProcState::Idle) return;
   const ProcID p = st.resource.id;
   if (const GoID goid = syscalling_p_.get(p); goid != kNoSyscall) {
-    if (const uint32_t g = find(goid); g != kNone) pending_[g].last_syscall_block = t;
+    if (const uint32_t g = find(goid); g != kNone) pending(g).last_syscall_block = t;
     syscalling_p_.erase(p);
   }
 }
@@ -399,8 +411,8 @@ void Summarizer::range(size_t, EventKind kind, Time t, const Context& ctx, const
         ranges_p_.erase(key);
       }
     }
-    if (g == kNone || !pending_[g].extra) return;
-    auto& pending = pending_[g].extra->last_range;
+    if (g == kNone || !pending_if(g) || !pending_if(g)->extra) return;
+    auto& pending = pending_if(g)->extra->last_range;
     auto it = std::find_if(pending.begin(), pending.end(), [&](auto& e) { return e.first == r.name; });
     if (it == pending.end() || it->second == 0) return;
     add(goroutines_[g].stats.ranges, r.name, t - it->second);
@@ -461,10 +473,11 @@ void Summarizer::annotation(size_t i, EventKind kind, Time t, const Context& ctx
       const uint32_t g = find(ctx.g);
       if (g == kNone) break;
       uint32_t k;
-      if (pending_[g].in_region()) {
+      if (in_region(g)) {
         // The innermost region is the one that ended (its task already knows it).
-        k = pending_[g].extra->active_regions.back();
-        pending_[g].extra->active_regions.pop_back();
+        std::vector<uint32_t>& active = pending(g).extra->active_regions;
+        k = active.back();
+        active.pop_back();
       } else {
         // An end without a beginning: make the region up now.
         Region reg = ev.region();
@@ -533,18 +546,33 @@ void Summarizer::annotation(size_t i, EventKind kind, Time t, const Context& ctx
   }
 }
 
+// The loops over every goroutine and task run in slices too (event_slices.h: a loop
+// entered once stays in WebAssembly's baseline code).
+constexpr size_t kRecordSlice = 4096;
+
 Summary Summarizer::finish() {
   Summary out;
   const auto n = static_cast<uint32_t>(goroutines_.size());
   // Every record is live when no id was reused; in id order when goroutines appeared so.
   bool ascending = !replaced_;
-  for (uint32_t k = 1; k < n && ascending; k++) ascending = goroutines_[k - 1].id < goroutines_[k].id;
+  for_each_event_slice(
+      n,
+      [&](size_t from, size_t to) {
+        for (size_t k = std::max<size_t>(from, 1); k < to && ascending; k++)
+          ascending = goroutines_[k - 1].id < goroutines_[k].id;
+      },
+      kRecordSlice);
   auto finish_one = [&](uint32_t k) {
     finalize(k, last_ts_, kNoEvent);
-    if (pending_[k].extra) order_regions(k);
+    if (const Pending* p = pending_if(k); p && p->extra) order_regions(k);
   };
   if (ascending) {
-    for (uint32_t k = 0; k < n; k++) finish_one(k);
+    for_each_event_slice(
+        n,
+        [&](size_t from, size_t to) {
+          for (size_t k = from; k < to; k++) finish_one(static_cast<uint32_t>(k));
+        },
+        kRecordSlice);
     out.goroutines = std::move(goroutines_);
   } else {
     std::vector<std::pair<GoID, uint32_t>> live;  // (id, record)
@@ -558,36 +586,55 @@ Summary Summarizer::finish() {
     }
   }
   std::vector<GoroutineSummary>().swap(goroutines_);
+  std::vector<Record>().swap(records_);
   std::vector<Pending>().swap(pending_);
 
-  // Tasks by id: the index lists small ids in order (larger ones, if any, get sorted).
-  // Tasks are made nearly in id order, so they are put in order in place.
-  std::vector<std::pair<TaskID, uint32_t>> order;
-  order.reserve(tasks_.size());
-  task_index_.for_each([&](int64_t id, uint32_t k) { order.push_back({static_cast<TaskID>(id), k}); });
-  if (!std::is_sorted(order.begin(), order.end())) std::sort(order.begin(), order.end());
+  // Tasks by id: they are made nearly in id order, so they are put in order in place.
+  std::vector<std::pair<TaskID, uint32_t>> order(tasks_.size());
+  bool sorted = true;
+  for_each_event_slice(
+      tasks_.size(),
+      [&](size_t from, size_t to) {
+        for (size_t k = from; k < to; k++) {
+          order[k] = {tasks_[k].id, static_cast<uint32_t>(k)};
+          sorted = sorted && (k == 0 || tasks_[k - 1].id < tasks_[k].id);
+        }
+      },
+      kRecordSlice);
+  if (!sorted) std::sort(order.begin(), order.end());
   // Position j takes the task at order[j].second: follow each cycle of the permutation.
-  for (size_t j = 0; j < order.size(); j++) {
-    if (order[j].second == j) continue;
-    TaskSummary moving = std::move(tasks_[j]);
-    size_t at = j;
-    for (;;) {
-      const size_t from = order[at].second;
-      order[at].second = static_cast<uint32_t>(at);  // placed
-      if (from == j) {
-        tasks_[at] = std::move(moving);
-        break;
-      }
-      tasks_[at] = std::move(tasks_[from]);
-      at = from;
-    }
-  }
-  for (TaskSummary& t : tasks_) {
-    if (t.goroutines.size() > 1) {
-      std::sort(t.goroutines.begin(), t.goroutines.end());
-      t.goroutines.erase(std::unique(t.goroutines.begin(), t.goroutines.end()), t.goroutines.end());
-    }
-  }
+  for_each_event_slice(
+      sorted ? 0 : order.size(),
+      [&](size_t first, size_t end) {
+        for (size_t j = first; j < end; j++) {
+          if (order[j].second == j) continue;
+          TaskSummary moving = std::move(tasks_[j]);
+          size_t at = j;
+          for (;;) {
+            const size_t from = order[at].second;
+            order[at].second = static_cast<uint32_t>(at);  // placed
+            if (from == j) {
+              tasks_[at] = std::move(moving);
+              break;
+            }
+            tasks_[at] = std::move(tasks_[from]);
+            at = from;
+          }
+        }
+      },
+      kRecordSlice);
+  for_each_event_slice(
+      tasks_.size(),
+      [&](size_t from, size_t to) {
+        for (size_t k = from; k < to; k++) {
+          auto& gs = tasks_[k].goroutines;
+          if (gs.size() > 1) {
+            std::sort(gs.begin(), gs.end());
+            gs.erase(std::unique(gs.begin(), gs.end()), gs.end());
+          }
+        }
+      },
+      kRecordSlice);
   out.tasks = std::move(tasks_);
   out.regions = std::move(regions_);
   out.block_reasons = reasons_.strings();
@@ -599,7 +646,7 @@ Summary Summarizer::finish() {
 
 }  // namespace detail
 
-int64_t ExecStats::get(const std::vector<StatEntry>& entries, uint32_t name) {
+int64_t ExecStats::get(std::span<const StatEntry> entries, uint32_t name) {
   for (const StatEntry& e : entries)
     if (e.name == name) return e.ns;
   return 0;

@@ -8,7 +8,7 @@ namespace gotrace::analysis {
 namespace {
 
 template <class NameOf>
-void keyed_entries(JsonWriter& w, const char* prefix, const std::vector<StatEntry>& entries, NameOf name_of) {
+void keyed_entries(JsonWriter& w, const char* prefix, std::span<const StatEntry> entries, NameOf name_of) {
   std::vector<std::pair<std::string_view, int64_t>> sorted;
   sorted.reserve(entries.size());
   for (const StatEntry& e : entries) sorted.push_back({name_of(e.name), e.ns});

@@ -9,11 +9,13 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "gotrace/event_store.h"
+#include "gotrace/small_vector.h"
 #include "gotrace/types.h"
 
 namespace gotrace::analysis {
@@ -36,14 +38,16 @@ struct ExecStats {
   int64_t syscall = 0;        // in a syscall, before its P was taken
   int64_t syscall_block = 0;  // in a syscall, after its P was taken
   int64_t total = 0;          // presence in the trace
-  std::vector<StatEntry> block;   // waiting, by reason (Go's BlockTimeByReason)
-  std::vector<StatEntry> ranges;  // inside ranges such as GC mark assist (Go's RangeTime)
+  // Short lists (most goroutines block for at most two reasons and are in at most one
+  // kind of range), kept inline.
+  SmallVector<StatEntry, 2> block;   // waiting, by reason (Go's BlockTimeByReason)
+  SmallVector<StatEntry, 1> ranges;  // inside ranges such as GC mark assist (Go's RangeTime)
 
   int64_t block_total() const;
   // Go's UnknownTime: what the non-overlapping stats leave of `total`, at least 0.
   int64_t unknown() const;
   // The entry for `name`, or 0.
-  static int64_t get(const std::vector<StatEntry>& entries, uint32_t name);
+  static int64_t get(std::span<const StatEntry> entries, uint32_t name);
 };
 
 // Go's UserRegionSummary: a region of one goroutine, with the goroutine's statistics
@@ -74,7 +78,7 @@ struct GoroutineSummary {
   Time start_time = 0;     // first time running; 0 if it never ran
   Time end_time = 0;       // when it exited; 0 if it did not
   ExecStats stats;
-  std::vector<uint32_t> regions;  // indices into Summary::regions, by start time
+  SmallVector<uint32_t, 2> regions;  // indices into Summary::regions, by start time
 };
 
 // Go's UserTaskSummary.
@@ -82,14 +86,15 @@ struct TaskSummary {
   TaskID id = 0;
   std::string_view name;
   TaskID parent = kNoTask;         // kNoTask: unknown
-  std::vector<TaskID> children;    // in the order they were found
+  // Most tasks have one goroutine and one log, no child, and none or two regions.
+  SmallVector<TaskID, 1> children;  // in the order they were found
   uint64_t start_event = kNoEvent;  // its TaskBegin
   uint64_t end_event = kNoEvent;    // its TaskEnd
   Time start = 0;                   // 0 when absent
   Time end = 0;
-  std::vector<uint64_t> logs;       // its Log events (indices into the store)
-  std::vector<uint32_t> regions;    // indices into Summary::regions, in order of appearance
-  std::vector<GoID> goroutines;     // ascending; as in Go, may hold NoGoroutine (-1)
+  SmallVector<uint64_t, 1> logs;    // its Log events (indices into the store)
+  SmallVector<uint32_t, 2> regions;  // indices into Summary::regions, in order of appearance
+  SmallVector<GoID, 1> goroutines;  // ascending; as in Go, may hold NoGoroutine (-1)
 
   bool has_parent() const { return parent != kNoTask; }
   bool complete() const { return start_event != kNoEvent && end_event != kNoEvent; }
