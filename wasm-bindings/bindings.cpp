@@ -133,8 +133,12 @@ class WasmTrace {
 
   double event_count() const { return static_cast<double>(result_.store.size()); }
 
+  // Computed once (a pass over the events): the app asks for it on several pages.
   val stats() const {
-    return guard([&] { return val(stats_json(compute_stats(result_), false)); });
+    return guard([&] {
+      if (stats_json_.empty()) stats_json_ = stats_json(compute_stats(result_), false);
+      return val(stats_json_);
+    });
   }
 
   // A page of events: index >= from, at most limit of them, optionally only those of
@@ -874,6 +878,7 @@ class WasmTrace {
 
   ReadResult result_;
   std::string fatal_;
+  mutable std::string stats_json_;  // empty until stats() is asked for
   mutable std::unique_ptr<Summary> summary_;
   mutable std::unique_ptr<SummaryBuild> summary_build_;  // while advance() builds it
   mutable std::unique_ptr<TimelineIndex> timeline_;

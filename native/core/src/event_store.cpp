@@ -4,6 +4,8 @@
 #include <new>
 #include <utility>
 
+#include "gotrace/event_slices.h"
+
 namespace gotrace {
 namespace {
 
@@ -142,6 +144,29 @@ uint32_t EventStore::push_extra(std::span<const uint64_t> values) {
   auto at = static_cast<uint32_t>(extra_size_);
   for (uint64_t v : values) push_extra_word(v);
   return at;
+}
+
+std::array<size_t, 256> EventStore::count_by_type() const {
+  // Stored type codes, in four tallies taken in turn (consecutive events of one type
+  // would otherwise wait on each other's increment), a chunk per call (event_slices.h).
+  static_assert(kEventSlice == kChunk);
+  std::array<uint32_t, 256> tally[4] = {};
+  for_each_event_slice(size_, [&](size_t from, size_t to) {
+    const uint8_t* type = chunk(from).type;
+    size_t j = 0;
+    const size_t n = to - from;
+    for (; j + 4 <= n; j += 4) {
+      tally[0][type[j]]++;
+      tally[1][type[j + 1]]++;
+      tally[2][type[j + 2]]++;
+      tally[3][type[j + 3]]++;
+    }
+    for (; j < n; j++) tally[0][type[j]]++;
+  });
+  std::array<size_t, 256> out = {};
+  for (size_t code = 0; code < 256; code++)
+    out[kGoType[code & kTypeMask]] += size_t{tally[0][code]} + tally[1][code] + tally[2][code] + tally[3][code];
+  return out;
 }
 
 size_t EventStore::column_bytes() const {

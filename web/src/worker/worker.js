@@ -10,15 +10,16 @@
 // Cancelling is done by the page: it terminates this worker and starts a new one (the
 // parser runs synchronously, so no message could reach it before it finishes).
 //
-// Once a trace is open and no request has come for a moment (the first timeline paint
-// is served first), the analyses the views need are computed in the background, one
-// step at a time: a request that arrives meanwhile waits for the step under way only.
+// Once a trace is open, and whenever no request has come for a moment, the analyses
+// the views need are computed in the background, one step at a time: a request that
+// arrives meanwhile waits for the step under way only.
 // The long analyses (the summary, the timeline index, its goroutine lanes) are built a
 // piece at a time, in the background and for a request that needs one still under way
 // alike, so that no request waits long behind another's analysis.
 import { openTrace, loadCore } from 'gotrace';
 import { readBlob } from './read.js';
 import { analysisPart, backgroundSteps, PIECE_EVENTS } from './analysis-parts.js';
+import { nextTurn } from './next-turn.js';
 
 let trace = null;
 let core = null;
@@ -27,12 +28,20 @@ let core = null;
 let inFlight = 0;
 let background = null;
 let backgroundTimer = null;
+let backgroundTurn = 0;  // the next background step scheduled for a turn, if it is this
 const QUIET_MS = 150;
 
+// The next background step after `ms` (0: at the next turn of the event loop).
 function scheduleBackground(ms) {
   clearTimeout(backgroundTimer);
   backgroundTimer = null;
-  if (background?.steps.length && !inFlight) backgroundTimer = setTimeout(backgroundStep, ms);
+  const turn = ++backgroundTurn;
+  if (!background?.steps.length || inFlight) return;
+  if (ms > 0) {
+    backgroundTimer = setTimeout(backgroundStep, ms);
+  } else {
+    nextTurn().then(() => turn === backgroundTurn && backgroundStep());
+  }
 }
 
 function backgroundStep() {
@@ -45,7 +54,7 @@ function backgroundStep() {
     // A failing analysis is reported to the view that asks for it.
   }
   if (done) background.steps.shift();
-  scheduleBackground(1);
+  scheduleBackground(0);
 }
 
 // The long analyses a request needs before it is answered.
@@ -78,7 +87,7 @@ const abandoned = new Set();
 async function ready(t, analyses, id) {
   for (const what of analyses) {
     while (!t.advance(what, pieceEvents())) {
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      await nextTurn();
       if (t !== trace) throw new Error('the trace was closed');
       if (abandoned.has(id)) throw new Error('cancelled');
     }
@@ -181,6 +190,8 @@ self.onmessage = async (e) => {
   } finally {
     abandoned.delete(id);
     inFlight--;
-    scheduleBackground(QUIET_MS);
+    // Right after a trace is opened the background starts at once (a request that comes
+    // meanwhile waits for one piece at most); after other requests, once they are quiet.
+    scheduleBackground(method === 'open' ? 0 : QUIET_MS);
   }
 };

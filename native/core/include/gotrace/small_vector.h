@@ -111,17 +111,13 @@ class SmallVector {
     std::memcpy(static_cast<void*>(data()), from, n * sizeof(T));
     size_ = static_cast<uint32_t>(n);
   }
-  // Takes o's elements (its heap block, or a copy of its inline ones); o is left empty.
+  // Takes o's elements (its heap block, or a copy of its inline ones: the whole storage,
+  // a copy of fixed size, without a branch); o is left empty.
   void take(SmallVector& o) noexcept {
-    if (o.on_heap()) {
-      u_.heap = o.u_.heap;
-      capacity_ = o.capacity_;
-      o.capacity_ = N;
-    } else {
-      std::memcpy(static_cast<void*>(u_.items), o.u_.items, o.size_ * sizeof(T));
-      capacity_ = N;
-    }
+    std::memcpy(static_cast<void*>(&u_), &o.u_, sizeof(u_));
+    capacity_ = o.capacity_;
     size_ = o.size_;
+    o.capacity_ = N;
     o.size_ = 0;
   }
   void release() noexcept {

@@ -91,6 +91,8 @@ class Summarizer {
   static constexpr uint32_t kNone = ~0u;
   uint32_t find(GoID id) const { return index_.get(id); }
   uint32_t create(GoID id);
+  // Out of line: once per goroutine, where the transitions around it are per event.
+  [[gnu::noinline]] uint32_t appear(size_t i, Time t, GoID id, GoState from, GoID creator);
   uint32_t task_index(TaskID id);
   void task_goroutine(uint32_t task, GoID g) {
     // A set in Go; sorted and made unique at the end, and repeats in a row (most of

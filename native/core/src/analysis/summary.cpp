@@ -38,6 +38,10 @@ ExecStats sub(ExecStats s, const ExecStats& v) {
   return s;
 }
 
+// The loops over every goroutine and task run in slices too (event_slices.h: a loop
+// entered once stays in WebAssembly's baseline code).
+constexpr size_t kRecordSlice = 4096;
+
 }  // namespace
 
 namespace detail {
@@ -56,10 +60,7 @@ uint32_t Summarizer::task_index(TaskID id) {
 Summarizer::Summarizer(const EventStore& s, const RangeNames& names) : s_(s), names_(names) {
   // Room for every goroutine, task and region that can appear, so that the arrays do
   // not grow by copying. (Counting types is cheap next to the pass.)
-  size_t of_type[256] = {};
-  for_each_event_slice(s.size(), [&](size_t from, size_t to) {
-    for (size_t i = from; i < to; i++) of_type[s.type(i)]++;
-  });
+  const std::array<size_t, 256> of_type = s.count_by_type();
   const size_t goroutines = of_type[v2::EvGoCreate] + of_type[v2::EvGoCreateBlocked] + of_type[v2::EvGoCreateSyscall] +
                             of_type[v2::EvGoStatus] + of_type[v2::EvGoStatusStack];
   const size_t tasks = of_type[v2::EvUserTaskBegin], regions = of_type[v2::EvUserRegionBegin];
@@ -200,34 +201,39 @@ uint32_t Summarizer::create(GoID id) {
   return k;
 }
 
+// A goroutine created, or named for the first time. From Undetermined it has existed
+// since the last sync. A reused id replaces the old summary, as in Go.
+uint32_t Summarizer::appear(size_t i, Time t, GoID id, GoState from, GoID creator_id) {
+  const uint32_t creator = find(creator_id);
+  const uint32_t inherited =
+      creator != kNone && in_region(creator) ? pending_if(creator)->extra->active_regions.back() : kNone;
+  const uint32_t g = create(id);
+  goroutines_[g].creation_time = from == GoState::Undetermined ? sync_ts_ : t;
+  // A new goroutine inherits the task of its creator's innermost region, as a synthetic
+  // region that starts at its creation. (From Undetermined there is no creator: the
+  // event's goroutine is NoGoroutine.)
+  if (inherited != kNone) {
+    RegionSummary r;
+    r.task = regions_[inherited].task;
+    r.goroutine = id;
+    r.start_event = i;
+    r.start = t;
+    x(g).active_regions.push_back(static_cast<uint32_t>(regions_.size()));
+    regions_.push_back(std::move(r));
+  }
+  return g;
+}
+
 template <class Reason>
 [[gnu::always_inline]] inline void Summarizer::go_transition(size_t i, Time t, GoID id, GoState from, GoState to,
                                                              GoID creator_id, ProcID proc, StackID stack,
                                                              bool has_stack, Reason reason) {
   if (from == to) return;  // tells nothing new
 
-  uint32_t g = find(id);
+  uint32_t g;
   if (from == GoState::Undetermined || from == GoState::NotExist) {
-    // Created, or named for the first time. From Undetermined it has existed since the
-    // last sync. A reused id replaces the old summary, as in Go.
-    const uint32_t creator = find(creator_id);
-    const uint32_t inherited =
-        creator != kNone && in_region(creator) ? pending_if(creator)->extra->active_regions.back() : kNone;
-    g = create(id);
-    goroutines_[g].creation_time = from == GoState::Undetermined ? sync_ts_ : t;
-    // A new goroutine inherits the task of its creator's innermost region, as a
-    // synthetic region that starts at its creation. (From Undetermined there is no
-    // creator: the event's goroutine is NoGoroutine.)
-    if (inherited != kNone) {
-      RegionSummary r;
-      r.task = regions_[inherited].task;
-      r.goroutine = id;
-      r.start_event = i;
-      r.start = t;
-      x(g).active_regions.push_back(static_cast<uint32_t>(regions_.size()));
-      regions_.push_back(std::move(r));
-    }
-  } else if (g == kNone) {
+    g = appear(i, t, id, from, creator_id);
+  } else if (g = find(id); g == kNone) {
     return;
   }
   GoroutineSummary& sum = goroutines_[g];
@@ -546,83 +552,77 @@ void Summarizer::annotation(size_t i, EventKind kind, Time t, const Context& ctx
   }
 }
 
-// The loops over every goroutine and task run in slices too (event_slices.h: a loop
-// entered once stays in WebAssembly's baseline code).
-constexpr size_t kRecordSlice = 4096;
+namespace {
 
-Summary Summarizer::finish() {
-  Summary out;
-  const auto n = static_cast<uint32_t>(goroutines_.size());
-  // Every record is live when no id was reused; in id order when goroutines appeared so.
-  bool ascending = !replaced_;
-  for_each_event_slice(
-      n,
-      [&](size_t from, size_t to) {
-        for (size_t k = std::max<size_t>(from, 1); k < to && ascending; k++)
-          ascending = goroutines_[k - 1].id < goroutines_[k].id;
-      },
-      kRecordSlice);
-  auto finish_one = [&](uint32_t k) {
-    finalize(k, last_ts_, kNoEvent);
-    if (const Pending* p = pending_if(k); p && p->extra) order_regions(k);
-  };
-  if (ascending) {
-    for_each_event_slice(
-        n,
-        [&](size_t from, size_t to) {
-          for (size_t k = from; k < to; k++) finish_one(static_cast<uint32_t>(k));
-        },
-        kRecordSlice);
-    out.goroutines = std::move(goroutines_);
-  } else {
-    std::vector<std::pair<GoID, uint32_t>> live;  // (id, record)
-    live.reserve(n);
-    index_.for_each([&](int64_t id, uint32_t k) { live.push_back({id, k}); });
-    std::sort(live.begin(), live.end());
-    out.goroutines.reserve(live.size());
-    for (auto [id, k] : live) {
-      finish_one(k);
-      out.goroutines.push_back(std::move(goroutines_[k]));
-    }
-  }
-  std::vector<GoroutineSummary>().swap(goroutines_);
-  std::vector<Record>().swap(records_);
-  std::vector<Pending>().swap(pending_);
-
-  // Tasks by id: they are made nearly in id order, so they are put in order in place.
-  std::vector<std::pair<TaskID, uint32_t>> order(tasks_.size());
+// Puts records (goroutines or tasks, each with a unique id) in id order in place: they
+// are made nearly so, and moving each misplaced one once needs no second array (the
+// goroutines of a large trace are tens of MB).
+template <class T>
+void order_by_id(std::vector<T>& v) {
+  std::vector<std::pair<decltype(T::id), uint32_t>> order(v.size());
   bool sorted = true;
   for_each_event_slice(
-      tasks_.size(),
+      v.size(),
       [&](size_t from, size_t to) {
         for (size_t k = from; k < to; k++) {
-          order[k] = {tasks_[k].id, static_cast<uint32_t>(k)};
-          sorted = sorted && (k == 0 || tasks_[k - 1].id < tasks_[k].id);
+          order[k] = {v[k].id, static_cast<uint32_t>(k)};
+          sorted = sorted && (k == 0 || v[k - 1].id < v[k].id);
         }
       },
       kRecordSlice);
-  if (!sorted) std::sort(order.begin(), order.end());
-  // Position j takes the task at order[j].second: follow each cycle of the permutation.
+  if (sorted) return;
+  std::sort(order.begin(), order.end());
+  // Position j takes the record at order[j].second: follow each cycle of the permutation.
   for_each_event_slice(
-      sorted ? 0 : order.size(),
+      order.size(),
       [&](size_t first, size_t end) {
         for (size_t j = first; j < end; j++) {
           if (order[j].second == j) continue;
-          TaskSummary moving = std::move(tasks_[j]);
+          T moving = std::move(v[j]);
           size_t at = j;
           for (;;) {
             const size_t from = order[at].second;
             order[at].second = static_cast<uint32_t>(at);  // placed
             if (from == j) {
-              tasks_[at] = std::move(moving);
+              v[at] = std::move(moving);
               break;
             }
-            tasks_[at] = std::move(tasks_[from]);
+            v[at] = std::move(v[from]);
             at = from;
           }
         }
       },
       kRecordSlice);
+}
+
+}  // namespace
+
+Summary Summarizer::finish() {
+  Summary out;
+  const auto n = static_cast<uint32_t>(goroutines_.size());
+  // Every record ends at the trace's end; those whose id was reused are left out (in
+  // place, keeping the order), and the rest put in id order.
+  size_t kept = 0;
+  for_each_event_slice(
+      n,
+      [&](size_t from, size_t to) {
+        for (auto k = static_cast<uint32_t>(from); k < to; k++) {
+          if (replaced_ && index_.get(goroutines_[k].id) != k) continue;
+          finalize(k, last_ts_, kNoEvent);
+          if (const Pending* p = pending_if(k); p && p->extra) order_regions(k);
+          if (kept != k) goroutines_[kept] = std::move(goroutines_[k]);
+          kept++;
+        }
+      },
+      kRecordSlice);
+  goroutines_.resize(kept);
+  order_by_id(goroutines_);
+  out.goroutines = std::move(goroutines_);
+  std::vector<GoroutineSummary>().swap(goroutines_);
+  std::vector<Record>().swap(records_);
+  std::vector<Pending>().swap(pending_);
+
+  order_by_id(tasks_);
   for_each_event_slice(
       tasks_.size(),
       [&](size_t from, size_t to) {
