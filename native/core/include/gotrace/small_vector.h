@@ -66,7 +66,7 @@ class SmallVector {
   void push_back(const T& v) {
     if (size_ == capacity_) {
       const T copy = v;  // v may be an element of this vector
-      grow(capacity_ * 2);
+      grow(uint64_t{capacity_} * 2);  // in 64 bits: grow() refuses a size that overflows
       ::new (static_cast<void*>(data() + size_)) T(copy);
     } else {
       ::new (static_cast<void*>(data() + size_)) T(v);
@@ -98,8 +98,8 @@ class SmallVector {
 
  private:
   bool on_heap() const { return capacity_ > N; }
-  void grow(size_t n) {
-    if (n > UINT32_MAX) throw std::bad_alloc();
+  void grow(uint64_t n) {
+    if (n > UINT32_MAX || n > SIZE_MAX / sizeof(T)) throw std::bad_alloc();
     T* fresh = static_cast<T*>(::operator new(n * sizeof(T)));
     std::memcpy(static_cast<void*>(fresh), data(), size_ * sizeof(T));
     release();
