@@ -62,9 +62,7 @@ TraceStats compute_stats(const ReadResult& r) {
         last_g = g;
         if (g != kNoGoroutine) add_goroutine(g);
       }
-      uint8_t t = s.type(i);
-      st.events_by_type[t]++;
-      switch (t) {
+      switch (s.type(i)) {
         case EvGoCreate:
         case EvGoCreateBlocked:
         case EvGoCreateSyscall:
@@ -79,12 +77,12 @@ TraceStats compute_stats(const ReadResult& r) {
         case EvProcSteal:
           procs[s.ab(i)] = 1;
           break;
-        case EvGCBegin:
-          st.gcs++;
-          break;
       }
     }
   });
+  const std::array<size_t, 256> by_type = s.count_by_type();
+  for (int t = 0; t < 256; t++) st.events_by_type[t] = by_type[t];
+  st.gcs = by_type[EvGCBegin];
   for (int t = 0; t < 256; t++) st.events_by_kind[static_cast<size_t>(kind_of_type(static_cast<uint8_t>(t)))] += st.events_by_type[t];
   st.goroutines = goroutine_count;
   st.procs = procs.size();
