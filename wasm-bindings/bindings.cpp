@@ -738,15 +738,18 @@ class WasmTrace {
     prepare_now(what);
     return true;
   }
-  // The next piece of the summary, up to `events` events; true once it is complete.
-  bool advance_summary(size_t events) const {
-    if (summary_) return true;
-    if (!summary_build_) summary_build_ = std::make_unique<SummaryBuild>(result_.store);
-    if (!summary_build_->step(events)) return false;
-    summary_ = std::make_unique<Summary>(summary_build_->take());
-    summary_build_.reset();
+  // The next piece, up to `events` events, of an analysis built a piece at a time by
+  // `build` (SummaryBuild, TimelineIndexBuild); true once `done` holds it.
+  template <class Build, class Result>
+  bool advance_piece(std::unique_ptr<Result>& done, std::unique_ptr<Build>& build, size_t events) const {
+    if (done) return true;
+    if (!build) build = std::make_unique<Build>(result_.store);
+    if (!build->step(events)) return false;
+    done = std::make_unique<Result>(build->take());
+    build.reset();
     return true;
   }
+  bool advance_summary(size_t events) const { return advance_piece(summary_, summary_build_, events); }
   const Summary& summary() const {
     while (!advance_summary(SIZE_MAX)) {
     }
@@ -784,16 +787,7 @@ class WasmTrace {
     if (!slot) slot = std::make_unique<MmuCurve>(mutator_utilization(result_.store, flags));
     return *slot;
   }
-  // The next piece of the timeline index (TimelineIndexBuild::step); true once it is
-  // complete.
-  bool advance_timeline(size_t events) const {
-    if (timeline_) return true;
-    if (!timeline_build_) timeline_build_ = std::make_unique<TimelineIndexBuild>(result_.store);
-    if (!timeline_build_->step(events)) return false;
-    timeline_ = std::make_unique<TimelineIndex>(timeline_build_->take());
-    timeline_build_.reset();
-    return true;
-  }
+  bool advance_timeline(size_t events) const { return advance_piece(timeline_, timeline_build_, events); }
   const TimelineIndex& timeline() const {
     while (!advance_timeline(SIZE_MAX)) {
     }

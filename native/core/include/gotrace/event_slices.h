@@ -12,6 +12,8 @@
 namespace gotrace {
 
 inline constexpr size_t kEventSlice = size_t{1} << 16;
+// The slice of a loop over records (goroutines, tasks), each more work than an event.
+inline constexpr size_t kRecordSlice = size_t{1} << 12;
 
 // Calls f(args...) as a function of its own. Compilers honour noinline, but
 // WebAssembly's whole-program optimizer (binaryen) inlines any function called from a

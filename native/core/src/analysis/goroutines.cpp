@@ -61,7 +61,7 @@ std::vector<GoroutineGroup> goroutine_groups_unordered(const Summary& summary) {
       add_entries(t.ranges, g.stats.ranges);
       group.members.push_back(k);
     }
-  }, 4096);
+  }, kRecordSlice);
   std::sort(groups.begin(), groups.end(), [](const GoroutineGroup& a, const GoroutineGroup& b) {
     return a.totals.exec != b.totals.exec ? a.totals.exec > b.totals.exec : a.name < b.name;
   });

@@ -38,10 +38,6 @@ ExecStats sub(ExecStats s, const ExecStats& v) {
   return s;
 }
 
-// The loops over every goroutine and task run in slices too (event_slices.h: a loop
-// entered once stays in WebAssembly's baseline code).
-constexpr size_t kRecordSlice = 4096;
-
 }  // namespace
 
 namespace detail {
@@ -417,8 +413,9 @@ void Summarizer::range(size_t, EventKind kind, Time t, const Context& ctx, const
         ranges_p_.erase(key);
       }
     }
-    if (g == kNone || !pending_if(g) || !pending_if(g)->extra) return;
-    auto& pending = pending_if(g)->extra->last_range;
+    const Pending* p = g != kNone ? pending_if(g) : nullptr;
+    if (!p || !p->extra) return;
+    auto& pending = p->extra->last_range;
     auto it = std::find_if(pending.begin(), pending.end(), [&](auto& e) { return e.first == r.name; });
     if (it == pending.end() || it->second == 0) return;
     add(goroutines_[g].stats.ranges, r.name, t - it->second);
@@ -556,7 +553,7 @@ namespace {
 
 // Puts records (goroutines or tasks, each with a unique id) in id order in place: they
 // are made nearly so, and moving each misplaced one once needs no second array (the
-// goroutines of a large trace are tens of MB).
+// goroutines of a large trace are tens of MB). In slices (event_slices.h).
 template <class T>
 void order_by_id(std::vector<T>& v) {
   std::vector<std::pair<decltype(T::id), uint32_t>> order(v.size());
@@ -601,7 +598,7 @@ Summary Summarizer::finish() {
   Summary out;
   const auto n = static_cast<uint32_t>(goroutines_.size());
   // Every record ends at the trace's end; those whose id was reused are left out (in
-  // place, keeping the order), and the rest put in id order.
+  // place, keeping the order), and the rest put in id order. In slices (event_slices.h).
   size_t kept = 0;
   for_each_event_slice(
       n,
