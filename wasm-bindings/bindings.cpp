@@ -136,7 +136,11 @@ class WasmTrace {
   // Computed once (a pass over the events): the app asks for it on several pages.
   val stats() const {
     return guard([&] {
-      if (stats_json_.empty()) stats_json_ = stats_json(compute_stats(result_), false);
+      if (stats_json_.empty()) {
+        const TraceStats st = compute_stats(result_);
+        stats_json_ = stats_json(st, false);
+        events_by_type_ = st.events_by_type;
+      }
       return val(stats_json_);
     });
   }
@@ -592,11 +596,11 @@ class WasmTrace {
         out.set("count", typed_copy(r.count));
         out.set("event", f64_copy(r.event));
       } else if (kind == "series") {
-        std::optional<SeriesKind> k;
+        std::optional<SeriesKind> series;
         for (size_t i = 0; i < kSeriesKinds; i++)
-          if (to_string(static_cast<SeriesKind>(i)) == arg) k = static_cast<SeriesKind>(i);
-        if (!k) throw std::runtime_error("unknown series '" + arg + "'");
-        SeriesPoints r = query_series(index, *k, v);
+          if (to_string(static_cast<SeriesKind>(i)) == arg) series = static_cast<SeriesKind>(i);
+        if (!series) throw std::runtime_error("unknown series '" + arg + "'");
+        SeriesPoints r = query_series(index, *series, v);
         out.set("type", std::string("series"));
         out.set("exact", r.exact);
         out.set("time", f64_copy(r.time));
@@ -740,16 +744,19 @@ class WasmTrace {
   }
   // The next piece, up to `events` events, of an analysis built a piece at a time by
   // `build` (SummaryBuild, TimelineIndexBuild); true once `done` holds it.
-  template <class Build, class Result>
-  bool advance_piece(std::unique_ptr<Result>& done, std::unique_ptr<Build>& build, size_t events) const {
+  template <class Build, class Result, class... Args>
+  bool advance_piece(std::unique_ptr<Result>& done, std::unique_ptr<Build>& build, size_t events, Args... args) const {
     if (done) return true;
-    if (!build) build = std::make_unique<Build>(result_.store);
+    if (!build) build = std::make_unique<Build>(result_.store, args...);
     if (!build->step(events)) return false;
     done = std::make_unique<Result>(build->take());
     build.reset();
     return true;
   }
-  bool advance_summary(size_t events) const { return advance_piece(summary_, summary_build_, events); }
+  // The summary counts the events by type unless the stats have (the app asks for them first).
+  bool advance_summary(size_t events) const {
+    return advance_piece(summary_, summary_build_, events, events_by_type_ ? &*events_by_type_ : nullptr);
+  }
   const Summary& summary() const {
     while (!advance_summary(SIZE_MAX)) {
     }
@@ -873,6 +880,7 @@ class WasmTrace {
   ReadResult result_;
   std::string fatal_;
   mutable std::string stats_json_;  // empty until stats() is asked for
+  mutable std::optional<std::array<uint64_t, 256>> events_by_type_;  // the stats' counts
   mutable std::unique_ptr<Summary> summary_;
   mutable std::unique_ptr<SummaryBuild> summary_build_;  // while advance() builds it
   mutable std::unique_ptr<TimelineIndex> timeline_;

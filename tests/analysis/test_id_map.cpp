@@ -3,6 +3,8 @@
 
 #include <map>
 #include <random>
+#include <utility>
+#include <vector>
 
 #include "../../native/core/src/analysis/id_map.h"
 
@@ -34,4 +36,10 @@ TEST_CASE("the id map behaves as a map for every id", "[analysis]") {
   std::map<int64_t, uint32_t> seen;
   m.for_each([&](int64_t id, uint32_t v) { seen[id] = v; });
   CHECK(seen == want);
+  // In order: negative ids first (outside the array), then the array, then large ids.
+  std::vector<std::pair<int64_t, uint32_t>> in_order;
+  m.for_each_in_order([&](int64_t id, uint32_t v) { in_order.push_back({id, v}); });
+  CHECK(in_order == std::vector<std::pair<int64_t, uint32_t>>(want.begin(), want.end()));
+  REQUIRE(want.count(-1) + want.count(INT64_MIN) > 0);
+  REQUIRE(want.count(INT64_MAX) + want.count(int64_t{1} << 24) > 0);
 }

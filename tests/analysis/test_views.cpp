@@ -92,7 +92,7 @@ TEST_CASE("goroutines group by start function", "[analysis][views]") {
         order_members(s, u);
         CHECK(u.goroutines == groups[k].goroutines);
         CHECK(u.members == groups[k].members);
-        for (size_t j = 0; j < u.members.size(); j++) CHECK(s.goroutines[u.members[j]].id == u.goroutines[j]);
+        for (size_t m = 0; m < u.members.size(); m++) CHECK(s.goroutines[u.members[m]].id == u.goroutines[m]);
       }
     }
   }

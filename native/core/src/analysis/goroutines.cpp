@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "gotrace/event_slices.h"
+#include "gotrace/flat_map.h"
 #include "gotrace/go_int.h"
 
 namespace gotrace::analysis {
@@ -28,18 +29,23 @@ void add_entries(Entries& to, std::span<const StatEntry> from) {
 std::vector<GoroutineGroup> goroutine_groups_unordered(const Summary& summary) {
   std::vector<GoroutineGroup> groups;
   // Names are views into the store's string table, where equal strings are one string:
-  // most goroutines find their group by the address of their name, without hashing it.
+  // most goroutines find their group by the address of their name (the same address and
+  // length: the same string), without hashing or comparing its bytes; goroutines in id
+  // order often share the previous one's.
   std::unordered_map<std::string_view, size_t> by_name;
-  std::unordered_map<const char*, size_t> by_address;
+  FlatMap<uint32_t> by_address;
+  const char* last_name = nullptr;
+  size_t last_size = SIZE_MAX, last = 0;  // none yet
   // In slices: a loop entered once stays in WebAssembly's baseline code (event_slices.h).
   for_each_event_slice(summary.goroutines.size(), [&](size_t from, size_t to) {
     for (auto k = static_cast<uint32_t>(from); k < to; k++) {
       const GoroutineSummary& g = summary.goroutines[k];
       size_t at;
-      // The same address and length: the same string (no comparison of the bytes).
-      if (auto a = by_address.find(g.name.data());
-          a != by_address.end() && groups[a->second].name.size() == g.name.size()) {
-        at = a->second;
+      if (g.name.data() == last_name && g.name.size() == last_size) {
+        at = last;
+      } else if (const uint32_t* a = by_address.find(reinterpret_cast<uintptr_t>(g.name.data()));
+                 a && groups[*a].name.size() == g.name.size()) {
+        at = *a;
       } else {
         auto [it, inserted] = by_name.try_emplace(g.name, groups.size());
         if (inserted) {
@@ -47,8 +53,11 @@ std::vector<GoroutineGroup> goroutine_groups_unordered(const Summary& summary) {
           groups.back().name = g.name;
         }
         at = it->second;
-        by_address[g.name.data()] = at;
+        by_address[reinterpret_cast<uintptr_t>(g.name.data())] = static_cast<uint32_t>(at);
       }
+      last_name = g.name.data();
+      last_size = g.name.size();
+      last = at;
       GoroutineGroup& group = groups[at];
       group.count++;
       ExecStats& t = group.totals;

@@ -5,9 +5,12 @@
 // analysis time. Ids outside [0, kDenseLimit) go to a FlatMap.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
+#include "gotrace/event_slices.h"
 #include "gotrace/flat_map.h"
 
 namespace gotrace::analysis::detail {
@@ -52,6 +55,22 @@ class IdMap {
     for (size_t k = 0; k < dense_.size(); k++)
       if (dense_[k] != empty) f(static_cast<int64_t>(k), dense_[k]);
     sparse_.for_each([&](uint64_t k, const V& v) { f(static_cast<int64_t>(k), v); });
+  }
+
+  // The same in increasing id order (as signed ids: the negative ones, kept among the
+  // few outside the array, come first). The array is read in slices (event_slices.h).
+  template <class F>
+  void for_each_in_order(F&& f) const {
+    std::vector<std::pair<int64_t, V>> others;
+    sparse_.for_each([&](uint64_t k, const V& v) { others.push_back({static_cast<int64_t>(k), v}); });
+    std::sort(others.begin(), others.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    const auto non_negative = std::find_if(others.begin(), others.end(), [](const auto& e) { return e.first >= 0; });
+    for (auto it = others.begin(); it != non_negative; ++it) f(it->first, it->second);
+    for_each_event_slice(dense_.size(), [&](size_t from, size_t to) {
+      for (size_t k = from; k < to; k++)
+        if (dense_[k] != empty) f(static_cast<int64_t>(k), dense_[k]);
+    });
+    for (auto it = non_negative; it != others.end(); ++it) f(it->first, it->second);
   }
 
  private:

@@ -2,6 +2,7 @@
 // (event_pass.h): summarize() runs it alone, analyze() beside the MMU's builders.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string_view>
@@ -18,7 +19,8 @@ namespace gotrace::analysis::detail {
 
 class Summarizer {
  public:
-  Summarizer(const EventStore& s, const RangeNames& names);
+  // events_by_type: the store's counts by type if known (else counted here).
+  Summarizer(const EventStore& s, const RangeNames& names, const std::array<uint64_t, 256>* events_by_type = nullptr);
 
   void begin_event(Time t) {
     if (!any_) {

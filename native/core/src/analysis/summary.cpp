@@ -4,7 +4,9 @@
 #include "gotrace/analysis/summary.h"
 
 #include <algorithm>
+#include <cstring>
 #include <optional>
+#include <type_traits>
 
 #include "event_pass.h"
 #include "gotrace/event_slices.h"
@@ -53,10 +55,17 @@ uint32_t Summarizer::task_index(TaskID id) {
   return k;
 }
 
-Summarizer::Summarizer(const EventStore& s, const RangeNames& names) : s_(s), names_(names) {
+Summarizer::Summarizer(const EventStore& s, const RangeNames& names, const std::array<uint64_t, 256>* events_by_type)
+    : s_(s), names_(names) {
   // Room for every goroutine, task and region that can appear, so that the arrays do
   // not grow by copying. (Counting types is cheap next to the pass.)
-  const std::array<size_t, 256> of_type = s.count_by_type();
+  std::array<uint64_t, 256> of_type;
+  if (events_by_type) {
+    of_type = *events_by_type;
+  } else {
+    const std::array<size_t, 256> counted = s.count_by_type();
+    std::copy(counted.begin(), counted.end(), of_type.begin());
+  }
   const size_t goroutines = of_type[v2::EvGoCreate] + of_type[v2::EvGoCreateBlocked] + of_type[v2::EvGoCreateSyscall] +
                             of_type[v2::EvGoStatus] + of_type[v2::EvGoStatusStack];
   const size_t tasks = of_type[v2::EvUserTaskBegin], regions = of_type[v2::EvUserRegionBegin];
@@ -551,40 +560,51 @@ void Summarizer::annotation(size_t i, EventKind kind, Time t, const Context& ctx
 
 namespace {
 
-// Puts records (goroutines or tasks, each with a unique id) in id order in place: they
-// are made nearly so, and moving each misplaced one once needs no second array (the
-// goroutines of a large trace are tens of MB). In slices (event_slices.h).
+// Moves a summary's bytes: the records are relocatable (ids, times, string views and
+// SmallVectors, which hold no pointer into themselves), and a permutation leaves each
+// slot holding exactly one record, so nothing is destroyed or left moved-from. A
+// member-wise move of a goroutine's summary (three SmallVectors) cost twice as much.
 template <class T>
-void order_by_id(std::vector<T>& v) {
-  std::vector<std::pair<decltype(T::id), uint32_t>> order(v.size());
+void relocate(void* to, const void* from) {
+  static_assert(std::is_same_v<T, GoroutineSummary> || std::is_same_v<T, TaskSummary>);
+#if defined(__has_builtin) && __has_builtin(__builtin_memcpy_inline)
+  __builtin_memcpy_inline(to, from, sizeof(T));  // WebAssembly's memcpy is a call, a loop
+#else
+  std::memcpy(to, from, sizeof(T));
+#endif
+}
+
+// Puts records (goroutines or tasks) in id order in place, given the map from each id
+// to its record (exactly the records): the map gives the ids in order without sorting
+// them, and moving each misplaced record once needs no second array (the goroutines of
+// a large trace are tens of MB). In slices (event_slices.h).
+template <class T, class Index>
+void order_by_id(std::vector<T>& v, const Index& index) {
+  std::vector<uint32_t> order;  // order[j]: the record that goes to position j
+  order.reserve(v.size());
   bool sorted = true;
-  for_each_event_slice(
-      v.size(),
-      [&](size_t from, size_t to) {
-        for (size_t k = from; k < to; k++) {
-          order[k] = {v[k].id, static_cast<uint32_t>(k)};
-          sorted = sorted && (k == 0 || v[k - 1].id < v[k].id);
-        }
-      },
-      kRecordSlice);
+  index.for_each_in_order([&](int64_t, uint32_t k) {
+    sorted = sorted && k == order.size();
+    order.push_back(k);
+  });
   if (sorted) return;
-  std::sort(order.begin(), order.end());
-  // Position j takes the record at order[j].second: follow each cycle of the permutation.
+  // Position j takes the record at order[j]: follow each cycle of the permutation.
   for_each_event_slice(
       order.size(),
       [&](size_t first, size_t end) {
         for (size_t j = first; j < end; j++) {
-          if (order[j].second == j) continue;
-          T moving = std::move(v[j]);
+          if (order[j] == j) continue;
+          alignas(T) unsigned char moving[sizeof(T)];
+          relocate<T>(moving, &v[j]);
           size_t at = j;
           for (;;) {
-            const size_t from = order[at].second;
-            order[at].second = static_cast<uint32_t>(at);  // placed
+            const size_t from = order[at];
+            order[at] = static_cast<uint32_t>(at);  // placed
             if (from == j) {
-              v[at] = std::move(moving);
+              relocate<T>(&v[at], moving);
               break;
             }
-            v[at] = std::move(v[from]);
+            relocate<T>(&v[at], &v[from]);
             at = from;
           }
         }
@@ -598,7 +618,8 @@ Summary Summarizer::finish() {
   Summary out;
   const auto n = static_cast<uint32_t>(goroutines_.size());
   // Every record ends at the trace's end; those whose id was reused are left out (in
-  // place, keeping the order), and the rest put in id order. In slices (event_slices.h).
+  // place, keeping the order; the index follows), and the rest put in id order. In
+  // slices (event_slices.h).
   size_t kept = 0;
   for_each_event_slice(
       n,
@@ -607,19 +628,22 @@ Summary Summarizer::finish() {
           if (replaced_ && index_.get(goroutines_[k].id) != k) continue;
           finalize(k, last_ts_, kNoEvent);
           if (const Pending* p = pending_if(k); p && p->extra) order_regions(k);
-          if (kept != k) goroutines_[kept] = std::move(goroutines_[k]);
+          if (kept != k) {
+            goroutines_[kept] = std::move(goroutines_[k]);
+            index_.set(goroutines_[kept].id, static_cast<uint32_t>(kept));
+          }
           kept++;
         }
       },
       kRecordSlice);
   goroutines_.resize(kept);
-  order_by_id(goroutines_);
+  order_by_id(goroutines_, index_);
   out.goroutines = std::move(goroutines_);
   std::vector<GoroutineSummary>().swap(goroutines_);
   std::vector<Record>().swap(records_);
   std::vector<Pending>().swap(pending_);
 
-  order_by_id(tasks_);
+  order_by_id(tasks_, task_index_);
   for_each_event_slice(
       tasks_.size(),
       [&](size_t from, size_t to) {
@@ -676,7 +700,8 @@ bool is_system_goroutine(std::string_view f) {
 }
 
 struct SummaryBuild::State {
-  explicit State(const EventStore& s) : store(s), summarizer(s, names) {}
+  State(const EventStore& s, const std::array<uint64_t, 256>* events_by_type)
+      : store(s), summarizer(s, names, events_by_type) {}
   const EventStore& store;
   detail::RangeNames names;
   detail::Summarizer summarizer;
@@ -684,7 +709,8 @@ struct SummaryBuild::State {
   std::optional<Summary> result;
 };
 
-SummaryBuild::SummaryBuild(const EventStore& store) : s_(std::make_unique<State>(store)) {}
+SummaryBuild::SummaryBuild(const EventStore& store, const std::array<uint64_t, 256>* events_by_type)
+    : s_(std::make_unique<State>(store, events_by_type)) {}
 SummaryBuild::SummaryBuild(SummaryBuild&&) noexcept = default;
 SummaryBuild& SummaryBuild::operator=(SummaryBuild&&) noexcept = default;
 SummaryBuild::~SummaryBuild() = default;

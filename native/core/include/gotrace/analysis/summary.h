@@ -7,6 +7,7 @@
 // computed from.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -119,9 +120,11 @@ Summary summarize(const EventStore& store);
 // summarize() a piece at a time, for a caller with other work to do between pieces (the
 // web worker answers requests): step() summarizes up to `events` more events, and
 // finishes after the last; take() gives the Summary (doing what is left), once.
+// `events_by_type`, if given, is the store's count of events of each type
+// (TraceStats::events_by_type), which the summary would otherwise count first.
 class SummaryBuild {
  public:
-  explicit SummaryBuild(const EventStore& store);
+  explicit SummaryBuild(const EventStore& store, const std::array<uint64_t, 256>* events_by_type = nullptr);
   SummaryBuild(SummaryBuild&&) noexcept;
   SummaryBuild& operator=(SummaryBuild&&) noexcept;
   ~SummaryBuild();
