@@ -6,9 +6,9 @@
 #include <utility>
 #include <vector>
 
-#include "../../native/core/src/analysis/id_map.h"
+#include "gotrace/id_map.h"
 
-using gotrace::analysis::detail::IdMap;
+using gotrace::IdMap;
 
 TEST_CASE("the id map behaves as a map for every id", "[analysis]") {
   constexpr uint32_t kNone = ~0u;

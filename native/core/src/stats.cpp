@@ -1,6 +1,6 @@
 #include "gotrace/stats.h"
 
-#include "analysis/id_map.h"
+#include "gotrace/id_map.h"
 #include "gotrace/event_slices.h"
 #include "gotrace/event_view.h"
 #include "gotrace/flat_map.h"
@@ -41,7 +41,7 @@ TraceStats compute_stats(const ReadResult& r) {
 
   // Goroutine ids are small and nearly consecutive: an array indexed by id answers for
   // most (one hash insert per event was most of the cost of stats on a large trace).
-  analysis::detail::IdMap<uint8_t, 0> goroutines;
+  IdMap<uint8_t, 0> goroutines;
   size_t goroutine_count = 0;
   auto add_goroutine = [&](int64_t g) {
     if (goroutines.get(g) != 0) return;

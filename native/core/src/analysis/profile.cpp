@@ -8,7 +8,7 @@
 #include "gotrace/event_slices.h"
 #include "gotrace/event_view.h"
 #include "gotrace/go_int.h"
-#include "id_map.h"
+#include "gotrace/id_map.h"
 #include "transition.h"
 
 namespace gotrace::analysis {
@@ -161,24 +161,30 @@ std::optional<ProfileType> parse_profile_type(std::string_view name) {
 }
 
 void GoroutineIntervals::add(GoID g, Interval interval) {
-  auto [slot, inserted] = slot_.try_emplace(static_cast<uint64_t>(g));
-  if (inserted) {
-    *slot = static_cast<uint32_t>(ids_.size());
+  uint32_t k = slot_.get(g);
+  if (k == kNoSlot) {
+    k = static_cast<uint32_t>(ids_.size());
+    slot_.set(g, k);
     ids_.push_back(g);
     if (begin_.empty()) begin_.push_back(0);
     begin_.push_back(begin_.back());
   }
   // Intervals are kept grouped by goroutine; adding to an earlier one (not the last)
   // shifts the later ones, which the filters here never need.
-  const uint32_t k = *slot;
   intervals_.insert(intervals_.begin() + begin_[k + 1], interval);
   for (size_t j = k + 1; j < begin_.size(); j++) begin_[j]++;
 }
 
+void GoroutineIntervals::reserve(size_t goroutines, size_t intervals) {
+  ids_.reserve(goroutines);
+  begin_.reserve(goroutines + 1);
+  intervals_.reserve(intervals);
+}
+
 std::span<const Interval> GoroutineIntervals::of(GoID g) const {
-  const uint32_t* slot = slot_.find(static_cast<uint64_t>(g));
-  if (!slot) return {};
-  return {intervals_.data() + begin_[*slot], begin_[*slot + 1] - begin_[*slot]};
+  const uint32_t k = slot_.get(g);
+  if (k == kNoSlot) return {};
+  return {intervals_.data() + begin_[k], begin_[k + 1] - begin_[k]};
 }
 
 Profile compute_profile(const EventStore& store, ProfileType type, const ProfileFilter& filter) {
@@ -186,7 +192,7 @@ Profile compute_profile(const EventStore& store, ProfileType type, const Profile
   ReasonCache reasons{rule.track_reason};
   StackMap stacks(store.stacks);
   // Goroutine -> index + 1 of the event that put it in the tracked state.
-  detail::IdMap<uint64_t, 0> tracking;
+  IdMap<uint64_t, 0> tracking;
   const auto& kinds = detail::event_kinds();
   // In slices (event_slices.h): a WebAssembly engine optimizes the loop between them.
   for_each_event_slice(store.size(), [&](size_t first, size_t end) {

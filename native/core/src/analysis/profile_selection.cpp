@@ -25,6 +25,7 @@ Profile select_profile(const EventStore& store, const Summary& summary, ProfileT
       for (const Interval& iv : in_regions.of(g)) intervals.add(g, iv);
     }
   } else {
+    if (ids.empty() && !selection.group) intervals.reserve(summary.goroutines.size(), summary.goroutines.size());  // all
     for (const GoroutineSummary& g : summary.goroutines) {
       if (!selected(g)) continue;
       // As goroutine_group_intervals: alive at the end counts until the last event.

@@ -11,7 +11,7 @@
 
 #include "gotrace/analysis/summary.h"
 #include "gotrace/event_view.h"
-#include "id_map.h"
+#include "gotrace/id_map.h"
 #include "range_names.h"
 #include "string_ids.h"
 

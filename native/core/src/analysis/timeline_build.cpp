@@ -7,7 +7,7 @@
 
 #include "gotrace/event_slices.h"
 #include "gotrace/event_view.h"
-#include "id_map.h"
+#include "gotrace/id_map.h"
 #include "timeline_data.h"
 #include "timeline_families.h"
 #include "transition.h"

@@ -10,7 +10,7 @@
 #include "gotrace/analysis/timeline.h"
 #include "gotrace/analysis/timeline_query.h"
 #include "gotrace/event_view.h"
-#include "id_map.h"
+#include "gotrace/id_map.h"
 #include "timeline_lanes.h"
 
 namespace gotrace::analysis::detail {

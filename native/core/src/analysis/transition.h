@@ -35,17 +35,17 @@ namespace gotrace::analysis::detail {
       return st;
     case EvGoStop:
     case EvGoBlock:
-      go(s.context(i).g, GoState::Running, type == EvGoStop ? GoState::Runnable : GoState::Waiting);
+      go(s.goroutine(i), GoState::Running, type == EvGoStop ? GoState::Runnable : GoState::Waiting);
       st.reason = s.strings.get(s.a(i));
       own_stack();
       return st;
     case EvGoSyscallBegin:
-      go(s.context(i).g, GoState::Running, GoState::Syscall);
+      go(s.goroutine(i), GoState::Running, GoState::Syscall);
       own_stack();
       return st;
     case EvGoSyscallEnd:
     case EvGoSyscallEndBlocked:
-      go(s.context(i).g, GoState::Syscall, type == EvGoSyscallEnd ? GoState::Running : GoState::Runnable);
+      go(s.goroutine(i), GoState::Syscall, type == EvGoSyscallEnd ? GoState::Running : GoState::Runnable);
       own_stack();
       return st;
     case EvGoCreate:
@@ -55,7 +55,7 @@ namespace gotrace::analysis::detail {
       st.has_stack = true;  // even without a start stack (see event_view.h)
       return st;
     case EvGoDestroy:
-      go(s.context(i).g, GoState::Running, GoState::NotExist);
+      go(s.goroutine(i), GoState::Running, GoState::NotExist);
       own_stack();
       return st;
     case EvProcStart:

@@ -8,7 +8,7 @@
 
 #include "gotrace/analysis/mmu.h"
 #include "gotrace/event_view.h"
-#include "id_map.h"
+#include "gotrace/id_map.h"
 #include "range_names.h"
 
 namespace gotrace::analysis::detail {

@@ -8,7 +8,7 @@
 #include "gotrace/event_slices.h"
 #include "gotrace/event_view.h"
 #include "gotrace/v2_spec.h"
-#include "id_map.h"
+#include "gotrace/id_map.h"
 #include "timeline_families.h"
 #include "transition.h"
 #include "wake_kind.h"

@@ -17,7 +17,7 @@
 
 #include "gotrace/analysis/tasks.h"
 #include "gotrace/event_store.h"
-#include "gotrace/flat_map.h"
+#include "gotrace/id_map.h"
 
 namespace gotrace::analysis {
 
@@ -33,13 +33,16 @@ std::optional<ProfileType> parse_profile_type(std::string_view name);
 class GoroutineIntervals {
  public:
   void add(GoID g, Interval interval);
+  // Room for this many goroutines and intervals in all.
+  void reserve(size_t goroutines, size_t intervals);
   // The goroutine's intervals, in the order they were added (empty if none).
   std::span<const Interval> of(GoID g) const;
   size_t goroutines() const { return ids_.size(); }
   GoID goroutine(size_t k) const { return ids_[k]; }  // in the order first added
 
  private:
-  FlatMap<uint32_t> slot_;        // goroutine -> index in ids_ / begin_
+  static constexpr uint32_t kNoSlot = ~0u;
+  IdMap<uint32_t, kNoSlot> slot_;  // goroutine -> index in ids_ / begin_
   std::vector<GoID> ids_;
   std::vector<uint32_t> begin_;   // per goroutine (+1): its first interval
   std::vector<Interval> intervals_;

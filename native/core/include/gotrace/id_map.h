@@ -13,7 +13,7 @@
 #include "gotrace/event_slices.h"
 #include "gotrace/flat_map.h"
 
-namespace gotrace::analysis::detail {
+namespace gotrace {
 
 // `empty` marks an absent entry in the array; it cannot be stored.
 template <class V, V empty>
@@ -90,4 +90,4 @@ class IdMap {
   FlatMap<V> sparse_;
 };
 
-}  // namespace gotrace::analysis::detail
+}  // namespace gotrace
