@@ -225,8 +225,9 @@ class WasmTrace {
   // "summary", "goroutineGroups" (each group's goroutines in order too), "taskTypes",
   // "regionTypes", "timeline", "goroutineLanes" (the timeline's goroutine tracks,
   // otherwise built on their first query), "wakes" (the index of wake edges),
-  // "flame:TYPE" (the whole trace's flame graph of a profile type) or "mmu" (the curve
-  // for the default flags: STW, background, assist and sweep).
+  // "flame:TYPE" (the whole trace's flame graph of a profile type), "flames" (those of
+  // every type, their profiles in one pass over the events) or "mmu" (the curve for the
+  // default flags: STW, background, assist and sweep).
   val prepare(std::string what) const {
     return guard([&] {
       prepare_now(what);
@@ -726,6 +727,10 @@ class WasmTrace {
     else if (what == "goroutineLanes") timeline().build_goroutine_lanes();
     else if (what == "wakes") wakes();
     else if (what.starts_with("flame:")) whole_flame(profile_type(what.substr(6)));
+    else if (what == "flames") {
+      prepare_whole_profiles();
+      for (ProfileType t : kProfileTypes) whole_flame(t);
+    }
     else if (what == "mmu") mmu_curve(kDefaultMmuFlags);
     else throw std::runtime_error("nothing to prepare called '" + what + "'");
   }
@@ -806,13 +811,33 @@ class WasmTrace {
   }
 
   PprofProfile profile(const std::string& type, val selection) const {
-    return build_pprof_profile(result_.store, select_profile(result_.store, summary(), profile_type(type), profile_selection(selection)));
+    const ProfileSelection sel = profile_selection(selection);
+    const ProfileType t = profile_type(type);
+    if (sel.goroutines.empty() && !sel.group && !sel.region && !sel.range) return build_pprof_profile(result_.store, whole_profile(t));
+    return build_pprof_profile(result_.store, select_profile(result_.store, summary(), t, sel));
+  }
+
+  // The whole trace's profile of a type, kept.
+  const Profile& whole_profile(ProfileType t) const {
+    auto& slot = whole_profiles_[static_cast<size_t>(t)];
+    if (!slot) slot = select_profile(result_.store, summary(), t, {});
+    return *slot;
+  }
+  // Those not computed yet of every type, in one pass over the events (a request for
+  // one type computes that one alone: sooner).
+  void prepare_whole_profiles() const {
+    std::vector<ProfileType> missing;
+    for (ProfileType t : kProfileTypes)
+      if (!whole_profiles_[static_cast<size_t>(t)]) missing.push_back(t);
+    if (missing.empty()) return;
+    std::vector<Profile> computed = select_profiles(result_.store, summary(), missing, {});
+    for (Profile& p : computed) whole_profiles_[static_cast<size_t>(p.type)] = std::move(p);
   }
 
   // The whole trace's flame graph of a type, kept: the profiles view opens on it.
   const FlameGraph& whole_flame(ProfileType t) const {
     auto& slot = whole_flames_[static_cast<size_t>(t)];
-    if (!slot) slot = std::make_unique<FlameGraph>(flame_graph(build_pprof_profile(result_.store, select_profile(result_.store, summary(), t, {}))));
+    if (!slot) slot = std::make_unique<FlameGraph>(flame_graph(build_pprof_profile(result_.store, whole_profile(t))));
     return *slot;
   }
 
@@ -886,6 +911,7 @@ class WasmTrace {
   mutable std::unique_ptr<TimelineIndex> timeline_;
   mutable std::unique_ptr<TimelineIndexBuild> timeline_build_;
   mutable std::unique_ptr<WakeIndex> wakes_;
+  mutable std::array<std::optional<Profile>, std::size(kProfileTypes)> whole_profiles_;
   mutable std::array<std::unique_ptr<FlameGraph>, std::size(kProfileTypes)> whole_flames_;
   mutable std::unique_ptr<std::vector<GoroutineGroup>> groups_;
   mutable std::vector<std::vector<const GoroutineSummary*>> group_members_;  // of each group shown, in its order

@@ -56,3 +56,32 @@ TEST_CASE("profile selections equal the CLI's filters", "[profile][selection][co
     CHECK(select_profile(s, summary, type, none).records.empty());
   }
 }
+
+TEST_CASE("profiles of several types in one pass equal each computed alone", "[profile][selection][corpus]") {
+  for (std::string name : {"go123-annotations-stress", "go122-workload", "go123-stress"}) {
+    DYNAMIC_SECTION(name) {
+      ReadResult r = read_trace(read_bytes(corpus_path(name + ".trace")));
+      REQUIRE(r.ok());
+      const EventStore& s = r.store;
+      Summary summary = summarize(s);
+      ProfileSelection range;  // a selection too: the filter is shared by the types
+      range.range = Interval{summary.first_time + (summary.last_time - summary.first_time) / 2, summary.last_time};
+      for (const ProfileSelection& sel : {ProfileSelection{}, range}) {
+        std::vector<Profile> all = select_profiles(s, summary, kProfileTypes, sel);
+        REQUIRE(all.size() == std::size(kProfileTypes));
+        size_t records = 0;
+        for (size_t k = 0; k < all.size(); k++) {
+          CHECK(all[k].type == kProfileTypes[k]);
+          CHECK(folded(s, all[k]) == folded(s, select_profile(s, summary, kProfileTypes[k], sel)));
+          records += all[k].records.size();
+        }
+        CHECK(records > 0);
+        // In another order, and one type alone.
+        const ProfileType reversed[] = {ProfileType::Sched, ProfileType::Syscall, ProfileType::Net};
+        std::vector<Profile> some = select_profiles(s, summary, reversed, sel);
+        for (size_t k = 0; k < std::size(reversed); k++)
+          CHECK(folded(s, some[k]) == folded(s, select_profile(s, summary, reversed[k], sel)));
+      }
+    }
+  }
+}

@@ -116,6 +116,15 @@ for (const name of traces) {
     assert.deepEqual(trace.flame('sync'), all);
     assert.deepEqual(trace.flame('sync', {}), all);
     assert.throws(() => trace.prepare('flame:nope'), /unknown profile type/);
+    // Every type's profile in one pass: the flame graphs and pprof files computed one
+    // type at a time.
+    const together = await opened(name);
+    together.prepare('flames');
+    for (const type of ['net', 'sync', 'syscall', 'sched']) {
+      assert.deepEqual(together.flame(type), trace.flame(type), type);
+      assert.deepEqual(together.pprof(type), trace.pprof(type), type);
+    }
+    together.dispose();
     trace.dispose();
   });
 }

@@ -426,13 +426,13 @@ export declare class Trace {
   /** `gotrace regions --json`. */
   regions(): RegionsResult;
   /** Computes an analysis now, so that the calls needing it answer at once later. */
-  prepare(what: 'summary' | 'goroutineGroups' | 'taskTypes' | 'regionTypes' | 'timeline' | 'goroutineLanes' | 'wakes' | 'mmu' | `flame:${ProfileType}`): void;
+  prepare(what: 'summary' | 'goroutineGroups' | 'taskTypes' | 'regionTypes' | 'timeline' | 'goroutineLanes' | 'wakes' | 'mmu' | `flame:${ProfileType}` | 'flames'): void;
   /**
    * The next piece of a long analysis ('summary', 'timeline' or 'goroutineLanes'), about
    * `events` events' worth of work; true once it is complete. Other names of prepare()
    * are computed whole.
    */
-  advance(what: 'summary' | 'goroutineGroups' | 'taskTypes' | 'regionTypes' | 'timeline' | 'goroutineLanes' | 'wakes' | 'mmu' | `flame:${ProfileType}`, events: number): boolean;
+  advance(what: 'summary' | 'goroutineGroups' | 'taskTypes' | 'regionTypes' | 'timeline' | 'goroutineLanes' | 'wakes' | 'mmu' | `flame:${ProfileType}` | 'flames', events: number): boolean;
   /** The groups of goroutines() without their goroutines' ids. */
   goroutineGroups(): { count: number; groups: Omit<GoroutineGroup, 'goroutines'>[] };
   /** One group's goroutines sorted by a column, a page of them (all when limit is omitted). */

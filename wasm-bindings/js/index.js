@@ -164,7 +164,8 @@ export class Trace {
    * 'regionTypes', 'timeline' (the index behind tracks() and timeline()),
    * 'goroutineLanes' (the timeline's goroutine tracks), 'wakes' (the
    * index behind wakeups()), 'flame:TYPE' (the whole trace's flame() of a profile type,
-   * kept) or 'mmu' (the utilization curve for mmu()'s default flags).
+   * kept), 'flames' (those of every type, in one pass over the events) or 'mmu' (the
+   * utilization curve for mmu()'s default flags).
    */
   prepare(what) {
     unwrap(this.#live().prepare(String(what)));

@@ -97,6 +97,6 @@ export function backgroundSteps(trace, pieceEvents = () => PIECE_EVENTS) {
     () => trace.prepare('mmu'),
     piece('timeline'),
     piece('goroutineLanes'),
-    ...['net', 'sync', 'syscall', 'sched'].map((type) => () => trace.prepare(`flame:${type}`)),
+    () => trace.prepare('flames'),  // every profile type in one pass over the events
   ];
 }

@@ -187,12 +187,23 @@ std::span<const Interval> GoroutineIntervals::of(GoID g) const {
   return {intervals_.data() + begin_[k], begin_[k + 1] - begin_[k]};
 }
 
-Profile compute_profile(const EventStore& store, ProfileType type, const ProfileFilter& filter) {
-  const TypeRule rule = rule_of(type);
-  ReasonCache reasons{rule.track_reason};
-  StackMap stacks(store.stacks);
-  // Goroutine -> index + 1 of the event that put it in the tracked state.
-  IdMap<uint64_t, 0> tracking;
+std::vector<Profile> compute_profiles(const EventStore& store, std::span<const ProfileType> types,
+                                      const ProfileFilter& filter) {
+  // Each type's own state; the pass over the events and the reading of each transition
+  // are shared.
+  struct Computation {
+    ProfileType type;
+    TypeRule rule;
+    ReasonCache reasons;
+    StackMap stacks;
+    IdMap<uint64_t, 0> tracking;  // goroutine -> index + 1 of the event that put it in the state
+  };
+  std::vector<Computation> each;
+  each.reserve(types.size());
+  for (ProfileType type : types) {
+    const TypeRule rule = rule_of(type);
+    each.push_back({type, rule, ReasonCache{rule.track_reason}, StackMap(store.stacks), {}});
+  }
   const auto& kinds = detail::event_kinds();
   // In slices (event_slices.h): a WebAssembly engine optimizes the loop between them.
   for_each_event_slice(store.size(), [&](size_t first, size_t end) {
@@ -206,24 +217,32 @@ Profile compute_profile(const EventStore& store, ProfileType type, const Profile
       const GoID id = st.resource.id;
       const GoState to = st.go_to();
 
-      const uint64_t start = tracking.get(id);
-      if (start == 0) {
-        if (to == rule.state && reasons.tracked(st.reason)) tracking.set(id, i + 1);
-        continue;
-      }
-      if (to == rule.state) continue;  // still in the state: nothing new
-      const size_t begin = start - 1;
-      tracking.erase(id);
+      for (Computation& c : each) {
+        const uint64_t start = c.tracking.get(id);
+        if (start == 0) {
+          if (to == c.rule.state && c.reasons.tracked(st.reason)) c.tracking.set(id, i + 1);
+          continue;
+        }
+        if (to == c.rule.state) continue;  // still in the state: nothing new
+        const size_t begin = start - 1;
+        c.tracking.erase(id);
 
-      int64_t d = overlapping_duration(filter, id, {store.time(begin), store.time(i)});
-      if (d > 0) {
-        ProfileRecord& rec = stacks.get_or_add(store.stack(begin));
-        rec.count++;
-        rec.nanoseconds = wrap_add(rec.nanoseconds, d);
+        int64_t d = overlapping_duration(filter, id, {store.time(begin), store.time(i)});
+        if (d > 0) {
+          ProfileRecord& rec = c.stacks.get_or_add(store.stack(begin));
+          rec.count++;
+          rec.nanoseconds = wrap_add(rec.nanoseconds, d);
+        }
       }
     }
   });
-  return {type, stacks.take()};
+  std::vector<Profile> out;
+  for (Computation& c : each) out.push_back({c.type, c.stacks.take()});
+  return out;
+}
+
+Profile compute_profile(const EventStore& store, ProfileType type, const ProfileFilter& filter) {
+  return std::move(compute_profiles(store, {&type, 1}, filter)[0]);
 }
 
 }  // namespace gotrace::analysis

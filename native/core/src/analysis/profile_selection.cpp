@@ -9,6 +9,11 @@ namespace gotrace::analysis {
 
 Profile select_profile(const EventStore& store, const Summary& summary, ProfileType type,
                        const ProfileSelection& selection) {
+  return std::move(select_profiles(store, summary, {&type, 1}, selection)[0]);
+}
+
+std::vector<Profile> select_profiles(const EventStore& store, const Summary& summary,
+                                     std::span<const ProfileType> types, const ProfileSelection& selection) {
   std::vector<GoID> ids = selection.goroutines;
   std::sort(ids.begin(), ids.end());
   auto selected = [&](const GoroutineSummary& g) {
@@ -32,8 +37,12 @@ Profile select_profile(const EventStore& store, const Summary& summary, ProfileT
       intervals.add(g.id, {g.start_time, g.end_time != 0 ? g.end_time : summary.last_time});
     }
   }
-  if (intervals.goroutines() == 0) return Profile{type, {}};
-  return compute_profile(store, type, ProfileFilter{&intervals, selection.range});
+  if (intervals.goroutines() == 0) {
+    std::vector<Profile> empty;
+    for (ProfileType type : types) empty.push_back({type, {}});
+    return empty;
+  }
+  return compute_profiles(store, types, ProfileFilter{&intervals, selection.range});
 }
 
 }  // namespace gotrace::analysis

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -25,5 +26,8 @@ struct ProfileSelection {
 // profile.
 Profile select_profile(const EventStore& store, const Summary& summary, ProfileType type,
                        const ProfileSelection& selection);
+// Several types with the same selection, in one pass over the events.
+std::vector<Profile> select_profiles(const EventStore& store, const Summary& summary,
+                                     std::span<const ProfileType> types, const ProfileSelection& selection);
 
 }  // namespace gotrace::analysis
