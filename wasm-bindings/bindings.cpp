@@ -136,11 +136,7 @@ class WasmTrace {
   // Computed once (a pass over the events): the app asks for it on several pages.
   val stats() const {
     return guard([&] {
-      if (stats_json_.empty()) {
-        const TraceStats st = compute_stats(result_);
-        stats_json_ = stats_json(st, false);
-        events_by_type_ = st.events_by_type;
-      }
+      if (stats_json_.empty()) stats_json_ = stats_json(compute_stats(result_, &events_by_type()), false);
       return val(stats_json_);
     });
   }
@@ -758,9 +754,17 @@ class WasmTrace {
     build.reset();
     return true;
   }
-  // The summary counts the events by type unless the stats have (the app asks for them first).
   bool advance_summary(size_t events) const {
-    return advance_piece(summary_, summary_build_, events, events_by_type_ ? &*events_by_type_ : nullptr);
+    return advance_piece(summary_, summary_build_, events, &events_by_type());
+  }
+  // The count of events of each type, which the stats and the summary both need: once.
+  const std::array<uint64_t, 256>& events_by_type() const {
+    if (!events_by_type_) {
+      const std::array<size_t, 256> counted = result_.store.count_by_type();
+      events_by_type_.emplace();
+      std::copy(counted.begin(), counted.end(), events_by_type_->begin());
+    }
+    return *events_by_type_;
   }
   const Summary& summary() const {
     while (!advance_summary(SIZE_MAX)) {
@@ -905,7 +909,7 @@ class WasmTrace {
   ReadResult result_;
   std::string fatal_;
   mutable std::string stats_json_;  // empty until stats() is asked for
-  mutable std::optional<std::array<uint64_t, 256>> events_by_type_;  // the stats' counts
+  mutable std::optional<std::array<uint64_t, 256>> events_by_type_;  // events_by_type()
   mutable std::unique_ptr<Summary> summary_;
   mutable std::unique_ptr<SummaryBuild> summary_build_;  // while advance() builds it
   mutable std::unique_ptr<TimelineIndex> timeline_;

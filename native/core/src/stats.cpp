@@ -1,9 +1,11 @@
 #include "gotrace/stats.h"
 
-#include "gotrace/id_map.h"
+#include <algorithm>
+
 #include "gotrace/event_slices.h"
 #include "gotrace/event_view.h"
 #include "gotrace/flat_map.h"
+#include "gotrace/id_map.h"
 #include "gotrace/json_writer.h"
 #include "gotrace/v2_spec.h"
 #include "strings_util.h"
@@ -18,7 +20,7 @@ constexpr ProcID kFirstPseudoProc = 1000000;
 
 }  // namespace
 
-TraceStats compute_stats(const ReadResult& r) {
+TraceStats compute_stats(const ReadResult& r, const std::array<uint64_t, 256>* events_by_type) {
   const EventStore& s = r.store;
   TraceStats st;
   st.go_minor = s.format.go_minor;
@@ -80,8 +82,13 @@ TraceStats compute_stats(const ReadResult& r) {
       }
     }
   });
-  const std::array<size_t, 256> by_type = s.count_by_type();
-  for (int t = 0; t < 256; t++) st.events_by_type[t] = by_type[t];
+  if (events_by_type) {
+    st.events_by_type = *events_by_type;
+  } else {
+    const std::array<size_t, 256> by_type = s.count_by_type();
+    std::copy(by_type.begin(), by_type.end(), st.events_by_type.begin());
+  }
+  const auto& by_type = st.events_by_type;
   st.gcs = by_type[EvGCBegin];
   for (int t = 0; t < 256; t++) st.events_by_kind[static_cast<size_t>(kind_of_type(static_cast<uint8_t>(t)))] += st.events_by_type[t];
   st.goroutines = goroutine_count;

@@ -28,7 +28,9 @@ struct TraceStats {
   std::optional<std::string> error;  // why reading stopped early
 };
 
-TraceStats compute_stats(const ReadResult& r);
+// `events_by_type`, if given, is the store's count of events of each type
+// (EventStore::count_by_type), which the stats would otherwise count.
+TraceStats compute_stats(const ReadResult& r, const std::array<uint64_t, 256>* events_by_type = nullptr);
 
 // The JSON object of `gotrace stats --json` (and of the npm package's trace.stats()).
 std::string stats_json(const TraceStats& s, bool pretty = true);
