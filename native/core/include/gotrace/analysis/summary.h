@@ -70,7 +70,9 @@ struct RegionSummary {
   bool has_end() const { return end_event != kNoEvent; }
 };
 
-// Go's GoroutineSummary.
+// Go's GoroutineSummary. The summary moves these (and TaskSummary) as bytes while
+// putting them in order: members must hold no pointer into the record itself (no
+// std::string, whose short strings do in libstdc++).
 struct GoroutineSummary {
   GoID id = 0;
   std::string_view name;  // start function: the root frame of its first stack; "" if none
@@ -82,7 +84,7 @@ struct GoroutineSummary {
   SmallVector<uint32_t, 2> regions;  // indices into Summary::regions, by start time
 };
 
-// Go's UserTaskSummary.
+// Go's UserTaskSummary (moved as bytes, as GoroutineSummary).
 struct TaskSummary {
   TaskID id = 0;
   std::string_view name;
