@@ -759,11 +759,7 @@ class WasmTrace {
   }
   // The count of events of each type, which the stats and the summary both need: once.
   const std::array<uint64_t, 256>& events_by_type() const {
-    if (!events_by_type_) {
-      const std::array<size_t, 256> counted = result_.store.count_by_type();
-      events_by_type_.emplace();
-      std::copy(counted.begin(), counted.end(), events_by_type_->begin());
-    }
+    if (!events_by_type_) events_by_type_ = result_.store.count_by_type();
     return *events_by_type_;
   }
   const Summary& summary() const {

@@ -146,7 +146,7 @@ uint32_t EventStore::push_extra(std::span<const uint64_t> values) {
   return at;
 }
 
-std::array<size_t, 256> EventStore::count_by_type() const {
+std::array<uint64_t, 256> EventStore::count_by_type() const {
   // Stored type codes, in four tallies taken in turn (consecutive events of one type
   // would otherwise wait on each other's increment), a chunk per call (event_slices.h).
   static_assert(kEventSlice == kChunk);
@@ -163,9 +163,9 @@ std::array<size_t, 256> EventStore::count_by_type() const {
     }
     for (; j < n; j++) tally[0][type[j]]++;
   });
-  std::array<size_t, 256> out = {};
+  std::array<uint64_t, 256> out = {};
   for (size_t code = 0; code < 256; code++)
-    out[kGoType[code & kTypeMask]] += size_t{tally[0][code]} + tally[1][code] + tally[2][code] + tally[3][code];
+    out[kGoType[code & kTypeMask]] += uint64_t{tally[0][code]} + tally[1][code] + tally[2][code] + tally[3][code];
   return out;
 }
 

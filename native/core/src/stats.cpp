@@ -1,7 +1,5 @@
 #include "gotrace/stats.h"
 
-#include <algorithm>
-
 #include "gotrace/event_slices.h"
 #include "gotrace/event_view.h"
 #include "gotrace/flat_map.h"
@@ -82,14 +80,8 @@ TraceStats compute_stats(const ReadResult& r, const std::array<uint64_t, 256>* e
       }
     }
   });
-  if (events_by_type) {
-    st.events_by_type = *events_by_type;
-  } else {
-    const std::array<size_t, 256> by_type = s.count_by_type();
-    std::copy(by_type.begin(), by_type.end(), st.events_by_type.begin());
-  }
-  const auto& by_type = st.events_by_type;
-  st.gcs = by_type[EvGCBegin];
+  st.events_by_type = events_by_type ? *events_by_type : s.count_by_type();
+  st.gcs = st.events_by_type[EvGCBegin];
   for (int t = 0; t < 256; t++) st.events_by_kind[static_cast<size_t>(kind_of_type(static_cast<uint8_t>(t)))] += st.events_by_type[t];
   st.goroutines = goroutine_count;
   st.procs = procs.size();

@@ -191,7 +191,7 @@ class EventStore {
   // Bytes held by the columns and tables (what "resident bytes per event" measures).
   // How many events of each Go event type there are (by the type column alone, a few
   // times faster than asking type(i) of every event).
-  std::array<size_t, 256> count_by_type() const;
+  std::array<uint64_t, 256> count_by_type() const;
   size_t bytes_reserved() const;
   size_t column_bytes() const;
 

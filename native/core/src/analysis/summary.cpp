@@ -59,13 +59,7 @@ Summarizer::Summarizer(const EventStore& s, const RangeNames& names, const std::
     : s_(s), names_(names) {
   // Room for every goroutine, task and region that can appear, so that the arrays do
   // not grow by copying. (Counting types is cheap next to the pass.)
-  std::array<uint64_t, 256> of_type;
-  if (events_by_type) {
-    of_type = *events_by_type;
-  } else {
-    const std::array<size_t, 256> counted = s.count_by_type();
-    std::copy(counted.begin(), counted.end(), of_type.begin());
-  }
+  const std::array<uint64_t, 256> of_type = events_by_type ? *events_by_type : s.count_by_type();
   const size_t goroutines = of_type[v2::EvGoCreate] + of_type[v2::EvGoCreateBlocked] + of_type[v2::EvGoCreateSyscall] +
                             of_type[v2::EvGoStatus] + of_type[v2::EvGoStatusStack];
   const size_t tasks = of_type[v2::EvUserTaskBegin], regions = of_type[v2::EvUserRegionBegin];
