@@ -71,6 +71,31 @@ test('a truncated trace is an Error naming where it broke; with allowPartial its
   await stillWorks();
 });
 
+test('a Blob gives the errors its bytes give, and reading it can be cancelled', async () => {
+  const full = fs.readFileSync(path.join(shared, 'corpus/go/go123-stress.trace'));
+  const cut = full.subarray(0, Math.floor(full.length * 0.6));
+  const fromBytes = await openTrace(cut).then(() => '', (e) => e.message);
+  assert.match(fromBytes, /offset \d+/);
+  await assert.rejects(openTrace(new Blob([cut])), (e) => e instanceof Error && e.message === fromBytes);
+  await assert.rejects(openTrace(new Blob([])), /not a Go execution trace/);
+  let calls = 0;
+  await assert.rejects(openTrace(new Blob([full]), { onProgress: () => (++calls, false) }), /cancelled/);
+  assert.equal(calls, 1);
+  // A stream that fails midway.
+  const failing = new Blob([full]);
+  failing.stream = () => new ReadableStream({
+    start(c) {
+      c.enqueue(full.subarray(0, 1000));
+      c.error(new Error('the disk went away'));
+    },
+  });
+  await assert.rejects(openTrace(failing), /the disk went away/);
+  await stillWorks();
+  const t = await openTrace(new Blob([valid]));
+  assert.equal(t.stats().events, 44);
+  t.dispose();
+});
+
 test('not a trace at all', async () => {
   await assert.rejects(openTrace(new TextEncoder().encode('hello, world, this is not a trace')),
     /bad file format: not a Go execution trace\?/);

@@ -89,6 +89,26 @@ test('goroutines(), tasks() and regions() equal the CLI\'s --json on every v2 tr
   }
 });
 
+test('a Blob (a file) opens as its bytes do, its reading and parsing reported in order', async () => {
+  for (const name of v2Traces()) {
+    const file = path.join(corpus, name);
+    const phases = [];
+    const trace = await gotrace.openTrace(await fs.openAsBlob(file), {
+      onProgress: (p) => {
+        if (phases.at(-1)?.phase !== p.phase) phases.push({ ...p });
+        else phases[phases.length - 1] = { ...p };
+      },
+    });
+    const size = fs.statSync(file).size;
+    assert.deepEqual(phases.map((p) => p.phase), ['reading', 'parsing'], name);
+    assert.equal(phases[0].bytesDone, size, `${name}: every byte read`);
+    assert.equal(phases[1].bytesTotal, size, name);
+    assert.deepEqual(trace.stats(), runJson(['stats', '--json', file]), `${name} stats`);
+    assert.deepEqual(trace.goroutines(), runJson(['goroutines', '--json', file]), `${name} goroutines`);
+    trace.dispose();
+  }
+});
+
 test('mmu() equals `gotrace mmu --json --curve` for each flag set', async () => {
   for (const name of ['go123-stress.trace', 'go122-workload.trace']) {
     const file = path.join(corpus, name);

@@ -2,13 +2,15 @@
 // nanoseconds (numbers: exact up to 2^53 ns, about 104 days).
 
 export interface ReadProgress {
+  /** 'reading': a Blob's bytes arriving (events is 0); 'parsing': the reader at work. */
+  phase: 'reading' | 'parsing';
   bytesDone: number;
   bytesTotal: number;
   events: number;
 }
 
 export interface OpenOptions {
-  /** Called as the reader finishes each part of the trace; return false to cancel. */
+  /** Called as a Blob's bytes arrive and as the reader finishes each part of the trace; return false to cancel. */
   onProgress?: (p: ReadProgress) => boolean | void;
   /** Resolve with the events read so far when the trace breaks off (see Trace.partialError). */
   allowPartial?: boolean;
@@ -493,4 +495,5 @@ export declare class Trace {
 }
 
 export declare function loadCore(): Promise<unknown>;
-export declare function openTrace(bytes: Uint8Array | ArrayBuffer, options?: OpenOptions): Promise<Trace>;
+/** Bytes are copied into WebAssembly memory once; a Blob (a File) is read straight into it. */
+export declare function openTrace(input: Uint8Array | ArrayBuffer | Blob, options?: OpenOptions): Promise<Trace>;

@@ -87,7 +87,7 @@ function toBytes(input) {
   if (input instanceof Uint8Array) return input;
   if (input instanceof ArrayBuffer) return new Uint8Array(input);
   if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
-  throw new TypeError('openTrace expects a Uint8Array or an ArrayBuffer');
+  throw new TypeError('openTrace expects a Uint8Array, an ArrayBuffer or a Blob');
 }
 
 export class Trace {
@@ -330,28 +330,124 @@ export class Trace {
   }
 }
 
+const isBlob = (input) => typeof Blob !== 'undefined' && input instanceof Blob;
+
+// Allocates `size` bytes of WebAssembly memory for a trace, or throws a clear Error.
+function allocate(core, size) {
+  let address = 0;
+  try {
+    address = core._malloc(Math.max(size, 1));
+  } catch {
+    address = 0;
+  }
+  if (!address) throw new Error(`out of memory: cannot hold a ${size}-byte trace`);
+  return address;
+}
+
+// Reading a file leaves the engine waiting for most of the time. That time prepares the
+// memory the analyses allocate after the parse: the first write to a page of
+// WebAssembly memory costs a page fault (about 1 ms per MiB in Chromium: a sixth of the
+// goroutine summary of a large trace), so as each chunk of the file arrives, as many
+// bytes of a spare block (up to the file's size) are written too. The block is held
+// while the trace is parsed, which allocates around it, and freed after, where the
+// summary's records then go. Not for files so large that the parse itself may need
+// every byte of the 4 GB.
+const SPARE_LIMIT = 128 * 2 ** 20;
+const SPARE_LARGEST_FILE = 512 * 2 ** 20;
+
+class SpareMemory {
+  #core;
+  #address = 0;
+  #size = 0;
+  #touched = 0;
+
+  constructor(core, size) {
+    this.#core = core;
+    const want = size <= SPARE_LARGEST_FILE ? Math.min(size, SPARE_LIMIT) : 0;
+    try {
+      this.#address = want > 0 ? core._malloc(want) : 0;
+    } catch {
+      this.#address = 0;  // no room to spare: nothing is lost
+    }
+    if (this.#address) this.#size = want;
+  }
+
+  // Writes the next n bytes of the block.
+  touch(n) {
+    const from = this.#touched;
+    this.#touched = Math.min(this.#size, from + n);
+    if (this.#touched > from) this.#core.HEAPU8.fill(0, this.#address + from, this.#address + this.#touched);
+  }
+
+  free() {
+    if (this.#address) this.#core._free(this.#address);
+    this.#address = 0;
+  }
+}
+
+// A Blob's bytes (a File's) streamed straight into WebAssembly memory: no copy of the
+// trace in JavaScript memory. The address of the copy (the caller frees it).
+async function readBlob(core, blob, spare, onProgress) {
+  const size = blob.size;
+  const address = allocate(core, size);
+  let done = 0;
+  try {
+    const reader = blob.stream().getReader();
+    for (;;) {
+      const { value, done: end } = await reader.read();
+      if (end) break;
+      if (done + value.length > size) throw new Error(`the file is longer than the ${size} bytes it had when opened`);
+      core.HEAPU8.set(value, address + done);  // HEAPU8 is replaced when memory grows: read it each time
+      done += value.length;
+      spare.touch(value.length);
+      if (onProgress?.({ phase: 'reading', bytesDone: done, bytesTotal: size, events: 0 }) === false) {
+        throw new Error('cancelled');
+      }
+    }
+    if (done !== size) throw new Error(`the file ended after ${done} of its ${size} bytes`);
+  } catch (e) {
+    core._free(address);
+    throw e instanceof Error ? e : new Error(String(e));
+  }
+  return address;
+}
+
 /**
- * Reads a Go execution trace (any format from Go 1.5 to Go 1.26). The bytes are copied
- * into WebAssembly memory once. Rejects with an Error naming what is wrong and where
- * (byte offset, generation, event). With `allowPartial`, a trace that breaks off after
- * some events resolves instead, with the reason in `trace.partialError`.
+ * Reads a Go execution trace (any format from Go 1.5 to Go 1.26): bytes, copied into
+ * WebAssembly memory once, or a Blob (a File), read straight into it. Rejects with an
+ * Error naming what is wrong and where (byte offset, generation, event). With
+ * `allowPartial`, a trace that breaks off after some events resolves instead, with the
+ * reason in `trace.partialError`.
  */
 export async function openTrace(input, { onProgress, allowPartial = false } = {}) {
-  const bytes = toBytes(input);
+  const blob = isBlob(input) ? input : null;
+  const bytes = blob ? null : toBytes(input);
   const core = await loadCore();
   let address;
-  try {
-    address = core._malloc(Math.max(bytes.length, 1));
-  } catch (e) {
-    throw new Error(`out of memory: cannot hold a ${bytes.length}-byte trace`);
+  let spare = null;
+  if (blob) {
+    spare = new SpareMemory(core, blob.size);
+    try {
+      address = await readBlob(core, blob, spare, onProgress);
+    } catch (e) {
+      spare.free();
+      throw e;
+    }
+  } else {
+    address = allocate(core, bytes.length);
+    core.HEAPU8.set(bytes, address);
   }
-  if (!address) throw new Error(`out of memory: cannot hold a ${bytes.length}-byte trace`);
-  core.HEAPU8.set(bytes, address);
+  const size = blob ? blob.size : bytes.length;
   const progress = onProgress
-    ? (done, total, events) => onProgress({ bytesDone: done, bytesTotal: total, events }) !== false
+    ? (done, total, events) => onProgress({ phase: 'parsing', bytesDone: done, bytesTotal: total, events }) !== false
     : undefined;
   // The handle takes ownership of the copy and frees it once read.
-  const handle = new core.WasmTrace(address, bytes.length, progress);
+  let handle;
+  try {
+    handle = new core.WasmTrace(address, size, progress);
+  } finally {
+    spare?.free();
+  }
   const failed = handle.error() !== '' && (!allowPartial || !handle.usable() || handle.eventCount() === 0);
   if (failed) {
     const message = handle.error();

@@ -1,5 +1,6 @@
-// Reads a Blob into one Uint8Array, reporting progress; gzip (by its magic bytes) is
-// inflated with the browser's DecompressionStream.
+// Gzipped traces (recognised by their magic bytes) are inflated here with the browser's
+// DecompressionStream; any other Blob goes to openTrace as it is, which streams it
+// straight into the engine's memory.
 const GZIP = [0x1f, 0x8b];
 
 export async function isGzip(blob) {
@@ -7,7 +8,8 @@ export async function isGzip(blob) {
   return head.length === 2 && head[0] === GZIP[0] && head[1] === GZIP[1];
 }
 
-export async function readBlob(blob, onProgress) {
+// The inflated bytes of a gzipped Blob, reporting the compressed bytes read.
+export async function inflateBlob(blob, onProgress) {
   const total = blob.size;
   let done = 0;
   let last = 0;
@@ -18,19 +20,6 @@ export async function readBlob(blob, onProgress) {
       onProgress({ bytesDone: done, bytesTotal: total });
     }
   };
-  if (!(await isGzip(blob))) {
-    const out = new Uint8Array(total);
-    const reader = blob.stream().getReader();
-    for (;;) {
-      const { value, done: end } = await reader.read();
-      if (end) break;
-      out.set(value, done);
-      done += value.length;
-      report(false);
-    }
-    report(true);
-    return out;
-  }
   const counted = blob.stream().pipeThrough(
     new TransformStream({
       transform(chunk, controller) {

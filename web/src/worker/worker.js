@@ -17,7 +17,7 @@
 // piece at a time, in the background and for a request that needs one still under way
 // alike, so that no request waits long behind another's analysis.
 import { openTrace, loadCore } from 'gotrace';
-import { readBlob } from './read.js';
+import { inflateBlob, isGzip } from './read.js';
 import { analysisPart, backgroundSteps, PIECE_EVENTS } from './analysis-parts.js';
 import { nextTurn } from './next-turn.js';
 
@@ -108,16 +108,22 @@ const methods = {
       trace.dispose();
       trace = null;
     }
-    const bytes = await readBlob(blob, (p) => post({ id, progress: { phase: 'reading', ...p } }));
+    // A gzipped trace is inflated here; any other is streamed by openTrace straight into
+    // the engine's memory.
+    const input = (await isGzip(blob))
+      ? await inflateBlob(blob, (p) => post({ id, progress: { phase: 'reading', ...p } }))
+      : blob;
     core = await loadCore();
     let last = 0;
-    const t = await openTrace(bytes, {
+    let lastPhase = '';
+    const t = await openTrace(input, {
       allowPartial: true,
       onProgress(p) {
         const now = performance.now();
-        if (now - last > 50 || p.bytesDone === p.bytesTotal) {
+        if (now - last > 50 || p.bytesDone === p.bytesTotal || p.phase !== lastPhase) {
           last = now;
-          post({ id, progress: { phase: 'parsing', ...p } });
+          lastPhase = p.phase;
+          post({ id, progress: p });
         }
       },
     });
@@ -128,7 +134,7 @@ const methods = {
     // pieces would otherwise run in baseline code (in Chromium the first two took twice
     // as long as the rest).
     t.advance('summary', Math.min(pieceEvents(), PRIME_EVENTS));
-    return { stats: t.stats(), partialError: t.partialError, eventCount: t.eventCount, bytes: bytes.length };
+    return { stats: t.stats(), partialError: t.partialError, eventCount: t.eventCount, bytes: input.size ?? input.length };
   },
   timelines(id, requests) {
     if (!trace) throw new Error('no trace is open');
