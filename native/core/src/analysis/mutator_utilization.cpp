@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "gotrace/analysis/mmu.h"
+#include "gotrace/v2_spec.h"
 #include "event_pass.h"
 #include "utilization.h"
 
@@ -281,20 +282,69 @@ void UtilizationPass::range(size_t, EventKind kind, Time, const Context& ctx, co
   dirty_ = true;
 }
 
-void UtilizationPass::transition(size_t, Time, const Context& ctx, const StateTransition& st) {
-  if (!has_procs() || st.resource.kind != ResourceKind::Goroutine) return;
-  uint16_t v = states_.get(st.resource.id);
+void UtilizationPass::transition(size_t i, Time, const Context&, const StateTransition& st) {
+  if (st.resource.kind == ResourceKind::Goroutine) go_transition(i, st.resource.id, st.go_from(), st.go_to());
+}
+
+void UtilizationPass::go_transition(size_t i, GoID id, GoState from, GoState to) {
+  if (!has_procs()) return;
+  uint16_t v = states_.get(id);
   if (v == kAbsent) v = 0;
   if (v & ~kStateMask) {
     // Some builder counts this goroutine as doing GC work.
+    const ProcID p = store_.context(i).p;
     for (size_t k = 0; k < builders_.size(); k++) {
       if (v & (kInAssist << (2 * k)) || v & (kInAssist << (2 * k + 1))) {
-        builders_[k]->gc_transition(st.go_from(), st.go_to(), ctx.p);
+        builders_[k]->gc_transition(from, to, p);
         dirty_ = true;
       }
     }
   }
-  states_.set(st.resource.id, static_cast<uint16_t>((v & ~kStateMask) | st.new_state));
+  states_.set(id, static_cast<uint16_t>((v & ~kStateMask) | static_cast<uint16_t>(to)));
+}
+
+void UtilizationPass::run(RangeNames& names, size_t from, size_t to) {
+  using namespace v2;
+  const auto& kinds = event_kinds();
+  const EventStore& s = store_;
+  for_each_event_slice_between(from, to, [&](size_t first, size_t end) {
+    for (size_t i = first; i < end; i++) {
+      const uint8_t type = s.type(i);
+      const Time t = s.time(i);
+      // Each case is read_transition's reading of the type.
+      switch (type) {
+        case EvGoStart:
+          go_transition(i, static_cast<GoID>(s.ab(i)), GoState::Runnable, GoState::Running);
+          break;
+        case EvGoUnblock:
+          go_transition(i, static_cast<GoID>(s.ab(i)), GoState::Waiting, GoState::Runnable);
+          break;
+        case EvGoBlock:
+          go_transition(i, s.goroutine(i), GoState::Running, GoState::Waiting);
+          break;
+        case EvGoSyscallBegin:
+          go_transition(i, s.goroutine(i), GoState::Running, GoState::Syscall);
+          break;
+        case EvGoSyscallEnd:
+          go_transition(i, s.goroutine(i), GoState::Syscall, GoState::Running);
+          break;
+        case EvGoCreate:
+          go_transition(i, static_cast<GoID>(s.ab(i)), GoState::NotExist, GoState::Runnable);
+          break;
+        case EvGoDestroy:
+          go_transition(i, s.goroutine(i), GoState::Running, GoState::NotExist);
+          break;
+        case EvProcStart:  // a proc's transition: no builder reads them
+        case EvProcStop:
+        case EvHeapAlloc:  // a metric other than GOMAXPROCS
+          break;
+        default:
+          pass_event(s, names, kinds, i, type, t, *this);
+          continue;  // pass_event ended the event
+      }
+      end_event(t);
+    }
+  });
 }
 
 void UtilizationPass::end_event(Time t) {
@@ -324,7 +374,7 @@ std::vector<std::vector<UtilSeries>> mutator_utilization(const EventStore& store
     auto sets = flag_sets.subspan(first, std::min(flag_sets.size() - first, detail::UtilizationPass::kMaxFlagSets));
     detail::RangeNames names;
     detail::UtilizationPass pass(store, names, sets);
-    detail::run_event_pass(store, names, pass);
+    pass.run(names, 0, store.size());
     for (auto& series : pass.finish()) out.push_back(std::move(series));
   }
   return out;

@@ -27,6 +27,12 @@ class UtilizationPass {
   void range(size_t i, EventKind kind, Time t, const Context& ctx, const RangeRef& r);
   void other(size_t i, EventKind kind, Time t, const Context& ctx);
 
+  // mutator_utilization()'s pass over events [from, to): run_event_pass's, with the
+  // common goroutine transitions read straight from their columns (no StateTransition,
+  // no context unless a builder counts the goroutine as doing GC work) and the events
+  // no builder reads (procs starting and stopping, heap metrics) passed over.
+  void run(RangeNames& names, size_t from, size_t to);
+
   // One list of series per flag set, in the order given.
   std::vector<std::vector<UtilSeries>> finish();
 
@@ -34,6 +40,7 @@ class UtilizationPass {
 
  private:
   bool has_procs() const { return procs_known_; }
+  void go_transition(size_t i, GoID id, GoState from, GoState to);
   void mark(size_t builder, int mark, GoID g);
 
   const EventStore& store_;
