@@ -232,8 +232,8 @@ class WasmTrace {
   }
 
   // The next piece of a long analysis, about `events` events' worth of work: "summary",
-  // "timeline" or "goroutineLanes" (which builds the timeline first); true once it is
-  // complete. Any other analysis prepare() knows is computed whole.
+  // "timeline", "goroutineLanes" (which builds the timeline first), "wakes" or "mmu";
+  // true once it is complete. Any other analysis prepare() knows is computed whole.
   val advance(std::string what, double events) const {
     return guard([&] { return val(advance_now(what, events >= 1 ? static_cast<size_t>(std::min(events, 1e15)) : 1)); });
   }
@@ -733,6 +733,8 @@ class WasmTrace {
   bool advance_now(const std::string& what, size_t events) const {
     if (what == "summary") return advance_summary(events);
     if (what == "timeline") return advance_timeline(events);
+    if (what == "wakes") return advance_piece(wakes_, wakes_build_, events);
+    if (what == "mmu") return advance_piece(mmu_curves_[kDefaultMmuFlags], mmu_build_, events, kDefaultMmuFlags);
     if (what == "goroutineLanes") {
       if (!timeline_) {
         advance_timeline(events);  // the timeline first: the lanes are not begun
@@ -794,8 +796,14 @@ class WasmTrace {
   }
   // The MMU curve of a flag set, kept: the view asks again with other windows.
   static constexpr unsigned kDefaultMmuFlags = 1 | 2 | 4 | 8;
+  // The default flags' curve is also built a piece at a time (advance): a build under
+  // way is carried on.
   const MmuCurve& mmu_curve(unsigned flags) const {
     auto& slot = mmu_curves_[flags];
+    if (flags == kDefaultMmuFlags) {
+      while (!advance_piece(slot, mmu_build_, SIZE_MAX, kDefaultMmuFlags)) {
+      }
+    }
     if (!slot) slot = std::make_unique<MmuCurve>(mutator_utilization(result_.store, flags));
     return *slot;
   }
@@ -806,7 +814,8 @@ class WasmTrace {
     return *timeline_;
   }
   const WakeIndex& wakes() const {
-    if (!wakes_) wakes_ = std::make_unique<WakeIndex>(build_wake_index(result_.store));
+    while (!advance_piece(wakes_, wakes_build_, SIZE_MAX)) {
+    }
     return *wakes_;
   }
 
@@ -911,11 +920,13 @@ class WasmTrace {
   mutable std::unique_ptr<TimelineIndex> timeline_;
   mutable std::unique_ptr<TimelineIndexBuild> timeline_build_;
   mutable std::unique_ptr<WakeIndex> wakes_;
+  mutable std::unique_ptr<WakeIndexBuild> wakes_build_;
   mutable std::array<std::optional<Profile>, std::size(kProfileTypes)> whole_profiles_;
   mutable std::array<std::unique_ptr<FlameGraph>, std::size(kProfileTypes)> whole_flames_;
   mutable std::unique_ptr<std::vector<GoroutineGroup>> groups_;
   mutable std::vector<std::vector<const GoroutineSummary*>> group_members_;  // of each group shown, in its order
   mutable std::unordered_map<unsigned, std::unique_ptr<MmuCurve>> mmu_curves_;
+  mutable std::unique_ptr<UtilizationBuild> mmu_build_;  // of the default flags' curve
   mutable std::unique_ptr<std::vector<TaskTypeStats>> task_types_;
   mutable std::unique_ptr<std::vector<RegionTypeStats>> region_types_;
   // The last group sorted for a page (paging through it sorts once).

@@ -8,10 +8,12 @@
 #include "corpus.h"
 #include "gotrace/analysis/analysis_json.h"
 #include "gotrace/analysis/goroutines.h"
+#include "gotrace/analysis/mmu.h"
 #include "gotrace/analysis/regions.h"
 #include "gotrace/analysis/summary.h"
 #include "gotrace/analysis/tasks.h"
 #include "gotrace/analysis/timeline_json.h"
+#include "gotrace/analysis/wake_index.h"
 #include "gotrace/reader.h"
 #include "gotrace/stats.h"
 
@@ -98,6 +100,67 @@ TEST_CASE("a timeline index built a piece at a time equals one built at once", "
       CHECK(lane_steps > r.store.size() / 3001);
       CHECK(pieces.build_goroutine_lanes(1));
       CHECK(timeline_json(r.store, pieces) == want);
+    }
+  }
+}
+
+TEST_CASE("a wake index built a piece at a time equals one built at once", "[wakes][corpus]") {
+  for (std::string name : {"go123-annotations-stress", "go122-workload", "go123-stress"}) {
+    DYNAMIC_SECTION(name) {
+      ReadResult r = read_trace(read_bytes(corpus_path(name + ".trace")));
+      REQUIRE(r.ok());
+      const WakeIndex whole = build_wake_index(r.store);
+      REQUIRE(whole.edges() > 50);
+      WakeIndexBuild b(r.store);
+      size_t steps = 1;
+      while (!b.step(4099)) steps++;
+      CHECK(steps > r.store.size() / 4099);  // the pass in pieces, then the grouping
+      const WakeIndex pieces = b.take();
+      CHECK(pieces.edges() == whole.edges());
+      const Summary s = summarize(r.store);
+      const Time mid = (s.first_time + s.last_time) / 2;
+      auto same = [](const std::vector<WakeCount>& a, const std::vector<WakeCount>& b) {
+        if (a.size() != b.size()) return false;
+        for (size_t k = 0; k < a.size(); k++)
+          if (a[k].goroutine != b[k].goroutine || a[k].count != b[k].count || a[k].first != b[k].first) return false;
+        return true;
+      };
+      size_t with_edges = 0;
+      for (const GoroutineSummary& g : s.goroutines) {
+        for (auto [from, to] : {std::pair{s.first_time, s.last_time + 1}, std::pair{mid, s.last_time + 1}}) {
+          const WakeCounts a = whole.count(g.id, from, to), c = pieces.count(g.id, from, to);
+          with_edges += !a.woken_by.empty();
+          CHECK(same(a.woken_by, c.woken_by));
+          CHECK(same(a.woke, c.woke));
+        }
+      }
+      CHECK(with_edges > 10);
+    }
+  }
+}
+
+TEST_CASE("mutator utilization computed a piece at a time equals it computed at once", "[mmu][corpus]") {
+  for (std::string name : {"go123-annotations-stress", "go122-workload", "go123-stress"}) {
+    DYNAMIC_SECTION(name) {
+      ReadResult r = read_trace(read_bytes(corpus_path(name + ".trace")));
+      REQUIRE(r.ok());
+      for (unsigned flags : {15u, 15u | kUtilPerProc, unsigned{kUtilAssist}}) {
+        const std::vector<UtilSeries> whole = mutator_utilization(r.store, flags);
+        REQUIRE(!whole.empty());
+        UtilizationBuild b(r.store, flags);
+        size_t steps = 1;
+        while (!b.step(3001)) steps++;
+        CHECK(steps > r.store.size() / 3001);
+        const std::vector<UtilSeries> pieces = b.take();
+        REQUIRE(pieces.size() == whole.size());
+        for (size_t k = 0; k < whole.size(); k++) {
+          REQUIRE(pieces[k].size() == whole[k].size());
+          for (size_t j = 0; j < whole[k].size(); j++) {
+            CHECK(pieces[k][j].time == whole[k][j].time);
+            CHECK(pieces[k][j].util == whole[k][j].util);
+          }
+        }
+      }
     }
   }
 }

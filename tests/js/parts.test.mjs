@@ -95,7 +95,7 @@ for (const name of traces) {
     assert.ok(lanes(fresh).some((l) => l.start.length > 0));
     // The same analyses a piece at a time.
     const pieces = await opened(name);
-    for (const what of ['summary', 'goroutineLanes']) {
+    for (const what of ['summary', 'goroutineLanes', 'wakes', 'mmu']) {
       let calls = 1;
       while (!pieces.advance(what, 20000)) calls++;
       assert.ok(calls > pieces.eventCount / 20000, `${what} in ${calls} pieces`);
@@ -103,7 +103,16 @@ for (const name of traces) {
     }
     assert.deepEqual(pieces.goroutines(), fresh.goroutines());
     assert.deepEqual(lanes(pieces), lanes(fresh));
-    assert.equal(pieces.advance('mmu', 1), true);
+    assert.deepEqual(pieces.mmu([1e3, 1e6, 1e8]), fresh.mmu([1e3, 1e6, 1e8]));
+    const { start, end } = fresh.tracks();
+    let woken = 0;
+    for (const { id } of fresh.goroutines().goroutines.slice(0, 40)) {
+      const want = fresh.wakeups(id, start, end + 1);
+      woken += want.wokenBy.length;
+      assert.deepEqual(pieces.wakeups(id, start, end + 1), want, `G${id}`);
+    }
+    assert.ok(woken > 0);
+    assert.equal(pieces.advance('flames', 1), true);  // computed whole
     assert.throws(() => pieces.advance('nothing', 1), /nothing to prepare/);
     pieces.dispose();
     fresh.dispose();

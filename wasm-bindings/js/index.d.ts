@@ -430,7 +430,7 @@ export declare class Trace {
   /** Computes an analysis now, so that the calls needing it answer at once later. */
   prepare(what: 'summary' | 'goroutineGroups' | 'taskTypes' | 'regionTypes' | 'timeline' | 'goroutineLanes' | 'wakes' | 'mmu' | `flame:${ProfileType}` | 'flames'): void;
   /**
-   * The next piece of a long analysis ('summary', 'timeline' or 'goroutineLanes'), about
+   * The next piece of a long analysis ('summary', 'timeline', 'goroutineLanes', 'wakes' or 'mmu'), about
    * `events` events' worth of work; true once it is complete. Other names of prepare()
    * are computed whole.
    */

@@ -173,9 +173,9 @@ export class Trace {
 
   /**
    * The next piece of a long analysis, about `events` events' worth of work (a million
-   * is some tens of milliseconds): 'summary', 'timeline' or 'goroutineLanes' (the
-   * timeline's goroutine tracks, otherwise built by their first query); true once it is
-   * complete. Any other name prepare() knows is computed whole. A caller with other work
+   * is some tens of milliseconds): 'summary', 'timeline', 'goroutineLanes' (the
+   * timeline's goroutine tracks, otherwise built by their first query), 'wakes' or 'mmu'
+   * (the curve of the default flags); true once it is complete. Any other name prepare() knows is computed whole. A caller with other work
    * to do (a worker answering requests) can do it between pieces.
    */
   advance(what, events) {

@@ -91,10 +91,10 @@ export function backgroundSteps(trace, pieceEvents = () => PIECE_EVENTS) {
     piece('summary'),
     () => groups(trace),
     () => trace.prepare('goroutineGroups'),  // each group's goroutines in order, for its page
-    () => trace.prepare('wakes'),
+    piece('wakes'),
     () => taskTypes(trace),
     () => regionTypes(trace),
-    () => trace.prepare('mmu'),
+    piece('mmu'),
     piece('timeline'),
     piece('goroutineLanes'),
     () => trace.prepare('flames'),  // every profile type in one pass over the events

@@ -13,8 +13,8 @@
 // Once a trace is open, and whenever no request has come for a moment, the analyses
 // the views need are computed in the background, one step at a time: a request that
 // arrives meanwhile waits for the step under way only.
-// The long analyses (the summary, the timeline index, its goroutine lanes) are built a
-// piece at a time, in the background and for a request that needs one still under way
+// The long analyses (the summary, the timeline index, its goroutine lanes, the wake
+// index, the MMU curve of the default flags) are built a piece at a time, in the background and for a request that needs one still under way
 // alike, so that no request waits long behind another's analysis.
 import { openTrace, loadCore } from 'gotrace';
 import { inflateBlob, isGzip } from './read.js';
@@ -68,8 +68,16 @@ const needs = {
   timelines: TIMELINE,
   part: SUMMARY,
 };
+const DEFAULT_MMU_FLAGS = { stw: true, background: true, assist: true, sweep: true, perProc: false };
 function analysesFor(method, args) {
-  if (method === 'part' && (args[0] === 'wakeups' || args[0] === 'goroutineWakeups')) return [];
+  if (method === 'part' && args[0] === 'wakeups') return ['wakes'];
+  if (method === 'part' && args[0] === 'goroutineWakeups') return [];
+  if (method === 'mmu') {
+    // The curve of the default flags is built a piece at a time; others at once.
+    const flags = args[1] ?? {};
+    const isDefault = Object.entries(DEFAULT_MMU_FLAGS).every(([k, v]) => (flags[k] ?? k !== 'perProc') === v);
+    return isDefault ? ['mmu'] : [];
+  }
   const goroutineTrack = (track) => track?.kind === 'goroutine';
   if ((method === 'timeline' && goroutineTrack(args[0])) ||
       (method === 'timelines' && args[0]?.some?.(([track]) => goroutineTrack(track)))) {

@@ -380,9 +380,37 @@ std::vector<std::vector<UtilSeries>> mutator_utilization(const EventStore& store
   return out;
 }
 
+struct UtilizationBuild::State {
+  State(const EventStore& s, unsigned flags) : store(s), flag_sets{flags}, pass(s, names, flag_sets) {}
+  const EventStore& store;
+  unsigned flag_sets[1];
+  detail::RangeNames names;
+  detail::UtilizationPass pass;
+  size_t next = 0;  // the first event not read
+};
+
+UtilizationBuild::UtilizationBuild(const EventStore& store, unsigned flags)
+    : s_(std::make_unique<State>(store, flags)) {}
+UtilizationBuild::UtilizationBuild(UtilizationBuild&&) noexcept = default;
+UtilizationBuild& UtilizationBuild::operator=(UtilizationBuild&&) noexcept = default;
+UtilizationBuild::~UtilizationBuild() = default;
+
+bool UtilizationBuild::step(size_t events) {
+  State& st = *s_;
+  const size_t to = st.next + std::min(events, st.store.size() - st.next);
+  st.pass.run(st.names, st.next, to);
+  st.next = to;
+  return to == st.store.size();
+}
+
+std::vector<UtilSeries> UtilizationBuild::take() {
+  while (!step(SIZE_MAX)) {
+  }
+  return std::move(s_->pass.finish()[0]);
+}
+
 std::vector<UtilSeries> mutator_utilization(const EventStore& store, unsigned flags) {
-  unsigned sets[] = {flags};
-  return std::move(mutator_utilization(store, sets)[0]);
+  return UtilizationBuild(store, flags).take();
 }
 
 }  // namespace gotrace::analysis

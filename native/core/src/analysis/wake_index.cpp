@@ -3,6 +3,7 @@
 #include "gotrace/analysis/wake_index.h"
 
 #include <algorithm>
+#include <optional>
 #include <unordered_map>
 
 #include "gotrace/event_slices.h"
@@ -117,28 +118,62 @@ void group_edges(const std::vector<std::pair<uint32_t, uint32_t>>& edges, const 
 
 }  // namespace
 
-WakeIndex build_wake_index(const EventStore& s) {
-  WakeIndex out;
-  out.store_ = &s;
-  // A goroutine's track is its transitions that change its state (the timeline's
-  // goroutine lanes); an edge is a start whose previous entry there made it runnable.
-  constexpr uint32_t kNone = ~0u;
-  IdMap<uint32_t, kNone> last;
+// A goroutine's track is its transitions that change its state (the timeline's goroutine
+// lanes); an edge is a start whose previous entry there made it runnable.
+struct WakeIndexBuild::State {
+  explicit State(const EventStore& s) : store(s) {}
+  static constexpr uint32_t kNone = ~0u;
+  const EventStore& store;
+  size_t next = 0;  // the first event not read
+  IdMap<uint32_t, kNone> last;  // each goroutine's last entry
   std::vector<std::pair<uint32_t, uint32_t>> edges;  // (start, wake), in start order
   std::vector<int64_t> woken, waker;
-  for_each_goroutine_change(s, 0, s.size(), [&](uint32_t e, uint8_t type, const StateTransition& st) {
-    const GoID g = st.resource.id;
-    const uint32_t before = last.get(g);
-    if (type == v2::EvGoStart && before != kNone && wake_kind(s.type(before))) {
-      edges.emplace_back(e, before);
-      woken.push_back(g);
-      waker.push_back(s.goroutine(before));
-    }
-    last.set(g, e);
-  });
-  group_edges(edges, woken, out.into_);
-  group_edges(edges, waker, out.from_);
+  std::optional<WakeIndex> result;
+};
+
+WakeIndexBuild::WakeIndexBuild(const EventStore& store) : s_(std::make_unique<State>(store)) {}
+WakeIndexBuild::WakeIndexBuild(WakeIndexBuild&&) noexcept = default;
+WakeIndexBuild& WakeIndexBuild::operator=(WakeIndexBuild&&) noexcept = default;
+WakeIndexBuild::~WakeIndexBuild() = default;
+
+bool WakeIndexBuild::step(size_t events) {
+  State& st = *s_;
+  if (st.result) return true;
+  const EventStore& s = st.store;
+  if (st.next < s.size()) {
+    const size_t to = st.next + std::min(events, s.size() - st.next);
+    for_each_goroutine_change(s, st.next, to, [&](uint32_t e, uint8_t type, const StateTransition& tr) {
+      const GoID g = tr.resource.id;
+      const uint32_t before = st.last.get(g);
+      if (type == v2::EvGoStart && before != State::kNone && wake_kind(s.type(before))) {
+        st.edges.emplace_back(e, before);
+        st.woken.push_back(g);
+        st.waker.push_back(s.goroutine(before));
+      }
+      st.last.set(g, e);
+    });
+    st.next = to;
+    return false;  // the grouping is a step of its own
+  }
+  WakeIndex out;
+  out.store_ = &s;
+  group_edges(st.edges, st.woken, out.into_);
+  group_edges(st.edges, st.waker, out.from_);
+  st.result = std::move(out);
+  st.edges = {};
+  st.woken = {};
+  st.waker = {};
+  return true;
+}
+
+WakeIndex WakeIndexBuild::take() {
+  while (!step(SIZE_MAX)) {
+  }
+  WakeIndex out = std::move(*s_->result);
+  s_->result.reset();
   return out;
 }
+
+WakeIndex build_wake_index(const EventStore& s) { return WakeIndexBuild(s).take(); }
 
 }  // namespace gotrace::analysis

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -36,6 +37,24 @@ std::vector<UtilSeries> mutator_utilization(const EventStore& store, unsigned fl
 
 // The same for several flag sets, reading the events once for up to six of them.
 std::vector<std::vector<UtilSeries>> mutator_utilization(const EventStore& store, std::span<const unsigned> flag_sets);
+
+// mutator_utilization(store, flags) a piece at a time, for a caller with other work to
+// do between pieces (the web worker answers requests): step() reads the next `events`
+// events and is true once the series are complete; take() gives them (doing what is
+// left), once.
+class UtilizationBuild {
+ public:
+  UtilizationBuild(const EventStore& store, unsigned flags);
+  UtilizationBuild(UtilizationBuild&&) noexcept;
+  UtilizationBuild& operator=(UtilizationBuild&&) noexcept;
+  ~UtilizationBuild();
+  bool step(size_t events);
+  std::vector<UtilSeries> take();
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
 
 // A window of the trace and its mean mutator utilization (Go's UtilWindow).
 struct UtilWindow {

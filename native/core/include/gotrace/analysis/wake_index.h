@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -47,12 +48,30 @@ class WakeIndex {
   };
 
  private:
-  friend WakeIndex build_wake_index(const EventStore& store);
+  friend class WakeIndexBuild;
   const EventStore* store_ = nullptr;
   Grouped into_, from_;
 };
 
 // One pass over the events (no timeline index needed).
 WakeIndex build_wake_index(const EventStore& store);
+
+// build_wake_index a piece at a time, for a caller with other work to do between pieces
+// (the web worker answers requests): step() reads the next `events` events, or groups
+// the edges once every event is read, and is true once the index is complete; take()
+// gives it (doing what is left), once.
+class WakeIndexBuild {
+ public:
+  explicit WakeIndexBuild(const EventStore& store);
+  WakeIndexBuild(WakeIndexBuild&&) noexcept;
+  WakeIndexBuild& operator=(WakeIndexBuild&&) noexcept;
+  ~WakeIndexBuild();
+  bool step(size_t events);
+  WakeIndex take();
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
 
 }  // namespace gotrace::analysis
