@@ -78,7 +78,7 @@ export function analysisPart(trace, what, arg) {
 }
 
 /** Events per piece of a long analysis: some tens of milliseconds of work. */
-export const PIECE_EVENTS = 1 << 20;
+export const PIECE_EVENTS = 1 << 19;
 
 /**
  * The analyses the views need, in the order to compute them ahead of a request. A step

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useLayoutEffect, useState } from 'preact/hooks';
 
 // Answers of the analyses, kept per open trace (per client): the views ask again every
 // time they open, the worker is asked once.
@@ -18,7 +18,9 @@ export function cached(client, key, run) {
 /** Runs an async query when its deps change; the latest answer wins. */
 export function useAsync(run, deps) {
   const [state, setState] = useState({ loading: true, data: null, error: null });
-  useEffect(() => {
+  // A layout effect: the request leaves as the view is rendered, not a frame later
+  // (after the browser has painted), as a plain effect would.
+  useLayoutEffect(() => {
     let live = true;
     setState((s) => ({ loading: true, data: s.data, error: null }));
     Promise.resolve()
