@@ -34,7 +34,6 @@ constexpr uint8_t GoCreate = v1::EvGoCreate;
 constexpr uint8_t GoStart = v1::EvGoStart;
 constexpr uint8_t GoEnd = v1::EvGoEnd;
 constexpr uint8_t GoSched = v1::EvGoSched;
-constexpr uint8_t GoBlock = v1::EvGoBlock;
 constexpr uint8_t GoUnblock = v1::EvGoUnblock;
 constexpr uint8_t GoBlockRecv = v1::EvGoBlockRecv;
 constexpr uint8_t GoBlockSync = v1::EvGoBlockSync;
