@@ -39,12 +39,12 @@ RangeRef RangeNames::get(const EventStore& s, size_t i) {
     case EvGCSweepBegin:
     case EvGCSweepActive:
     case EvGCSweepEnd:
-      return {cached(sweep_, "GC incremental sweep"), {ResourceKind::Proc, ctx.p}};
+      return {sweep(), {ResourceKind::Proc, ctx.p}};
     case EvGCMarkAssistBegin:
     case EvGCMarkAssistEnd:
-      return {cached(assist_, "GC mark assist"), {ResourceKind::Goroutine, ctx.g}};
+      return {mark_assist(), {ResourceKind::Goroutine, ctx.g}};
     case EvGCMarkAssistActive:
-      return {cached(assist_, "GC mark assist"), {ResourceKind::Goroutine, static_cast<GoID>(s.ab(i))}};
+      return {mark_assist(), {ResourceKind::Goroutine, static_cast<GoID>(s.ab(i))}};
   }
   // Any other range event: ask the event model (slower, but correct for every type).
   Range r = EventView(s, i).range();

@@ -24,6 +24,9 @@ class RangeNames {
   // The range of event i, which must be of kind RangeBegin, RangeActive or RangeEnd.
   // Same name and scope as EventView::range(), without building the name each time.
   RangeRef get(const EventStore& s, size_t i);
+  // The names of the two most frequent ranges, with the ids get() gives them.
+  uint32_t sweep() { return sweep_ != kUnset ? sweep_ : (sweep_ = intern("GC incremental sweep")); }
+  uint32_t mark_assist() { return assist_ != kUnset ? assist_ : (assist_ = intern("GC mark assist")); }
 
   const std::string& name(uint32_t id) const { return names_[id]; }
   size_t size() const { return names_.size(); }

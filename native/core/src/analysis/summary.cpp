@@ -387,6 +387,23 @@ void Summarizer::run_events(RangeNames& names, size_t from, size_t to) {
       case EvHeapAlloc:  // a metric: nothing to summarize
         begin_event(t);
         break;
+      // The frequent ranges, as RangeNames::get reads them.
+      case EvGCSweepBegin:
+      case EvGCSweepEnd: {
+        begin_event(t);
+        const Context& ctx = s.context(i);
+        range(i, type == EvGCSweepBegin ? EventKind::RangeBegin : EventKind::RangeEnd, t, ctx,
+              {names.sweep(), {ResourceKind::Proc, ctx.p}});
+        break;
+      }
+      case EvGCMarkAssistBegin:
+      case EvGCMarkAssistEnd: {
+        begin_event(t);
+        const Context& ctx = s.context(i);
+        range(i, type == EvGCMarkAssistBegin ? EventKind::RangeBegin : EventKind::RangeEnd, t, ctx,
+              {names.mark_assist(), {ResourceKind::Goroutine, ctx.g}});
+        break;
+      }
       default:
         pass_event(s, names, kinds, i, type, t, *this);
         break;
