@@ -387,21 +387,19 @@ void Summarizer::run_events(RangeNames& names, size_t from, size_t to) {
       case EvHeapAlloc:  // a metric: nothing to summarize
         begin_event(t);
         break;
-      // The frequent ranges, as RangeNames::get reads them.
+      // The frequent ranges, as RangeNames::get reads them: sweeps on the proc, mark
+      // assists on the goroutine.
       case EvGCSweepBegin:
-      case EvGCSweepEnd: {
-        begin_event(t);
-        const Context& ctx = s.context(i);
-        range(i, type == EvGCSweepBegin ? EventKind::RangeBegin : EventKind::RangeEnd, t, ctx,
-              {names.sweep(), {ResourceKind::Proc, ctx.p}});
-        break;
-      }
+      case EvGCSweepEnd:
       case EvGCMarkAssistBegin:
       case EvGCMarkAssistEnd: {
         begin_event(t);
         const Context& ctx = s.context(i);
-        range(i, type == EvGCMarkAssistBegin ? EventKind::RangeBegin : EventKind::RangeEnd, t, ctx,
-              {names.mark_assist(), {ResourceKind::Goroutine, ctx.g}});
+        const bool sweep = type == EvGCSweepBegin || type == EvGCSweepEnd;
+        const RangeRef r = sweep ? RangeRef{names.sweep(), {ResourceKind::Proc, ctx.p}}
+                                 : RangeRef{names.mark_assist(), {ResourceKind::Goroutine, ctx.g}};
+        const bool begins = type == EvGCSweepBegin || type == EvGCMarkAssistBegin;
+        range(i, begins ? EventKind::RangeBegin : EventKind::RangeEnd, t, ctx, r);
         break;
       }
       default:
