@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <span>
 #include <string>
@@ -26,13 +27,34 @@ inline constexpr uint64_t kNoEvent = ~uint64_t{0};
 
 // One keyed duration of ExecStats: `name` indexes Summary::block_reasons (for `block`)
 // or Summary::range_names (for `ranges`).
-// Packed to 12 bytes (4-byte aligned), so that three fit where two 16-byte ones did:
-// most goroutines and regions then keep their lists inline.
-struct [[gnu::packed, gnu::aligned(4)]] StatEntry {
-  uint32_t name = 0;
-  int64_t ns = 0;
+// An int64_t kept at a 4-byte boundary (read and written whole, by memcpy: one load or
+// store on x86 and WebAssembly), so that a StatEntry takes 12 bytes rather than 16.
+class Int64At4 {
+ public:
+  Int64At4(int64_t v = 0) { set(v); }  // NOLINT: converts, as the int64_t it stands for
+  operator int64_t() const {            // NOLINT
+    int64_t v;
+    std::memcpy(&v, words_, sizeof v);
+    return v;
+  }
+  Int64At4& operator=(int64_t v) {
+    set(v);
+    return *this;
+  }
+  Int64At4& operator-=(int64_t v) { return *this = static_cast<int64_t>(*this) - v; }
+
+ private:
+  void set(int64_t v) { std::memcpy(words_, &v, sizeof v); }
+  uint32_t words_[2];
 };
-static_assert(sizeof(StatEntry) == 12);
+
+// 12 bytes, so that three fit where two 16-byte ones did: most goroutines and regions
+// then keep their lists inline.
+struct StatEntry {
+  uint32_t name = 0;
+  Int64At4 ns;
+};
+static_assert(sizeof(StatEntry) == 12 && alignof(StatEntry) == 4);
 
 // Go's GoroutineExecStats, durations in ns. The first five and `block` do not overlap;
 // `total` and `ranges` overlap with them.
