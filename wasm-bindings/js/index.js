@@ -175,8 +175,9 @@ export class Trace {
    * The next piece of a long analysis, about `events` events' worth of work (a million
    * is some tens of milliseconds): 'summary', 'timeline', 'goroutineLanes' (the
    * timeline's goroutine tracks, otherwise built by their first query), 'wakes' or 'mmu'
-   * (the curve of the default flags); true once it is complete. Any other name prepare() knows is computed whole. A caller with other work
-   * to do (a worker answering requests) can do it between pieces.
+   * (the curve of the default flags); true once it is complete. Any other name prepare()
+   * knows is computed whole. A caller with other work to do (a worker answering
+   * requests) can do it between pieces.
    */
   advance(what, events) {
     return unwrap(this.#live().advance(String(what), Number(events)));
@@ -332,14 +333,19 @@ export class Trace {
 
 const isBlob = (input) => typeof Blob !== 'undefined' && input instanceof Blob;
 
+// `size` bytes of WebAssembly memory, or 0 when there is no room (malloc returns 0 or
+// throws, depending on how the memory failed to grow).
+function tryMalloc(core, size) {
+  try {
+    return core._malloc(size) || 0;
+  } catch {
+    return 0;
+  }
+}
+
 // Allocates `size` bytes of WebAssembly memory for a trace, or throws a clear Error.
 function allocate(core, size) {
-  let address = 0;
-  try {
-    address = core._malloc(Math.max(size, 1));
-  } catch {
-    address = 0;
-  }
+  const address = tryMalloc(core, Math.max(size, 1));
   if (!address) throw new Error(`out of memory: cannot hold a ${size}-byte trace`);
   return address;
 }
@@ -364,11 +370,7 @@ class SpareMemory {
   constructor(core, size) {
     this.#core = core;
     const want = size <= SPARE_LARGEST_FILE ? Math.min(size, SPARE_LIMIT) : 0;
-    try {
-      this.#address = want > 0 ? core._malloc(want) : 0;
-    } catch {
-      this.#address = 0;  // no room to spare: nothing is lost
-    }
+    this.#address = want > 0 ? tryMalloc(core, want) : 0;  // none: nothing is lost
     if (this.#address) this.#size = want;
   }
 
@@ -423,27 +425,21 @@ export async function openTrace(input, { onProgress, allowPartial = false } = {}
   const blob = isBlob(input) ? input : null;
   const bytes = blob ? null : toBytes(input);
   const core = await loadCore();
-  let address;
-  let spare = null;
-  if (blob) {
-    spare = new SpareMemory(core, blob.size);
-    try {
-      address = await readBlob(core, blob, spare, onProgress);
-    } catch (e) {
-      spare.free();
-      throw e;
-    }
-  } else {
-    address = allocate(core, bytes.length);
-    core.HEAPU8.set(bytes, address);
-  }
   const size = blob ? blob.size : bytes.length;
   const progress = onProgress
     ? (done, total, events) => onProgress({ phase: 'parsing', bytesDone: done, bytesTotal: total, events }) !== false
     : undefined;
-  // The handle takes ownership of the copy and frees it once read.
+  const spare = blob ? new SpareMemory(core, size) : null;
   let handle;
   try {
+    let address;
+    if (blob) {
+      address = await readBlob(core, blob, spare, onProgress);
+    } else {
+      address = allocate(core, size);
+      core.HEAPU8.set(bytes, address);
+    }
+    // The handle takes ownership of the copy and frees it once read.
     handle = new core.WasmTrace(address, size, progress);
   } finally {
     spare?.free();

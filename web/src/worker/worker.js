@@ -14,8 +14,9 @@
 // the views need are computed in the background, one step at a time: a request that
 // arrives meanwhile waits for the step under way only.
 // The long analyses (the summary, the timeline index, its goroutine lanes, the wake
-// index, the MMU curve of the default flags) are built a piece at a time, in the background and for a request that needs one still under way
-// alike, so that no request waits long behind another's analysis.
+// index, the MMU curve of the default flags) are built a piece at a time, in the
+// background and for a request that needs one still under way alike, so that no request
+// waits long behind another's analysis.
 import { openTrace, loadCore } from 'gotrace';
 import { inflateBlob, isGzip } from './read.js';
 import { analysisPart, backgroundSteps, PIECE_EVENTS } from './analysis-parts.js';

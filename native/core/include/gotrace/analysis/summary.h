@@ -25,8 +25,6 @@ namespace gotrace::analysis {
 // "No event": a region or task whose start or end is not in the trace.
 inline constexpr uint64_t kNoEvent = ~uint64_t{0};
 
-// One keyed duration of ExecStats: `name` indexes Summary::block_reasons (for `block`)
-// or Summary::range_names (for `ranges`).
 // An int64_t kept at a 4-byte boundary (read and written whole, by memcpy: one load or
 // store on x86 and WebAssembly), so that a StatEntry takes 12 bytes rather than 16.
 class Int64At4 {
@@ -48,8 +46,9 @@ class Int64At4 {
   uint32_t words_[2];
 };
 
-// 12 bytes, so that three fit where two 16-byte ones did: most goroutines and regions
-// then keep their lists inline.
+// One keyed duration of ExecStats: `name` indexes Summary::block_reasons (for `block`)
+// or Summary::range_names (for `ranges`). 12 bytes, so that three fit where two 16-byte
+// ones did: most goroutines and regions then keep their lists inline.
 struct StatEntry {
   uint32_t name = 0;
   Int64At4 ns;
