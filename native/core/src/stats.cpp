@@ -1,9 +1,11 @@
 #include "gotrace/stats.h"
 
+#include <algorithm>
+#include <array>
+
 #include "gotrace/event_slices.h"
 #include "gotrace/event_view.h"
 #include "gotrace/flat_map.h"
-#include "gotrace/id_map.h"
 #include "gotrace/json_writer.h"
 #include "gotrace/v2_spec.h"
 #include "strings_util.h"
@@ -15,6 +17,53 @@ namespace {
 
 // v1 traces put some events on pseudo-procs (timer, netpoll, syscall, GC: 1000000+).
 constexpr ProcID kFirstPseudoProc = 1000000;
+
+// The distinct goroutine ids of a trace. Ids are small and nearly consecutive: a byte
+// per id, set on every event without first asking whether it was seen (a branch that
+// the interleaved events of many goroutines make unpredictable); larger ids in a set.
+// Slot 0 is NoGoroutine (-1), counted only when an event's argument names it.
+class GoroutineSet {
+ public:
+  void mark(GoID id) {
+    const uint64_t k = static_cast<uint64_t>(id) + 1;
+    if (k < dense_.size()) [[likely]] {
+      dense_[k] = 1;
+    } else {
+      mark_slow(k);
+    }
+  }
+  void named_no_goroutine() { no_goroutine_ = true; }
+  size_t size() const {
+    return static_cast<size_t>(std::count(dense_.begin() + 1, dense_.end(), uint8_t{1})) + sparse_.size() +
+           (no_goroutine_ ? 1 : 0);
+  }
+
+ private:
+  static constexpr uint64_t kDense = uint64_t{1} << 24;
+  [[gnu::noinline]] void mark_slow(uint64_t k) {
+    if (k < kDense) {
+      dense_.resize(std::max<size_t>(k + 1, dense_.size() * 2));
+      dense_[k] = 1;
+    } else {
+      sparse_[k] = 1;
+    }
+  }
+  std::vector<uint8_t> dense_ = std::vector<uint8_t>(1024);
+  FlatMap<uint8_t> sparse_;
+  bool no_goroutine_ = false;
+};
+
+// What an event's argument (ab) names, by type: a goroutine, a proc or neither.
+enum class Named : uint8_t { Nothing, Goroutine, Proc };
+constexpr std::array<Named, 256> named_by_type() {
+  std::array<Named, 256> t{};
+  for (uint8_t g : {EvGoCreate, EvGoCreateBlocked, EvGoCreateSyscall, EvGoStatus, EvGoStatusStack, EvGoStart,
+                    EvGoUnblock})
+    t[g] = Named::Goroutine;
+  for (uint8_t p : {EvProcStart, EvProcStatus, EvProcSteal}) t[p] = Named::Proc;
+  return t;
+}
+constexpr std::array<Named, 256> kNamed = named_by_type();
 
 }  // namespace
 
@@ -39,15 +88,7 @@ TraceStats compute_stats(const ReadResult& r, const std::array<uint64_t, 256>* e
   }
   if (r.ok()) st.bytes_used = st.bytes;
 
-  // Goroutine ids are small and nearly consecutive: an array indexed by id answers for
-  // most (one hash insert per event was most of the cost of stats on a large trace).
-  IdMap<uint8_t, 0> goroutines;
-  size_t goroutine_count = 0;
-  auto add_goroutine = [&](int64_t g) {
-    if (goroutines.get(g) != 0) return;
-    goroutines.set(g, 1);
-    goroutine_count++;
-  };
+  GoroutineSet goroutines;
   FlatMap<uint8_t> procs, threads;
   auto add_thread_proc = [&](ThreadID m, ProcID p) {
     if (p != kNoProc && p < kFirstPseudoProc) procs[static_cast<uint64_t>(p)] = 1;
@@ -55,35 +96,30 @@ TraceStats compute_stats(const ReadResult& r, const std::array<uint64_t, 256>* e
   };
   for (const auto& [m, p] : s.thread_procs()) add_thread_proc(m, p);
   for (const Context& c : s.wide_contexts()) add_thread_proc(c.m, c.p);
-  GoID last_g = kNoGoroutine;
-  for_each_event_slice(s.size(), [&](size_t from, size_t to) {
+  auto count = [&](const EventStore::ChunkColumns& col, size_t from, size_t to) {
     for (size_t i = from; i < to; i++) {
-      if (GoID g = s.goroutine(i); g != last_g) {  // runs of one goroutine's events: one lookup
-        last_g = g;
-        if (g != kNoGoroutine) add_goroutine(g);
-      }
-      switch (s.type(i)) {
-        case EvGoCreate:
-        case EvGoCreateBlocked:
-        case EvGoCreateSyscall:
-        case EvGoStatus:
-        case EvGoStatusStack:
-        case EvGoStart:
-        case EvGoUnblock:
-          add_goroutine(static_cast<int64_t>(s.ab(i)));
+      goroutines.mark(col.goroutine(i));
+      switch (kNamed[col.type(i)]) {
+        case Named::Goroutine: {
+          const auto g = static_cast<GoID>(col.ab(i));
+          goroutines.mark(g);
+          if (g == kNoGoroutine) goroutines.named_no_goroutine();
           break;
-        case EvProcStart:
-        case EvProcStatus:
-        case EvProcSteal:
-          procs[s.ab(i)] = 1;
+        }
+        case Named::Proc:
+          procs[col.ab(i)] = 1;
+          break;
+        case Named::Nothing:
           break;
       }
     }
-  });
+  };
+  // A chunk's columns at a time (EventStore::ChunkColumns), in slices (event_slices.h).
+  for_each_event_slice(s.size(), [&](size_t from, size_t to) { s.for_each_chunk(from, to, count); });
   st.events_by_type = events_by_type ? *events_by_type : s.count_by_type();
   st.gcs = st.events_by_type[EvGCBegin];
   for (int t = 0; t < 256; t++) st.events_by_kind[static_cast<size_t>(kind_of_type(static_cast<uint8_t>(t)))] += st.events_by_type[t];
-  st.goroutines = goroutine_count;
+  st.goroutines = goroutines.size();
   st.procs = procs.size();
   st.threads = threads.size();
   return st;

@@ -6,6 +6,7 @@
 // EventView (event_view.h) decodes it into Go's public event model.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <concepts>
 #include <cstdint>
@@ -86,47 +87,24 @@ class EventStore {
 
   size_t size() const { return size_; }
 
+  class ChunkColumns;
+  // The columns of the chunk that holds event i (see ChunkColumns).
+  ChunkColumns columns(size_t i) const;
+  // Calls f(columns, from, to) for each run [from, to) of [begin, end) in one chunk.
+  template <class F>
+  void for_each_chunk(size_t begin, size_t end, F&& f) const;
+
   // Raw columns (see EventView for their meaning).
-  Time time(size_t i) const {
-    const Chunk& c = chunk(i);
-    size_t j = i & kMask;
-    return c.wide ? c.wide[j] : static_cast<Time>(static_cast<uint64_t>(c.base) + c.delta[j]);
-  }
-  uint8_t type(size_t i) const { return kGoType[chunk(i).type[i & kMask] & kTypeMask]; }
-  ContextID context_id(size_t i) const {
-    const Chunk& c = chunk(i);
-    size_t j = i & kMask;
-    return uint64_t(c.mp[j]) << 32 | c.g[j];
-  }
+  Time time(size_t i) const;
+  uint8_t type(size_t i) const;
+  ContextID context_id(size_t i) const;
   Context context(size_t i) const { return context_of(context_id(i)); }
-  GoID goroutine(size_t i) const {
-    const Chunk& c = chunk(i);
-    size_t j = i & kMask;
-    uint32_t g = c.g[j];
-    if (c.mp[j] == kWideContext) return wide_contexts_[g].g;
-    return g == kNoGoroutineWord ? kNoGoroutine : static_cast<GoID>(g);
-  }
-  StackID stack(size_t i) const { return chunk(i).stack[i & kMask]; }
-  uint32_t a(size_t i) const {
-    const Chunk& c = chunk(i);
-    size_t j = i & kMask;
-    return c.type[j] & kWideFlag ? static_cast<uint32_t>(extra(c.a[j])) : c.a[j];
-  }
-  uint32_t b(size_t i) const {
-    const Chunk& c = chunk(i);
-    size_t j = i & kMask;
-    return c.type[j] & kWideFlag ? static_cast<uint32_t>(extra(c.a[j]) >> 32) : 0;
-  }
-  uint32_t c(size_t i) const {
-    const Chunk& ch = chunk(i);
-    size_t j = i & kMask;
-    return ch.type[j] & kWideFlag ? static_cast<uint32_t>(extra(ch.a[j] + 1)) : 0;
-  }
-  uint64_t ab(size_t i) const {
-    const Chunk& c = chunk(i);
-    size_t j = i & kMask;
-    return c.type[j] & kWideFlag ? extra(c.a[j]) : c.a[j];
-  }
+  GoID goroutine(size_t i) const;
+  StackID stack(size_t i) const;
+  uint32_t a(size_t i) const;
+  uint32_t b(size_t i) const;
+  uint32_t c(size_t i) const;
+  uint64_t ab(size_t i) const;
   uint64_t extra(size_t k) const { return extra_[k >> kShift][k & kMask]; }
 
   Context context_of(ContextID id) const {
@@ -268,5 +246,72 @@ class EventStore {
   FlatMap<uint32_t> thread_proc_index_;  // hash of the pair -> candidates checked in thread_procs_
   std::vector<Context> wide_contexts_;
 };
+
+// The columns of one chunk of a store (events [first(), end())), through pointers a loop
+// keeps in locals. EventStore's accessors find the chunk anew on each call, and reload
+// it after any write the compiler cannot prove unrelated to the store (in WebAssembly,
+// any write to memory): a chain of dependent loads before each value, which a loop that
+// dispatches on the event type waits for after every mispredicted branch. Indices are
+// the store's, and must lie in this chunk.
+class EventStore::ChunkColumns {
+ public:
+  ChunkColumns(const EventStore& s, size_t i)
+      : s_(&s), c_(s.chunks_[i >> kShift]), wide_(c_->wide.get()), base_(c_->base), first_(i & ~kMask) {}
+
+  // The first event past this chunk (or the store's end).
+  size_t end() const { return std::min(first_ + kChunk, s_->size_); }
+
+  Time time(size_t i) const {
+    const size_t j = i & kMask;
+    return wide_ ? wide_[j] : static_cast<Time>(static_cast<uint64_t>(base_) + c_->delta[j]);
+  }
+  uint8_t type(size_t i) const { return kGoType[c_->type[i & kMask] & kTypeMask]; }
+  ContextID context_id(size_t i) const {
+    const size_t j = i & kMask;
+    return uint64_t(c_->mp[j]) << 32 | c_->g[j];
+  }
+  Context context(size_t i) const { return s_->context_of(context_id(i)); }
+  GoID goroutine(size_t i) const {
+    const size_t j = i & kMask;
+    const uint32_t g = c_->g[j];
+    if (c_->mp[j] == kWideContext) return s_->wide_contexts_[g].g;
+    return g == kNoGoroutineWord ? kNoGoroutine : static_cast<GoID>(g);
+  }
+  StackID stack(size_t i) const { return c_->stack[i & kMask]; }
+  uint32_t a(size_t i) const { return wide(i) ? static_cast<uint32_t>(s_->extra(word(i))) : word(i); }
+  uint32_t b(size_t i) const { return wide(i) ? static_cast<uint32_t>(s_->extra(word(i)) >> 32) : 0; }
+  uint32_t c(size_t i) const { return wide(i) ? static_cast<uint32_t>(s_->extra(word(i) + 1)) : 0; }
+  uint64_t ab(size_t i) const { return wide(i) ? s_->extra(word(i)) : word(i); }
+
+ private:
+  bool wide(size_t i) const { return c_->type[i & kMask] & kWideFlag; }
+  uint32_t word(size_t i) const { return c_->a[i & kMask]; }
+
+  const EventStore* s_;
+  const Chunk* c_;
+  const Time* wide_;  // the chunk's full times, if it keeps them
+  Time base_;
+  size_t first_;
+};
+
+inline EventStore::ChunkColumns EventStore::columns(size_t i) const { return ChunkColumns(*this, i); }
+template <class F>
+void EventStore::for_each_chunk(size_t begin, size_t end, F&& f) const {
+  for (size_t i = begin; i < end;) {
+    const ChunkColumns col(*this, i);
+    const size_t to = std::min(end, col.end());
+    f(col, i, to);
+    i = to;
+  }
+}
+inline Time EventStore::time(size_t i) const { return columns(i).time(i); }
+inline uint8_t EventStore::type(size_t i) const { return columns(i).type(i); }
+inline ContextID EventStore::context_id(size_t i) const { return columns(i).context_id(i); }
+inline GoID EventStore::goroutine(size_t i) const { return columns(i).goroutine(i); }
+inline StackID EventStore::stack(size_t i) const { return columns(i).stack(i); }
+inline uint32_t EventStore::a(size_t i) const { return columns(i).a(i); }
+inline uint32_t EventStore::b(size_t i) const { return columns(i).b(i); }
+inline uint32_t EventStore::c(size_t i) const { return columns(i).c(i); }
+inline uint64_t EventStore::ab(size_t i) const { return columns(i).ab(i); }
 
 }  // namespace gotrace

@@ -307,32 +307,33 @@ void UtilizationPass::run(RangeNames& names, size_t from, size_t to) {
   using namespace v2;
   const auto& kinds = event_kinds();
   const EventStore& s = store_;
-  for_each_event_slice_between(from, to, [&](size_t first, size_t end) {
+  // A chunk's columns at a time (EventStore::ChunkColumns), in slices (event_slices.h).
+  auto pass = [&](const EventStore::ChunkColumns& col, size_t first, size_t end) {
     for (size_t i = first; i < end; i++) {
-      const uint8_t type = s.type(i);
-      const Time t = s.time(i);
+      const uint8_t type = col.type(i);
+      const Time t = col.time(i);
       // Each case is read_transition's reading of the type.
       switch (type) {
         case EvGoStart:
-          go_transition(i, static_cast<GoID>(s.ab(i)), GoState::Runnable, GoState::Running);
+          go_transition(i, static_cast<GoID>(col.ab(i)), GoState::Runnable, GoState::Running);
           break;
         case EvGoUnblock:
-          go_transition(i, static_cast<GoID>(s.ab(i)), GoState::Waiting, GoState::Runnable);
+          go_transition(i, static_cast<GoID>(col.ab(i)), GoState::Waiting, GoState::Runnable);
           break;
         case EvGoBlock:
-          go_transition(i, s.goroutine(i), GoState::Running, GoState::Waiting);
+          go_transition(i, col.goroutine(i), GoState::Running, GoState::Waiting);
           break;
         case EvGoSyscallBegin:
-          go_transition(i, s.goroutine(i), GoState::Running, GoState::Syscall);
+          go_transition(i, col.goroutine(i), GoState::Running, GoState::Syscall);
           break;
         case EvGoSyscallEnd:
-          go_transition(i, s.goroutine(i), GoState::Syscall, GoState::Running);
+          go_transition(i, col.goroutine(i), GoState::Syscall, GoState::Running);
           break;
         case EvGoCreate:
-          go_transition(i, static_cast<GoID>(s.ab(i)), GoState::NotExist, GoState::Runnable);
+          go_transition(i, static_cast<GoID>(col.ab(i)), GoState::NotExist, GoState::Runnable);
           break;
         case EvGoDestroy:
-          go_transition(i, s.goroutine(i), GoState::Running, GoState::NotExist);
+          go_transition(i, col.goroutine(i), GoState::Running, GoState::NotExist);
           break;
         case EvProcStart:  // a proc's transition: no builder reads them
         case EvProcStop:
@@ -344,7 +345,8 @@ void UtilizationPass::run(RangeNames& names, size_t from, size_t to) {
       }
       end_event(t);
     }
-  });
+  };
+  for_each_event_slice_between(from, to, [&](size_t first, size_t end) { s.for_each_chunk(first, end, pass); });
 }
 
 void UtilizationPass::end_event(Time t) {

@@ -145,6 +145,8 @@ class Summarizer {
   void order_regions(uint32_t g);
   void finalize(uint32_t g, Time last_ts, uint64_t trigger);
   void run_events(RangeNames& names, size_t from, size_t to);  // one slice of run()
+  void run_event(RangeNames& names, const std::array<EventKind, 256>& kinds, const EventStore::ChunkColumns& col,
+                 size_t i);
   void goroutine_transition(size_t i, Time t, const Context& ctx, const StateTransition& st);
   // One goroutine's transition: `creator` is the event's goroutine (for a creation),
   // `proc` its proc (for a syscall); reason() gives the block reason's id, or kForever,

@@ -336,76 +336,81 @@ void Summarizer::run(RangeNames& names, size_t from, size_t to) {
 }
 
 void Summarizer::run_events(RangeNames& names, size_t from, size_t to) {
-  using namespace v2;
   const auto& kinds = event_kinds();
-  const EventStore& s = s_;
+  // A chunk at a time, its columns read through locals (EventStore::ChunkColumns).
+  s_.for_each_chunk(from, to, [&](const EventStore::ChunkColumns& col, size_t a, size_t b) {
+    for (size_t i = a; i < b; i++) run_event(names, kinds, col, i);
+  });
+}
+
+[[gnu::always_inline]] inline void Summarizer::run_event(RangeNames& names, const std::array<EventKind, 256>& kinds,
+                                                         const EventStore::ChunkColumns& col, size_t i) {
+  using namespace v2;
   const auto none = [] { return 0u; };  // a transition not into Waiting
-  for (size_t i = from; i < to; i++) {
-    const uint8_t type = s.type(i);
-    const Time t = s.time(i);
-    // Each case is read_transition's reading of the type.
-    switch (type) {
-      case EvGoStart:
-        begin_event(t);
-        go_transition(i, t, static_cast<GoID>(s.ab(i)), GoState::Runnable, GoState::Running, 0, 0, 0, false, none);
-        break;
-      case EvGoUnblock:
-        begin_event(t);
-        go_transition(i, t, static_cast<GoID>(s.ab(i)), GoState::Waiting, GoState::Runnable, 0, 0, 0, false, none);
-        break;
-      case EvGoBlock: {
-        begin_event(t);
-        const StackID stack = s.stack(i);
-        go_transition(i, t, s.goroutine(i), GoState::Running, GoState::Waiting, 0, 0, stack, stack != 0,
-                      [&] { return block_reason(s.a(i)); });
-        break;
-      }
-      case EvGoSyscallBegin: {
-        begin_event(t);
-        const StackID stack = s.stack(i);
-        const Context ctx = s.context(i);
-        go_transition(i, t, ctx.g, GoState::Running, GoState::Syscall, 0, ctx.p, stack, stack != 0, none);
-        break;
-      }
-      case EvGoSyscallEnd: {
-        begin_event(t);
-        const StackID stack = s.stack(i);
-        go_transition(i, t, s.goroutine(i), GoState::Syscall, GoState::Running, 0, 0, stack, stack != 0, none);
-        break;
-      }
-      case EvGoCreate:
-        begin_event(t);
-        go_transition(i, t, static_cast<GoID>(s.ab(i)), GoState::NotExist, GoState::Runnable, s.goroutine(i), 0, s.c(i),
-                      true, none);
-        break;
-      case EvGoDestroy: {
-        begin_event(t);
-        const StackID stack = s.stack(i);
-        go_transition(i, t, s.goroutine(i), GoState::Running, GoState::NotExist, 0, 0, stack, stack != 0, none);
-        break;
-      }
-      case EvHeapAlloc:  // a metric: nothing to summarize
-        begin_event(t);
-        break;
-      // The frequent ranges, as RangeNames::get reads them: sweeps on the proc, mark
-      // assists on the goroutine.
-      case EvGCSweepBegin:
-      case EvGCSweepEnd:
-      case EvGCMarkAssistBegin:
-      case EvGCMarkAssistEnd: {
-        begin_event(t);
-        const Context& ctx = s.context(i);
-        const bool sweep = type == EvGCSweepBegin || type == EvGCSweepEnd;
-        const RangeRef r = sweep ? RangeRef{names.sweep(), {ResourceKind::Proc, ctx.p}}
-                                 : RangeRef{names.mark_assist(), {ResourceKind::Goroutine, ctx.g}};
-        const bool begins = type == EvGCSweepBegin || type == EvGCMarkAssistBegin;
-        range(i, begins ? EventKind::RangeBegin : EventKind::RangeEnd, t, ctx, r);
-        break;
-      }
-      default:
-        pass_event(s, names, kinds, i, type, t, *this);
-        break;
+  const uint8_t type = col.type(i);
+  const Time t = col.time(i);
+  // Each case is read_transition's reading of the type.
+  switch (type) {
+    case EvGoStart:
+      begin_event(t);
+      go_transition(i, t, static_cast<GoID>(col.ab(i)), GoState::Runnable, GoState::Running, 0, 0, 0, false, none);
+      break;
+    case EvGoUnblock:
+      begin_event(t);
+      go_transition(i, t, static_cast<GoID>(col.ab(i)), GoState::Waiting, GoState::Runnable, 0, 0, 0, false, none);
+      break;
+    case EvGoBlock: {
+      begin_event(t);
+      const StackID stack = col.stack(i);
+      go_transition(i, t, col.goroutine(i), GoState::Running, GoState::Waiting, 0, 0, stack, stack != 0,
+                    [&] { return block_reason(col.a(i)); });
+      break;
     }
+    case EvGoSyscallBegin: {
+      begin_event(t);
+      const StackID stack = col.stack(i);
+      const Context ctx = col.context(i);
+      go_transition(i, t, ctx.g, GoState::Running, GoState::Syscall, 0, ctx.p, stack, stack != 0, none);
+      break;
+    }
+    case EvGoSyscallEnd: {
+      begin_event(t);
+      const StackID stack = col.stack(i);
+      go_transition(i, t, col.goroutine(i), GoState::Syscall, GoState::Running, 0, 0, stack, stack != 0, none);
+      break;
+    }
+    case EvGoCreate:
+      begin_event(t);
+      go_transition(i, t, static_cast<GoID>(col.ab(i)), GoState::NotExist, GoState::Runnable, col.goroutine(i), 0,
+                    col.c(i), true, none);
+      break;
+    case EvGoDestroy: {
+      begin_event(t);
+      const StackID stack = col.stack(i);
+      go_transition(i, t, col.goroutine(i), GoState::Running, GoState::NotExist, 0, 0, stack, stack != 0, none);
+      break;
+    }
+    case EvHeapAlloc:  // a metric: nothing to summarize
+      begin_event(t);
+      break;
+    // The frequent ranges, as RangeNames::get reads them: sweeps on the proc, mark
+    // assists on the goroutine.
+    case EvGCSweepBegin:
+    case EvGCSweepEnd:
+    case EvGCMarkAssistBegin:
+    case EvGCMarkAssistEnd: {
+      begin_event(t);
+      const Context ctx = col.context(i);
+      const bool sweep = type == EvGCSweepBegin || type == EvGCSweepEnd;
+      const RangeRef r = sweep ? RangeRef{names.sweep(), {ResourceKind::Proc, ctx.p}}
+                               : RangeRef{names.mark_assist(), {ResourceKind::Goroutine, ctx.g}};
+      const bool begins = type == EvGCSweepBegin || type == EvGCMarkAssistBegin;
+      range(i, begins ? EventKind::RangeBegin : EventKind::RangeEnd, t, ctx, r);
+      break;
+    }
+    default:
+      pass_event(s_, names, kinds, i, type, t, *this);
+      break;
   }
 }
 
