@@ -53,12 +53,6 @@ TraceBuilder& TraceBuilder::raw(std::initializer_list<uint8_t> bytes) {
   return *this;
 }
 
-TraceBuilder& TraceBuilder::end_generation() {
-  close_batch();
-  out_.push_back(52);  // EndOfGeneration
-  return *this;
-}
-
 TraceBuilder& TraceBuilder::frequency(uint64_t gen, uint64_t ticks_per_second) {
   batch(gen, ~uint64_t{0});
   event(8, {ticks_per_second});

@@ -25,9 +25,6 @@ class TraceBuilder {
   TraceBuilder& strings(uint64_t gen, const std::vector<std::pair<uint64_t, std::string>>& table);
   TraceBuilder& stacks(uint64_t gen, const std::vector<std::pair<uint64_t, std::vector<uint64_t>>>& table);  // id -> 4 values per frame
 
-  // Go 1.26: the marker that ends a generation (closing the open batch).
-  TraceBuilder& end_generation();
-
   std::vector<uint8_t> bytes();
 
  private:

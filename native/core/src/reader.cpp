@@ -44,73 +44,24 @@ TraceHeader parse_header(std::span<const uint8_t> bytes) {
   return TraceHeader{static_cast<int>(minor)};
 }
 
-struct TraceReading::State {
-  std::span<const uint8_t> bytes;
-  ReadOptions options;
+ReadResult read_trace(std::span<const uint8_t> bytes, const ReadOptions& options) {
   ReadResult result;
-  std::unique_ptr<v2::Reading> v2;  // once the header says v2
-  bool over = false;                // an error ended the reading
-  bool finished = false;
-
-  // Runs a step of the reading; a problem becomes the result's error and ends it.
-  template <class F>
-  void step(F&& f) {
-    try {
-      f();
-    } catch (TraceError& e) {
-      result.error = std::move(e);
-      over = true;
-    } catch (std::bad_alloc&) {
-      result.error = TraceError("out of memory while reading the trace");
-      over = true;
-    }
-  }
-  void start() {
-    const TraceHeader h = parse_header(bytes);
+  result.store.format.file_bytes = bytes.size();
+  try {
+    TraceHeader h = parse_header(bytes);
     result.store.format.go_minor = h.go_minor;
     if (is_v1(h.go_minor)) {
       result.store.format.legacy = true;
-      return;
+      v1::read(bytes, h.go_minor, result.store, options);
+      return result;
     }
-    v2 = std::make_unique<v2::Reading>(bytes, h.go_minor, result.store, options, result.work);
+    v2::read(bytes, h.go_minor, result.store, options, result.work);
+  } catch (TraceError& e) {
+    result.error = std::move(e);
+  } catch (std::bad_alloc&) {
+    result.error = TraceError("out of memory while reading the trace");
   }
-};
-
-TraceReading::TraceReading(std::span<const uint8_t> buffer, ReadOptions options) : s_(std::make_unique<State>()) {
-  s_->bytes = buffer;
-  s_->options = std::move(options);
-  s_->result.store.format.file_bytes = buffer.size();
-}
-
-TraceReading::~TraceReading() = default;
-
-void TraceReading::arrived(size_t bytes) {
-  State& s = *s_;
-  if (s.over || s.finished) return;
-  // The header once its 16 bytes are there (a shorter file is for finish() to judge).
-  if (!s.v2 && !s.result.store.format.legacy && bytes >= 16) s.step([&] { s.start(); });
-  if (s.v2 && !s.over) s.step([&] { s.v2->read_within(bytes); });
-}
-
-ReadResult TraceReading::finish() {
-  State& s = *s_;
-  if (!s.over && !s.finished) {
-    s.step([&] {
-      if (!s.v2 && !s.result.store.format.legacy) s.start();
-      if (s.v2) {
-        s.v2->read_rest();
-      } else {
-        v1::read(s.bytes, s.result.store.format.go_minor, s.result.store, s.options);
-      }
-    });
-  }
-  s.finished = true;
-  s.v2.reset();  // it refers to the result's store
-  return std::move(s.result);
-}
-
-ReadResult read_trace(std::span<const uint8_t> bytes, const ReadOptions& options) {
-  return TraceReading(bytes, options).finish();
+  return result;
 }
 
 }  // namespace gotrace

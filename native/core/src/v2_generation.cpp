@@ -27,31 +27,6 @@ namespace {
 GenerationReader::GenerationReader(std::span<const uint8_t> file, size_t start, int go_minor, EventStore& store)
     : file_(file), pos_(start), go_minor_(go_minor), store_(store) {}
 
-bool GenerationReader::next_complete_within(size_t available) const {
-  const bool by_number = go_minor_ < 26;  // else ended by a marker
-  if (by_number && started_ && !spill_) return false;  // the end of the trace
-  const size_t limit = std::min(available, file_.size());
-  size_t at = pos_;
-  uint64_t gen = by_number && spill_ ? spill_->gen : 0;
-  for (;;) {
-    if (!by_number && at < limit && file_[at] == EvEndOfGeneration) return gen != 0;
-    // A batch header as read_batch reads it, and its payload.
-    ByteReader r(file_.data() + at, file_.data() + limit, at);
-    uint8_t kind = 0, experiment = 0;
-    uint64_t batch_gen = 0, m = 0, time = 0, size = 0;
-    if (!r.read_byte(kind) || (kind != EvEventBatch && kind != EvExperimentalBatch)) return false;
-    if (kind == EvExperimentalBatch && !r.read_byte(experiment)) return false;
-    if (r.read_uvarint(batch_gen) || r.read_uvarint(m) || r.read_uvarint(time) || r.read_uvarint(size)) return false;
-    if (batch_gen == 0 || size > static_cast<uint64_t>(kMaxBatchSize) || r.remaining() < size) return false;
-    if (gen == 0) {
-      gen = batch_gen;
-    } else if (batch_gen != gen) {
-      return by_number;  // the next generation's first batch
-    }
-    at = static_cast<size_t>(r.offset() + size);
-  }
-}
-
 bool GenerationReader::read_batch(Batch& b) {
   ByteReader r(file_.data() + pos_, file_.data() + file_.size(), pos_);
   b = Batch{};

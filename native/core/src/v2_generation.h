@@ -88,12 +88,6 @@ class GenerationReader {
 
   uint64_t offset() const { return pos_; }
 
-  // Whether the next generation lies whole in the first `available` bytes of the file,
-  // with what ends it (the next generation's first batch, or the end-of-generation
-  // marker), so that next() reads no byte past them. False where anything is amiss: a
-  // read with every byte there then says what.
-  bool next_complete_within(size_t available) const;
-
  private:
   // Reads a batch header and payload at pos_; returns false at end of file.
   bool read_batch(Batch& b);

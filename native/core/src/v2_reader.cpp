@@ -42,17 +42,7 @@ class Reader {
       : bytes_(bytes), store_(store), options_(options), work_(work), gens_(bytes, 16, go_minor, store),
         out_(store, go_minor), order_(store.strings, out_) {}
 
-  // Reads the next generation; false at the end of the trace.
-  bool read_generation();
-  // Reads the generations that lie whole in the first `available` bytes, not read yet.
-  void read_within(size_t available) {
-    while (gens_.next_complete_within(available) && read_generation()) {
-    }
-  }
-  void read_rest() {
-    while (read_generation()) {
-    }
-  }
+  void run();
 
  private:
   void order_generation();
@@ -303,64 +293,65 @@ Time Reader::earliest_parked() {
   return INT64_MAX;
 }
 
-bool Reader::read_generation() {
+void Reader::run() {
   std::optional<TraceError> deferred;
-  // Read the next generation (Go: only at the start or after a spilled batch).
-  gen_ = gens_.next(deferred);
-  if (!gen_) return false;
-  GenerationInfo info;
-  info.number = gen_->number;
-  info.first_event = store_.size();
-  info.frequency = gen_->frequency;
-  info.file_offset = gen_->file_offset;
-  info.file_bytes = gen_->file_end - gen_->file_offset;
-  info.batches = gen_->batch_count;
-  info.clock = gen_->clock;
-  info.experimental = std::move(gen_->experimental);
-  store_.generations.push_back(std::move(info));
+  for (;;) {
+    // Read the next generation (Go: only at the start or after a spilled batch).
+    gen_ = gens_.next(deferred);
+    if (!gen_) break;
+    GenerationInfo info;
+    info.number = gen_->number;
+    info.first_event = store_.size();
+    info.frequency = gen_->frequency;
+    info.file_offset = gen_->file_offset;
+    info.file_bytes = gen_->file_end - gen_->file_offset;
+    info.batches = gen_->batch_count;
+    info.clock = gen_->clock;
+    info.experimental = std::move(gen_->experimental);
+    store_.generations.push_back(std::move(info));
 
-  out_.set_generation(gen_.get());
-  cursors_.assign(gen_->threads.size(), Cursor{});
-  frontier_.reset(gen_->threads.size());
-  for (size_t k = 0; k < gen_->threads.size(); k++) {
-    Cursor& c = cursors_[k];
-    const std::vector<Batch>& batches = gen_->threads[k].batches;
-    c.m = gen_->threads[k].m;
-    c.batch = batches.data();
-    c.batch_end = batches.data() + batches.size();
-    c.p = c.batch->data;
-    c.end = c.p + c.batch->size;
-    if (next_event(c)) frontier_.push(c.ev.time, &c);
+    out_.set_generation(gen_.get());
+    cursors_.assign(gen_->threads.size(), Cursor{});
+    frontier_.reset(gen_->threads.size());
+    for (size_t k = 0; k < gen_->threads.size(); k++) {
+      Cursor& c = cursors_[k];
+      const std::vector<Batch>& batches = gen_->threads[k].batches;
+      c.m = gen_->threads[k].m;
+      c.batch = batches.data();
+      c.batch_end = batches.data() + batches.size();
+      c.p = c.batch->data;
+      c.end = c.p + c.batch->size;
+      if (next_event(c)) frontier_.push(c.ev.time, &c);
+    }
+    try {
+      // A call of its own per generation, so that WebAssembly engines run it in
+      // optimized code from the second generation on (gotrace/event_slices.h).
+      auto order = [this] { order_generation(); };
+      attempts_ = 0;
+      call_out_of_line(order);
+      work_.advance_attempts += attempts_;
+    } catch (TraceError& raw) {
+      work_.advance_attempts += attempts_;
+      // Errors of ordering and emitting come without a place, so that judging an event
+      // needs no handler: the event judged is the frontier's top (nothing moves it meanwhile).
+      const Cursor* judged = raw.where().generation || frontier_.empty() ? nullptr : frontier_.top();
+      const TraceError e = judged ? placed(raw.message(), judged, &judged->ev) : raw;
+      // A generation cut short by a read error usually cannot be ordered: say first
+      // that the trace is truncated, which is the cause.
+      if (!deferred) throw e;
+      throw TraceError(deferred->message() + " — the trace is truncated, and its last generation is incomplete (" +
+                           e.message().substr(0, e.message().find('\n')) + ")",
+                       deferred->where());
+    }
+    out_.sync(static_cast<uint32_t>(store_.generations.size() - 1));
+    GenerationInfo& done = store_.generations.back();
+    done.event_count = store_.size() - done.first_event;
+    if (options_.on_progress) {
+      ReadProgress p{gens_.offset(), bytes_.size(), store_.size()};
+      if (!options_.on_progress(p)) throw TraceError("canceled");
+    }
+    if (deferred) throw *deferred;
   }
-  try {
-    // A call of its own per generation, so that WebAssembly engines run it in
-    // optimized code from the second generation on (gotrace/event_slices.h).
-    auto order = [this] { order_generation(); };
-    attempts_ = 0;
-    call_out_of_line(order);
-    work_.advance_attempts += attempts_;
-  } catch (TraceError& raw) {
-    work_.advance_attempts += attempts_;
-    // Errors of ordering and emitting come without a place, so that judging an event
-    // needs no handler: the event judged is the frontier's top (nothing moves it meanwhile).
-    const Cursor* judged = raw.where().generation || frontier_.empty() ? nullptr : frontier_.top();
-    const TraceError e = judged ? placed(raw.message(), judged, &judged->ev) : raw;
-    // A generation cut short by a read error usually cannot be ordered: say first
-    // that the trace is truncated, which is the cause.
-    if (!deferred) throw e;
-    throw TraceError(deferred->message() + " — the trace is truncated, and its last generation is incomplete (" +
-                         e.message().substr(0, e.message().find('\n')) + ")",
-                     deferred->where());
-  }
-  out_.sync(static_cast<uint32_t>(store_.generations.size() - 1));
-  GenerationInfo& done = store_.generations.back();
-  done.event_count = store_.size() - done.first_event;
-  if (options_.on_progress) {
-    ReadProgress p{gens_.offset(), bytes_.size(), store_.size()};
-    if (!options_.on_progress(p)) throw TraceError("canceled");
-  }
-  if (deferred) throw *deferred;
-  return true;
 }
 
 // Merges the threads' streams of the current generation (Go's ReadEvent loop).
@@ -412,21 +403,9 @@ void Reader::order_generation() {
 
 }  // namespace
 
-struct Reading::Impl {
-  Impl(std::span<const uint8_t> bytes, int go_minor, EventStore& store, const ReadOptions& options, ReadWork& work)
-      : reader(bytes, go_minor, store, options, work) {}
-  Reader reader;
-};
-
-Reading::Reading(std::span<const uint8_t> bytes, int go_minor, EventStore& store, const ReadOptions& options,
-                 ReadWork& work)
-    : impl_(std::make_unique<Impl>(bytes, go_minor, store, options, work)) {}
-Reading::~Reading() = default;
-void Reading::read_within(size_t available) { impl_->reader.read_within(available); }
-void Reading::read_rest() { impl_->reader.read_rest(); }
-
 void read(std::span<const uint8_t> bytes, int go_minor, EventStore& store, const ReadOptions& options, ReadWork& work) {
-  Reading(bytes, go_minor, store, options, work).read_rest();
+  Reader r(bytes, go_minor, store, options, work);
+  r.run();
 }
 
 }  // namespace gotrace::v2

@@ -3,7 +3,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <memory>
 #include <optional>
 #include <span>
 
@@ -50,26 +49,5 @@ TraceHeader parse_header(std::span<const uint8_t> bytes);
 // Reads, orders and validates a trace. Never throws for bad input: the events read up
 // to a problem are kept and the problem is in `error`.
 ReadResult read_trace(std::span<const uint8_t> bytes, const ReadOptions& options = {});
-
-// read_trace while the bytes arrive, in order (a file read in chunks): `buffer` is the
-// whole file's memory, filled from the start. arrived(n) says that its first n bytes are
-// there and reads the generations of a v2 trace that lie whole in them (a v1 trace is
-// read at the end); finish(), once every byte is there, reads the rest. The result is
-// read_trace's over the same bytes; the work done before finish() is work the reading
-// of the file leaves time for. Never throws for bad input.
-class TraceReading {
- public:
-  explicit TraceReading(std::span<const uint8_t> buffer, ReadOptions options = {});
-  TraceReading(const TraceReading&) = delete;
-  TraceReading& operator=(const TraceReading&) = delete;
-  ~TraceReading();
-
-  void arrived(size_t bytes);
-  ReadResult finish();
-
- private:
-  struct State;
-  std::unique_ptr<State> s_;
-};
 
 }  // namespace gotrace
