@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openTrace } from '../../dist/index.js';
+import { openTrace, isDefaultMmuFlags } from '../../dist/index.js';
 import { GOROUTINE_SORT, sortGoroutines } from '../../web/src/views/goroutines/breakdown.js';
 import { bucketIndex, bucketOfMin } from '../../web/src/views/tasks/buckets.js';
 
@@ -104,6 +104,16 @@ for (const name of traces) {
     assert.deepEqual(pieces.goroutines(), fresh.goroutines());
     assert.deepEqual(lanes(pieces), lanes(fresh));
     assert.deepEqual(pieces.mmu([1e3, 1e6, 1e8]), fresh.mmu([1e3, 1e6, 1e8]));
+    // The flags isDefaultMmuFlags calls default (the curve advance('mmu') builds) are
+    // those of mmu() without flags; the others give other curves.
+    for (const flags of [{}, { perProc: false }, { stw: true, sweep: true, assist: true, background: true }]) {
+      assert.equal(isDefaultMmuFlags(flags), true);
+      assert.deepEqual(pieces.mmu([1e3, 1e6], flags), pieces.mmu([1e3, 1e6]));
+    }
+    for (const flags of [{ perProc: true }, { sweep: false }, { stw: false, assist: false }]) {
+      assert.equal(isDefaultMmuFlags(flags), false);
+    }
+    assert.notDeepEqual(pieces.mmu([1e3, 1e6], { perProc: true }), pieces.mmu([1e3, 1e6]));
     const { start, end } = fresh.tracks();
     let woken = 0;
     for (const { id } of fresh.goroutines().goroutines.slice(0, 40)) {

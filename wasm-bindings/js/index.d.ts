@@ -431,8 +431,8 @@ export declare class Trace {
   prepare(what: 'summary' | 'goroutineGroups' | 'taskTypes' | 'regionTypes' | 'timeline' | 'goroutineLanes' | 'wakes' | 'mmu' | `flame:${ProfileType}` | 'flames'): void;
   /**
    * The next piece of a long analysis ('summary', 'timeline', 'goroutineLanes', 'wakes' or 'mmu'), about
-   * `events` events' worth of work; true once it is complete. Other names of prepare()
-   * are computed whole.
+   * `events` events' worth of work; true once it is complete ('mmu': the curve of the
+   * default flags, see isDefaultMmuFlags). Other names of prepare() are computed whole.
    */
   advance(what: 'summary' | 'goroutineGroups' | 'taskTypes' | 'regionTypes' | 'timeline' | 'goroutineLanes' | 'wakes' | 'mmu' | `flame:${ProfileType}` | 'flames', events: number): boolean;
   /** The groups of goroutines() without their goroutines' ids. */
@@ -493,6 +493,9 @@ export declare class Trace {
 
   dispose(): void;
 }
+
+/** Whether `flags` are mmu()'s defaults, the flags whose curve advance('mmu') builds. */
+export declare function isDefaultMmuFlags(flags?: MmuFlags): boolean;
 
 export declare function loadCore(): Promise<unknown>;
 /** Bytes are copied into WebAssembly memory once; a Blob (a File) is read straight into it. */

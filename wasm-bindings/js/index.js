@@ -50,6 +50,14 @@ function mmuFlags(flags = {}) {
   return bits;
 }
 
+/**
+ * Whether `flags` are the default ones (those of mmu() without flags), whose curve
+ * advance('mmu') builds a piece at a time.
+ */
+export function isDefaultMmuFlags(flags = {}) {
+  return mmuFlags(flags) === mmuFlags();
+}
+
 function checkTime(name, t) {
   if (typeof t !== 'number' || !Number.isFinite(t)) throw new Error(`${name} must be a finite number of ns`);
 }

@@ -17,7 +17,7 @@
 // index, the MMU curve of the default flags) are built a piece at a time, in the
 // background and for a request that needs one still under way alike, so that no request
 // waits long behind another's analysis.
-import { openTrace, loadCore } from 'gotrace';
+import { openTrace, loadCore, isDefaultMmuFlags } from 'gotrace';
 import { inflateBlob, isGzip } from './read.js';
 import { analysisPart, backgroundSteps, PIECE_EVENTS } from './analysis-parts.js';
 import { nextTurn } from './next-turn.js';
@@ -69,15 +69,12 @@ const needs = {
   timelines: TIMELINE,
   part: SUMMARY,
 };
-const DEFAULT_MMU_FLAGS = { stw: true, background: true, assist: true, sweep: true, perProc: false };
 function analysesFor(method, args) {
   if (method === 'part' && args[0] === 'wakeups') return ['wakes'];
   if (method === 'part' && args[0] === 'goroutineWakeups') return [];
   if (method === 'mmu') {
     // The curve of the default flags is built a piece at a time; others at once.
-    const flags = args[1] ?? {};
-    const isDefault = Object.entries(DEFAULT_MMU_FLAGS).every(([k, v]) => (flags[k] ?? k !== 'perProc') === v);
-    return isDefault ? ['mmu'] : [];
+    return isDefaultMmuFlags(args[1] ?? {}) ? ['mmu'] : [];
   }
   const goroutineTrack = (track) => track?.kind === 'goroutine';
   if ((method === 'timeline' && goroutineTrack(args[0])) ||
