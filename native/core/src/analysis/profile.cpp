@@ -205,14 +205,15 @@ std::vector<Profile> compute_profiles(const EventStore& store, std::span<const P
     each.push_back({type, rule, ReasonCache{rule.track_reason}, StackMap(store.stacks), {}});
   }
   const auto& kinds = detail::event_kinds();
-  // In slices (event_slices.h): a WebAssembly engine optimizes the loop between them.
-  for_each_event_slice(store.size(), [&](size_t first, size_t end) {
+  // A chunk's columns at a time (EventStore::ChunkColumns), in slices (event_slices.h): a
+  // WebAssembly engine optimizes the loop between them.
+  auto pass = [&](const EventStore::ChunkColumns& col, size_t first, size_t end) {
     for (size_t i = first; i < end; i++) {
       // Only state transitions with a stack.
-      const uint8_t ev_type = store.type(i);
+      const uint8_t ev_type = col.type(i);
       if (kinds[ev_type] != EventKind::StateTransition) continue;
-      if (store.stack(i) == 0) continue;
-      const StateTransition st = detail::read_transition(store, i, ev_type);
+      if (col.stack(i) == 0) continue;
+      const StateTransition st = detail::read_transition(store, col, i, ev_type);
       if (st.resource.kind != ResourceKind::Goroutine) continue;
       const GoID id = st.resource.id;
       const GoState to = st.go_to();
@@ -235,7 +236,8 @@ std::vector<Profile> compute_profiles(const EventStore& store, std::span<const P
         }
       }
     }
-  });
+  };
+  for_each_event_slice(store.size(), [&](size_t first, size_t end) { store.for_each_chunk(first, end, pass); });
   std::vector<Profile> out;
   for (Computation& c : each) out.push_back({c.type, c.stacks.take()});
   return out;

@@ -105,20 +105,25 @@ class Rules {
       : s_(s), out_(out), series_(series), threads_(threads) {}
 
   void run(size_t from, size_t to) {
-    for_each_event_slice_between(from, to, [&](size_t a, size_t b) { run_events(a, b); });
+    // A chunk's columns at a time (EventStore::ChunkColumns), in slices (event_slices.h).
+    for_each_event_slice_between(from, to, [&](size_t a, size_t b) {
+      s_.for_each_chunk(a, b, [&](const EventStore::ChunkColumns& col, size_t first, size_t end) {
+        run_events(col, first, end);
+      });
+    });
   }
   void finish() { series_.finish(); }
 
  private:
-  void run_events(size_t from, size_t to) {
+  void run_events(const EventStore::ChunkColumns& col, size_t from, size_t to) {
     const auto& kinds = event_kinds();
     for (size_t i = from; i < to; i++) {
-      const uint8_t type = s_.type(i);
+      const uint8_t type = col.type(i);
       const auto e = static_cast<uint32_t>(i);
       series_.before(i);
       switch (kinds[type]) {
         case EventKind::StateTransition: {
-          const StateTransition st = read_transition(s_, e, type);
+          const StateTransition st = read_transition(s_, col, e, type);
           series_.transition(st);
           transition(e, st);
           break;
@@ -126,7 +131,7 @@ class Rules {
         case EventKind::RangeBegin:
         case EventKind::RangeActive:
         case EventKind::RangeEnd: range(e, type); break;
-        case EventKind::Metric: series_.metric(type, s_.ab(i)); break;
+        case EventKind::Metric: series_.metric(type, col.ab(i)); break;
         default: break;
       }
       series_.after(i);

@@ -24,15 +24,17 @@ inline constexpr int kGap = -1;
 template <class F>
 void for_each_goroutine_change(const EventStore& s, size_t from, size_t to, F&& f) {
   const auto& kinds = event_kinds();
-  for_each_event_slice_between(from, to, [&](size_t first, size_t end) {
+  // A chunk's columns at a time (EventStore::ChunkColumns), in slices (event_slices.h).
+  auto changes = [&](const EventStore::ChunkColumns& col, size_t first, size_t end) {
     for (size_t i = first; i < end; i++) {
-      const uint8_t type = s.type(i);
+      const uint8_t type = col.type(i);
       if (kinds[type] != EventKind::StateTransition) continue;
-      const auto e = static_cast<uint32_t>(i);
-      const StateTransition st = read_transition(s, e, type);
-      if (st.resource.kind == ResourceKind::Goroutine && st.old_state != st.new_state) f(e, type, st);
+      const StateTransition st = read_transition(s, col, i, type);
+      if (st.resource.kind == ResourceKind::Goroutine && st.old_state != st.new_state)
+        f(static_cast<uint32_t>(i), type, st);
     }
-  });
+  };
+  for_each_event_slice_between(from, to, [&](size_t first, size_t end) { s.for_each_chunk(first, end, changes); });
 }
 
 inline GoState status_new_state(const EventStore& s, uint32_t e) {
