@@ -247,7 +247,7 @@ class EventStore {
   std::vector<Context> wide_contexts_;
 };
 
-// The columns of one chunk of a store (events [first(), end())), through pointers a loop
+// The columns of one chunk of a store (its events up to end()), through pointers a loop
 // keeps in locals. EventStore's accessors find the chunk anew on each call, and reload
 // it after any write the compiler cannot prove unrelated to the store (in WebAssembly,
 // any write to memory): a chain of dependent loads before each value, which a loop that

@@ -39,12 +39,12 @@ RangeRef RangeNames::get(const EventStore& s, size_t i) {
     case EvGCSweepBegin:
     case EvGCSweepActive:
     case EvGCSweepEnd:
-      return {sweep(), {ResourceKind::Proc, ctx.p}};
+      return sweep_or_assist(true, ctx);
     case EvGCMarkAssistBegin:
     case EvGCMarkAssistEnd:
-      return {mark_assist(), {ResourceKind::Goroutine, ctx.g}};
+      return sweep_or_assist(false, ctx);
     case EvGCMarkAssistActive:
-      return {mark_assist(), {ResourceKind::Goroutine, static_cast<GoID>(s.ab(i))}};
+      return {assist_name(), {ResourceKind::Goroutine, static_cast<GoID>(s.ab(i))}};
   }
   // Any other range event: ask the event model (slower, but correct for every type).
   Range r = EventView(s, i).range();

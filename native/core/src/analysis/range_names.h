@@ -24,9 +24,12 @@ class RangeNames {
   // The range of event i, which must be of kind RangeBegin, RangeActive or RangeEnd.
   // Same name and scope as EventView::range(), without building the name each time.
   RangeRef get(const EventStore& s, size_t i);
-  // The names of the two most frequent ranges, with the ids get() gives them.
-  uint32_t sweep() { return sweep_ != kUnset ? sweep_ : (sweep_ = intern("GC incremental sweep")); }
-  uint32_t mark_assist() { return assist_ != kUnset ? assist_ : (assist_ = intern("GC mark assist")); }
+  // get()'s answer for the two most frequent ranges, from the event's context alone: a GC
+  // sweep (on its proc, `sweep`) or mark assist (on its goroutine) begun or ended there.
+  RangeRef sweep_or_assist(bool sweep, const Context& ctx) {
+    return sweep ? RangeRef{sweep_name(), {ResourceKind::Proc, ctx.p}}
+                 : RangeRef{assist_name(), {ResourceKind::Goroutine, ctx.g}};
+  }
 
   const std::string& name(uint32_t id) const { return names_[id]; }
   size_t size() const { return names_.size(); }
@@ -41,6 +44,8 @@ class RangeNames {
  private:
   enum Class : uint8_t { kOther, kGCSTW, kMarkAssist, kSweep };
   uint32_t intern(const std::string& name);
+  uint32_t sweep_name() { return sweep_ != kUnset ? sweep_ : (sweep_ = intern("GC incremental sweep")); }
+  uint32_t assist_name() { return assist_ != kUnset ? assist_ : (assist_ = intern("GC mark assist")); }
 
   std::vector<std::string> names_;
   std::vector<uint8_t> class_;

@@ -393,17 +393,14 @@ void Summarizer::run_events(RangeNames& names, size_t from, size_t to) {
     case EvHeapAlloc:  // a metric: nothing to summarize
       begin_event(t);
       break;
-    // The frequent ranges, as RangeNames::get reads them: sweeps on the proc, mark
-    // assists on the goroutine.
+    // The frequent ranges, named from the context as RangeNames::get names them.
     case EvGCSweepBegin:
     case EvGCSweepEnd:
     case EvGCMarkAssistBegin:
     case EvGCMarkAssistEnd: {
       begin_event(t);
       const Context ctx = col.context(i);
-      const bool sweep = type == EvGCSweepBegin || type == EvGCSweepEnd;
-      const RangeRef r = sweep ? RangeRef{names.sweep(), {ResourceKind::Proc, ctx.p}}
-                               : RangeRef{names.mark_assist(), {ResourceKind::Goroutine, ctx.g}};
+      const RangeRef r = names.sweep_or_assist(type == EvGCSweepBegin || type == EvGCSweepEnd, ctx);
       const bool begins = type == EvGCSweepBegin || type == EvGCMarkAssistBegin;
       range(i, begins ? EventKind::RangeBegin : EventKind::RangeEnd, t, ctx, r);
       break;
