@@ -733,7 +733,7 @@ class WasmTrace {
   bool advance_now(const std::string& what, size_t events) const {
     if (what == "summary") return advance_summary(events);
     if (what == "timeline") return advance_timeline(events);
-    if (what == "wakes") return advance_piece(wakes_, wakes_build_, events);
+    if (what == "wakes") return advance_piece(wakes_, wakes_build_, events, &events_by_type());
     if (what == "mmu") return advance_piece(mmu_curves_[kDefaultMmuFlags], mmu_build_, events, kDefaultMmuFlags);
     if (what == "goroutineLanes") {
       if (!timeline_) {
@@ -814,7 +814,7 @@ class WasmTrace {
     return *timeline_;
   }
   const WakeIndex& wakes() const {
-    while (!advance_piece(wakes_, wakes_build_, SIZE_MAX)) {
+    while (!advance_piece(wakes_, wakes_build_, SIZE_MAX, &events_by_type())) {
     }
     return *wakes_;
   }

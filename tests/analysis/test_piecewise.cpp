@@ -114,7 +114,7 @@ TEST_CASE("a wake index built a piece at a time equals one built at once", "[wak
       WakeIndexBuild b(r.store);
       size_t steps = 1;
       while (!b.step(4099)) steps++;
-      CHECK(steps > r.store.size() / 4099);  // the pass in pieces, then the grouping
+      CHECK(steps >= r.store.size() / 4099);  // the pass in pieces
       const WakeIndex pieces = b.take();
       CHECK(pieces.edges() == whole.edges());
       const Summary s = summarize(r.store);

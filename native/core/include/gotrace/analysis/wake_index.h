@@ -4,6 +4,7 @@
 // goroutine's lifetime holds most of the trace's starts).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <utility>
@@ -11,6 +12,7 @@
 
 #include "gotrace/analysis/timeline.h"
 #include "gotrace/analysis/timeline_query.h"
+#include "gotrace/id_map.h"
 
 namespace gotrace::analysis {
 
@@ -36,33 +38,37 @@ class WakeIndex {
   // The edges whose start (the woken goroutine's GoStart) is in [from, to): the same as
   // counting query_wake_edges(index, {from, to, ...}, no limit) for goroutine g.
   WakeCounts count(int64_t g, Time from, Time to) const;
-  size_t edges() const { return into_.edges.size(); }
+  size_t edges() const { return edges_.size(); }
 
-  // Edges grouped by a goroutine: group k (ids ascending) is edges[begin[k], end[k]), in
-  // start order. An edge is (start, wake): the store indices of the woken goroutine's
-  // GoStart and of the event that made it runnable.
-  struct Grouped {
-    std::vector<int64_t> ids;
-    std::vector<uint32_t> begin, end;
-    std::vector<std::pair<uint32_t, uint32_t>> edges;
+  // An edge: the store indices of the woken goroutine's GoStart and of the event that
+  // made it runnable, and the edge before it (in start order; kNone: none) into the same
+  // goroutine and from the same one. Each goroutine's edges are a chain from its latest,
+  // made as the edges are found: no grouping afterwards (on a large trace that would be
+  // tens of MB more memory, and a pass over it).
+  static constexpr uint32_t kNone = ~0u;
+  struct Edge {
+    uint32_t start, wake;
+    uint32_t previous_into, previous_from;
   };
 
  private:
   friend class WakeIndexBuild;
   const EventStore* store_ = nullptr;
-  Grouped into_, from_;
+  std::vector<Edge> edges_;                      // in start order
+  IdMap<uint32_t, kNone> latest_into_, latest_from_;  // goroutine -> its latest edge of each chain
 };
 
 // One pass over the events (no timeline index needed).
 WakeIndex build_wake_index(const EventStore& store);
 
 // build_wake_index a piece at a time, for a caller with other work to do between pieces
-// (the web worker answers requests): step() reads the next `events` events, or groups
-// the edges once every event is read, and is true once the index is complete; take()
-// gives it (doing what is left), once.
+// (the web worker answers requests): step() reads the next `events` events, and is true
+// once the index is complete; take() gives it (doing what is left), once.
 class WakeIndexBuild {
  public:
-  explicit WakeIndexBuild(const EventStore& store);
+  // `events_by_type`, if given, is the store's count of events of each type
+  // (TraceStats::events_by_type): the edges then take their memory at once.
+  explicit WakeIndexBuild(const EventStore& store, const std::array<uint64_t, 256>* events_by_type = nullptr);
   WakeIndexBuild(WakeIndexBuild&&) noexcept;
   WakeIndexBuild& operator=(WakeIndexBuild&&) noexcept;
   ~WakeIndexBuild();
