@@ -63,15 +63,17 @@ void build_regions(TimelineData& d) {
   };
 
   const auto& kinds = event_kinds();
-  for_each_event_slice(s.size(), [&](size_t from, size_t to) {
+  // A chunk's columns at a time (EventStore::ChunkColumns), in slices (event_slices.h).
+  auto pass = [&](const EventStore::ChunkColumns& col, size_t from, size_t to) {
     for (size_t i = from; i < to; i++) {
       const auto e = static_cast<uint32_t>(i);
-      switch (kinds[s.type(i)]) {
+      const uint8_t type = col.type(i);
+      switch (kinds[type]) {
         case EventKind::RegionBegin:
-          stack_of(s.context(i).g).push_back({e, false});
+          stack_of(col.context(i).g).push_back({e, false});
           break;
         case EventKind::RegionEnd: {
-          GoID g = s.context(i).g;
+          GoID g = col.context(i).g;
           std::vector<Open>& st = stack_of(g);
           if (st.empty()) {
             spans.push_back({g, d.start, kAbsent, e, 0});
@@ -83,17 +85,16 @@ void build_regions(TimelineData& d) {
         }
         case EventKind::StateTransition: {
           // Only creations and ends matter here.
-          const uint8_t type = s.type(i);
           using namespace v2;
           if (type != EvGoCreate && type != EvGoCreateBlocked && type != EvGoCreateSyscall && !is_go_status(type) &&
               type != EvGoDestroy && type != EvGoDestroySyscall && type != EvGoBlock)
             break;
-          const StateTransition t = read_transition(s, i, type);
+          const StateTransition t = read_transition(s, col, i, type);
           if (t.resource.kind != ResourceKind::Goroutine || t.old_state == t.new_state) break;
           GoID g = t.resource.id;
           if (t.go_from() == GoState::NotExist || t.go_from() == GoState::Undetermined) {
             // A new goroutine: it starts with no regions, or inherits its creator's task.
-            std::vector<Open>* creator = existing(s.context(i).g);
+            std::vector<Open>* creator = existing(col.context(i).g);
             bool inherit = creator && !creator->empty();
             if (std::vector<Open>* st = existing(g)) st->clear();
             if (inherit) stack_of(g).push_back({e, true});
@@ -109,7 +110,8 @@ void build_regions(TimelineData& d) {
         default: break;
       }
     }
-  });
+  };
+  for_each_event_slice(s.size(), [&](size_t from, size_t to) { s.for_each_chunk(from, to, pass); });
   for (size_t k = 0; k < stacks.size(); k++)
     for (size_t i = stacks[k].size(); i-- > 0;) close(owner[k], stacks[k], i, kAbsent);
 
