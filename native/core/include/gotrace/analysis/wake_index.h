@@ -1,4 +1,4 @@
-// Every wake-up edge of the trace (the unsampled WakeEdges of timeline_query.h), grouped
+// Every wake-up edge of the trace (the unsampled WakeEdges of timeline_query.h), chained
 // by the goroutine woken and by the goroutine that woke it: who woke a goroutine and whom
 // it woke, over any time range, without walking every proc's track (a long-lived
 // goroutine's lifetime holds most of the trace's starts).
@@ -54,7 +54,7 @@ class WakeIndex {
  private:
   friend class WakeIndexBuild;
   const EventStore* store_ = nullptr;
-  std::vector<Edge> edges_;                      // in start order
+  std::vector<Edge> edges_;  // in start order
   IdMap<uint32_t, kNone> latest_into_, latest_from_;  // goroutine -> its latest edge of each chain
 };
 
