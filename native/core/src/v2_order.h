@@ -146,6 +146,13 @@ class Ordering {
   bool go_range_end(WireEvent&, const Generation&, const Context&, MState&);
   bool alloc_free(WireEvent&, const Generation&, const Context&, MState&);
 
+  // How advance() calls a handler: inline natively, out of line in WebAssembly.
+  using Handler = bool (Ordering::*)(WireEvent&, const Generation&, const Context&, MState&);
+  template <Handler h>
+  bool handle(WireEvent& ev, const Generation& gen, const Context& cur, MState& next);
+  template <Handler h>
+  bool handle_out_of_line(WireEvent& ev, const Generation& gen, ThreadID m, ProcID p, GoID g, MState& next);
+
   ResourceIndex g_index_, p_index_;
   FlatMap<uint32_t> m_index_;
   // Slots are stable: pointers into the pools survive insertions.
