@@ -17,9 +17,11 @@
 #include "gotrace/analysis/profile_filter.h"
 #include "gotrace/analysis/regions.h"
 #include "gotrace/analysis/report.h"
+#include "gotrace/analysis/summary.h"
 #include "gotrace/analysis/tasks.h"
 #include "gotrace/analysis/timeline.h"
 #include "gotrace/analysis/timeline_query.h"
+#include "gotrace/error.h"
 #include "gotrace/json_writer.h"
 #include "gotrace/reader.h"
 #include "header_selector.h"
@@ -62,22 +64,32 @@ int run_every_analysis(const uint8_t* data, size_t size) {
   if (r.store.size() == 0) return 0;
 
   // Goroutines, tasks, regions, MMU: what `gotrace analysis` and its siblings print.
-  Report report = analyze(r.store, r.error ? r.error->what() : "");
-  const Summary& summary = report.summary;
+  // The MMU refuses, with a TraceError, a GOMAXPROCS or an amount of work per P that no
+  // real trace has: then the summary is computed alone.
   std::string json;
   auto to_json = [&](auto&& write) {
     json.clear();
     JsonWriter w(json);
     write(w);
   };
-  to_json([&](JsonWriter& w) { report_json(w, report); });
+  Summary summary;
+  try {
+    Report report = analyze(r.store, r.error ? r.error->what() : "");
+    to_json([&](JsonWriter& w) { report_json(w, report); });
+    summary = std::move(report.summary);
+  } catch (const TraceError&) {
+    summary = summarize(r.store);
+  }
   to_json([&](JsonWriter& w) { goroutines_json(w, summary, goroutine_groups(summary)); });
   to_json([&](JsonWriter& w) { tasks_json(w, r.store, summary, task_types(summary)); });
   to_json([&](JsonWriter& w) { regions_json(w, summary, region_types(r.store, summary)); });
-  MmuCurve curve(mutator_utilization(r.store, kReportFlagSets[2]));
-  const double quantiles[] = {0, 0.5, 0.99};
-  for (int64_t window : kReportWindows) mmu_window(curve, window, 3, quantiles);
-  mmu_plot(curve, true);
+  try {
+    MmuCurve curve(mutator_utilization(r.store, kReportFlagSets[2]));
+    const double quantiles[] = {0, 0.5, 0.99};
+    for (int64_t window : kReportWindows) mmu_window(curve, window, 3, quantiles);
+    mmu_plot(curve, true);
+  } catch (const TraceError&) {
+  }
 
   // Profiles, as `go tool trace -pprof` and the flame graphs compute them.
   for (ProfileType type : kProfileTypes) {

@@ -10,9 +10,13 @@
 #include "analysis_driver.h"
 #include "corpus.h"
 #include "gotrace/analysis/goroutines.h"
+#include "gotrace/analysis/mmu.h"
+#include "gotrace/analysis/report.h"
 #include "gotrace/analysis/summary.h"
+#include "gotrace/error.h"
 #include "gotrace/go_int.h"
 #include "gotrace/reader.h"
+#include "trace_builder.h"
 
 using namespace gotrace;
 using namespace gotrace::analysis;
@@ -53,4 +57,57 @@ TEST_CASE("group totals wrap as Go's int64 sums do", "[hardening][fuzz]") {
     CHECK(group.totals.total == total);
   }
   CHECK(wrapped);  // the input does overflow
+}
+
+namespace {
+
+// Wire event types of Go 1.23 (FORMAT.md §2.8) for the traces below.
+enum : uint8_t { ProcsChange = 9, ProcStatus = 13, GoStatus = 25, STWBegin = 26, STWEnd = 27 };
+
+// One thread running goroutine 1 on proc 0: GOMAXPROCS is `procs`, then `stops`
+// stops of the world for the GC.
+std::vector<uint8_t> stops_of_the_world(uint64_t procs, int stops) {
+  test::TraceBuilder b;
+  b.strings(1, {{1, "GC mark termination"}}).frequency(1);
+  b.batch(1, 1).event(ProcStatus, {1, 0, 1}).event(GoStatus, {1, 1, 1, 2}).event(ProcsChange, {1, procs, 0});
+  for (int i = 0; i < stops; i++) b.event(STWBegin, {1, 1, 0}).event(STWEnd, {1});
+  return b.bytes();
+}
+
+}  // namespace
+
+TEST_CASE("the MMU refuses a GOMAXPROCS no machine runs, at once", "[hardening][fuzz][mmu]") {
+  // Found by the fuzzer: GOMAXPROCS 220033872 made the MMU allocate a P each (24 GB).
+  ReadResult r = read_trace(test::read_bytes((fuzz_inputs() / "analysis-gomaxprocs-huge.bin").string()));
+  REQUIRE(r.store.size() > 0);
+  CHECK_THROWS_WITH(mutator_utilization(r.store, kUtilSTW | kUtilPerProc),
+                    Catch::Contains("GOMAXPROCS of 220033872 at time 3236790") && Catch::Contains("generation 1"));
+  CHECK_THROWS_AS(analyze(r.store), TraceError);
+  CHECK(summarize(r.store).goroutines.size() == 55);  // the other analyses are unaffected
+
+  ReadResult most = read_trace(stops_of_the_world(kMmuMaxProcs, 1));
+  REQUIRE(most.ok());
+  CHECK(mutator_utilization(most.store, kUtilSTW | kUtilPerProc).size() == kMmuMaxProcs);
+  ReadResult more = read_trace(stops_of_the_world(kMmuMaxProcs + 1, 1));
+  REQUIRE(more.ok());
+  CHECK_THROWS_AS(mutator_utilization(more.store, kUtilSTW | kUtilPerProc), TraceError);
+}
+
+TEST_CASE("per P, the MMU refuses more work than any real trace needs", "[hardening][mmu]") {
+  // Each stop of the world gives each of 65536 Ps a point at its start and its end:
+  // 100 stops would be 13 M points from 200 events.
+  ReadResult r = read_trace(stops_of_the_world(65536, 100));
+  REQUIRE(r.ok());
+  CHECK_THROWS_WITH(mutator_utilization(r.store, kUtilSTW | kUtilPerProc),
+                    Catch::Contains("steps of work on Ps (GOMAXPROCS up to 65536)"));
+  // One series for all Ps costs nothing per P.
+  std::vector<UtilSeries> all = mutator_utilization(r.store, kUtilSTW);
+  REQUIRE(all.size() == 1);
+  CHECK(all[0].size() == 2 + 2 * 100);  // 1 at the start, 0 and 1 at each stop, 0 at the end
+  // Fewer stops fit: 10 of them, 21 points per P.
+  ReadResult few = read_trace(stops_of_the_world(65536, 10));
+  std::vector<UtilSeries> per_p = mutator_utilization(few.store, kUtilSTW | kUtilPerProc);
+  REQUIRE(per_p.size() == 65536);
+  CHECK(per_p[0].size() == 2 + 2 * 10);
+  CHECK(per_p[65535].size() == 2 + 2 * 10);
 }

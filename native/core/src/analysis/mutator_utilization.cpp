@@ -8,7 +8,9 @@
 #include <stdexcept>
 
 #include "gotrace/analysis/mmu.h"
+#include "gotrace/error.h"
 #include "gotrace/v2_spec.h"
+#include "../strings_util.h"
 #include "event_pass.h"
 #include "utilization.h"
 
@@ -36,7 +38,8 @@ namespace detail {
 
 class UtilBuilder {
  public:
-  UtilBuilder(unsigned flags, const detail::RangeNames& names) : flags_(flags), names_(names) {}
+  UtilBuilder(unsigned flags, const detail::RangeNames& names, uint64_t work_budget)
+      : flags_(flags), names_(names), work_budget_(work_budget) {}
 
   bool per_proc() const { return flags_ & kUtilPerProc; }
   bool has_procs() const { return !ps_.empty(); }
@@ -45,6 +48,7 @@ class UtilBuilder {
 
   void gomaxprocs(Time t, uint64_t value) {
     const auto n = static_cast<size_t>(value);
+    if (n != ps_.size()) spend(std::max(n, ps_.size()));
     if (ps_.size() > n) {
       if (per_proc()) {
         for (size_t i = n; i < ps_.size(); i++) add_util(out_[ps_[i].series], {t, 0});  // end each P's series
@@ -53,6 +57,7 @@ class UtilBuilder {
       std::erase_if(watch_, [&](uint32_t p) { return p >= n; });
       recount();
     }
+    max_procs_ = std::max(max_procs_, n);
     while (ps_.size() < n) {
       // Start the new P's series.
       size_t series = 0;
@@ -86,6 +91,7 @@ class UtilBuilder {
           // P has no points yet: it shows up first in this very event.)
           size_t mi = 0, pi = 0;
           UtilSeries& u = out_[0];
+          spend(u.size());
           while (mi < u.size()) {
             if (pi + 1 < procs_.size() && procs_[pi + 1].time < u[mi].time) {
               pi++;
@@ -102,8 +108,7 @@ class UtilBuilder {
     }
     if (kind == EventKind::RangeBegin) {
       if (stw) {
-        stw_++;
-        touch_all();
+        set_stw(stw_ + 1);
       } else if (sweep) {
         add_gc(proc, +1);
       } else if (assist) {
@@ -112,8 +117,7 @@ class UtilBuilder {
       }
     } else if (kind == EventKind::RangeEnd) {
       if (stw) {
-        stw_--;
-        touch_all();
+        set_stw(stw_ - 1);
       } else if (sweep) {
         add_gc(proc, -1);
       } else if (assist) {
@@ -195,9 +199,25 @@ class UtilBuilder {
     ps_[p].watched = true;
     watch_.push_back(static_cast<uint32_t>(p));
   }
-  void touch_all() {
+  // Every P's utilization is 0 while the world is stopped: only the start and the end
+  // of a stop change it (not a nested one).
+  void set_stw(int64_t depth) {
+    const bool changed = (stw_ > 0) != (depth > 0);
+    stw_ = depth;
+    if (!changed) return;
     dirty_ = true;
+    if (!per_proc()) return;  // one series, for all Ps
+    spend(ps_.size());
     for (size_t p = 0; p < ps_.size(); p++) touch(p);
+  }
+  // Work in proportion to the Ps (per P, a point each): a hostile trace could ask for
+  // GOMAXPROCS × events of it, which no real one needs.
+  void spend(uint64_t steps) {
+    work_ += steps;
+    if (work_ > work_budget_) [[unlikely]] {
+      throw TraceError(fmt("mutator utilization: more than %llu steps of work on Ps (GOMAXPROCS up to %zu)",
+                           (unsigned long long)work_budget_, max_procs_));
+    }
   }
   void add_gc(ProcID proc, int delta) {
     // Go indexes its Ps by the event's proc; one outside them would make Go panic.
@@ -227,6 +247,9 @@ class UtilBuilder {
   std::vector<ProcsCount> procs_;
   std::vector<uint32_t> watch_;  // per P: Ps whose value may differ from their series' last
   bool seen_sync_ = false;
+  uint64_t work_budget_;
+  uint64_t work_ = 0;
+  size_t max_procs_ = 0;
 };
 
 
@@ -234,7 +257,10 @@ UtilizationPass::UtilizationPass(const EventStore& store, const RangeNames& name
     : store_(store) {
   if (flag_sets.size() > kMaxFlagSets) throw std::invalid_argument("too many flag sets for one pass");
   builders_.reserve(flag_sets.size());
-  for (unsigned f : flag_sets) builders_.push_back(std::make_unique<UtilBuilder>(f, names));
+  // A real trace needs far less than a step per event (a stop of the world, a step per
+  // P, comes with thousands of events); a point per step, the budget bounds the memory.
+  const uint64_t budget = (uint64_t{1} << 22) + 2 * uint64_t{store.size()};
+  for (unsigned f : flag_sets) builders_.push_back(std::make_unique<UtilBuilder>(f, names, budget));
 }
 
 UtilizationPass::~UtilizationPass() = default;
@@ -253,6 +279,18 @@ void UtilizationPass::mark(size_t k, int mark, GoID g) {
   states_.set(g, v);
 }
 
+void UtilizationPass::too_many_procs(size_t i, Time t, uint64_t procs) const {
+  ErrorLocation where;
+  where.event = "Metric";
+  const auto& gens = store_.generations;
+  auto g = std::upper_bound(gens.begin(), gens.end(), i, [](size_t e, const GenerationInfo& x) { return e < x.first_event; });
+  if (g != gens.begin()) where.generation = std::prev(g)->number;
+  throw TraceError(fmt("mutator utilization: GOMAXPROCS of %llu at time %lld (event %zu) is more than the %llu procs it "
+                       "computes",
+                       (unsigned long long)procs, (long long)t, i, (unsigned long long)kMmuMaxProcs),
+                   where);
+}
+
 void UtilizationPass::sync(Time) {
   for (auto& b : builders_) b->sync();
 }
@@ -261,6 +299,7 @@ void UtilizationPass::other(size_t i, EventKind kind, Time t, const Context& ctx
   if (kind == EventKind::Metric) {
     Metric m = EventView(store_, i).metric();
     if (m.name == "/sched/gomaxprocs:threads") {
+      if (m.value > kMmuMaxProcs) [[unlikely]] too_many_procs(i, t, m.value);
       for (auto& b : builders_) b->gomaxprocs(t, m.value);
       procs_known_ = !builders_.empty() && builders_[0]->has_procs();
       dirty_ = true;

@@ -42,6 +42,7 @@ class UtilizationPass {
   bool has_procs() const { return procs_known_; }
   void go_transition(size_t i, GoID id, GoState from, GoState to);
   void mark(size_t builder, int mark, GoID g);
+  [[noreturn]] void too_many_procs(size_t i, Time t, uint64_t procs) const;
 
   const EventStore& store_;
   std::vector<std::unique_ptr<UtilBuilder>> builders_;

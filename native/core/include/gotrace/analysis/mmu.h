@@ -31,8 +31,14 @@ struct MutatorUtil {
 };
 using UtilSeries = std::vector<MutatorUtil>;
 
+// The most GOMAXPROCS mutator_utilization computes, a series per P: more than any
+// machine runs (Linux's own limit is 8192 CPUs).
+inline constexpr uint64_t kMmuMaxProcs = 1 << 16;
+
 // Go's MutatorUtilizationV2: one series (or one per P with kUtilPerProc), each ending
 // with utilization 0 at the last event. Empty when the trace never states GOMAXPROCS.
+// Throws TraceError for a trace no runtime writes: GOMAXPROCS above kMmuMaxProcs, or
+// per P more work than the events can need (a point per P at each stop of the world).
 std::vector<UtilSeries> mutator_utilization(const EventStore& store, unsigned flags);
 
 // The same for several flag sets, reading the events once for up to six of them.
