@@ -116,25 +116,15 @@ inline void update_sample_ids(ThreadState* m) {
   m->sample_g.store(m->view_g ? m->view_g->id.load(std::memory_order_relaxed) : 0, std::memory_order_relaxed);
 }
 
-// A goroutine's sequence numbers count its GoStarts and GoUnblocks in the generation, and
-// above 127 they take two varint bytes, above 16383 three. So a goroutine that has
-// started this often gets its status again right after a GoStart: a status resets the
-// counter (FORMAT.md §2.9), and this one, written by the thread the goroutine runs on
-// while it runs there, comes after every event of the goroutine so far whatever the
-// timestamps say. It costs 6-8 bytes once per 120 numbers and saves a byte or two on each.
-inline constexpr uint64_t kSeqRenewal = 120;
-
-// `g`, runnable, starts on this thread.
+// `g`, runnable, starts on this thread. Its sequence number counts on through the
+// generation, as Go's do: numbers that repeated within a generation (a status written in
+// the middle of one resets the count) would leave the reader only the timestamps to
+// order events of different threads by, and a thread writing events faster than the clock
+// ticks runs its timestamps ahead of the clock (they strictly increase in a batch).
 [[gnu::always_inline]] inline void write_go_start(const Locker& l, GoroutineNode* g) {
-  uint64_t id = g->id.load(std::memory_order_relaxed);
-  uint64_t seq = g->trace.next_seq(l.gen);
-  emit(l, v2::EvGoStart, id, seq);
+  emit(l, v2::EvGoStart, g->id.load(std::memory_order_relaxed), g->trace.next_seq(l.gen));
   g->m.store(l.m->id, std::memory_order_relaxed);
   g->status.store(kGoRunning, std::memory_order_relaxed);
-  if (__builtin_expect(seq >= kSeqRenewal, 0)) {
-    emit(l, v2::EvGoStatus, id, l.m->id, uint64_t(kGoRunning));
-    g->trace.reset_seq(l.gen);
-  }
 }
 
 // The most frequent change of binding: a worker that keeps its proc starts a runnable

@@ -40,8 +40,6 @@ struct SchedResourceState {
     seq[gen % 2].store(v, std::memory_order_relaxed);
     return v;
   }
-  // A status written in the middle of `gen` (by the resource's owner) starts the count again.
-  void reset_seq(uint64_t gen) { seq[gen % 2].store(0, std::memory_order_relaxed); }
   void reset() {
     for (auto& s : status_traced) s.store(0, std::memory_order_relaxed);
     for (auto& s : seq) s.store(0, std::memory_order_relaxed);
