@@ -143,6 +143,16 @@ std::vector<Workload> workloads() {
   };
 }
 
+// Writes an unreadable trace to a file, for a closer look; returns its path.
+std::string keep_failed(const std::vector<uint8_t>& bytes) {
+  std::string path = temp_path("readback-failed.trace");
+  if (FILE* f = std::fopen(path.c_str(), "wb")) {
+    std::fwrite(bytes.data(), 1, bytes.size(), f);
+    std::fclose(f);
+  }
+  return path;
+}
+
 // Traces `body` into memory with `o`; fails the test, keeping the trace in a file, unless
 // gotrace's reader reads it to the end, every event the tracer counted included.
 void trace_and_read(const std::string& what, const std::function<void()>& body, const trace::Options& o = {}) {
@@ -155,12 +165,7 @@ void trace_and_read(const std::string& what, const std::function<void()>& body, 
   INFO(what << ": " << st.events << " events in " << st.generations << " generations, " << st.misuse
             << " misuse; " << r.store.size() << " read");
   if (!r.ok()) {
-    std::string path = temp_path("readback-failed.trace");
-    if (FILE* f = std::fopen(path.c_str(), "wb")) {
-      std::fwrite(bytes.data(), 1, bytes.size(), f);
-      std::fclose(f);
-    }
-    FAIL_CHECK("unreadable trace (kept in " << path << "): " << r.error->what());
+    FAIL_CHECK("unreadable trace (kept in " << keep_failed(bytes) << "): " << r.error->what());
     return;
   }
   CHECK(st.misuse == 0);
@@ -240,4 +245,127 @@ TEST_CASE("readback: a goroutine handed to another worker after a burst on one k
     a.join();
     b.join();
   }, o);
+}
+
+namespace {
+
+// A worker thread holding a proc of its own for `body`.
+template <class F>
+std::thread worker(F body) {
+  return std::thread([body] {
+    trace::WorkerThread role;
+    trace::Proc p;
+    trace::proc_start(p);
+    body();
+    trace::proc_stop();
+  });
+}
+
+}  // namespace
+
+TEST_CASE("readback: scheduler calls out of order are counted as misuse, the trace stays readable",
+          "[tracer][readback][misuse]") {
+  trace::Goroutine g("victim");
+  std::mutex mu;
+  std::condition_variable cv;
+  int step = 0;
+  auto wait_for = [&](int s) {
+    std::unique_lock lock(mu);
+    cv.wait(lock, [&] { return step >= s; });
+  };
+  auto go_to = [&](int s) {
+    std::lock_guard lock(mu);
+    step = s;
+    cv.notify_all();
+  };
+  trace::Stats st;
+  auto mem = std::make_shared<trace::MemorySink>(false);
+  REQUIRE(trace::start(trace::shared_sink(mem)));
+  std::thread a = worker([&] {
+    trace::go_create(g);
+    trace::go_start(g);
+    go_to(1);
+    wait_for(2);  // b "wakes" g while it runs: the wake-up was reported too early
+    trace::go_block(trace::BlockReason::ChanRecv);
+    go_to(3);
+    wait_for(4);  // b wakes it twice
+    trace::go_start(g);
+    trace::go_start(g);  // started twice
+    go_to(5);
+    wait_for(6);  // b starts it too, while it runs here
+    trace::go_end();
+    trace::go_end();  // ended twice
+  });
+  std::thread b = worker([&] {
+    wait_for(1);
+    trace::go_unblock(g);  // not blocked
+    go_to(2);
+    wait_for(3);
+    trace::go_unblock(g);
+    trace::go_unblock(g);  // not blocked any more
+    go_to(4);
+    wait_for(5);
+    trace::Goroutine& same = g;
+    trace::go_start(same);  // running on the other worker
+    trace::go_block(trace::BlockReason::ChanRecv);
+    go_to(6);
+  });
+  a.join();
+  b.join();
+  st = trace::stop();
+  gotrace::ReadResult r = gotrace::read_trace(mem->bytes());
+  INFO((r.error ? r.error->what() : ""));
+  CHECK(r.ok());
+  CHECK(st.misuse >= 5);
+}
+
+TEST_CASE("readback: threads racing on one goroutine are counted as misuse, the trace stays readable",
+          "[tracer][readback][misuse]") {
+  // The ownership rule broken on purpose: while one worker starts and blocks a goroutine
+  // over and over, others unblock and start it whenever they like. Every call they make
+  // either is written in an order the reader accepts or is counted and dropped.
+  const int rounds = scaled(20000);
+  trace::Goroutine g("contended");
+  std::atomic<bool> created{false}, done{false};
+  std::atomic<int> wakes{0}, thefts{0};  // the others' calls, so that all three overlap
+  trace::Options o;
+  o.generation_period = 3ms;
+  auto mem = std::make_shared<trace::MemorySink>(false);
+  REQUIRE(trace::start(trace::shared_sink(mem), o));
+  std::thread owner = worker([&] {
+    trace::go_create(g);
+    created = true;
+    for (int i = 0; i < rounds || wakes < rounds / 4 || thefts < rounds / 4; i++) {
+      trace::go_start(g);
+      trace::go_block(trace::BlockReason::ChanRecv);
+      if (i % 3 == 0) trace::go_unblock(g);
+    }
+    done = true;
+  });
+  std::thread waker = worker([&] {
+    while (!created) std::this_thread::yield();
+    while (!done) {
+      trace::go_unblock(g);
+      wakes++;
+    }
+  });
+  std::thread thief = worker([&] {
+    while (!created) std::this_thread::yield();
+    while (!done) {
+      trace::go_start(g);
+      trace::go_stop();
+      thefts++;
+    }
+  });
+  owner.join();
+  waker.join();
+  thief.join();
+  trace::Stats st = trace::stop();
+  std::vector<uint8_t> bytes = mem->bytes();
+  gotrace::ReadResult r = gotrace::read_trace(bytes);
+  INFO(st.events << " events, " << st.misuse << " misuse, " << r.store.size() << " read: "
+                 << (r.error ? r.error->what() : ""));
+  if (!r.ok()) keep_failed(bytes);
+  CHECK(r.ok());
+  CHECK(st.misuse > 0);
 }

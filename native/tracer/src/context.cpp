@@ -22,8 +22,7 @@ ProcNode* proc_node(const Locker& l, Proc& p) {
   return rt().procs.claim(id, session);
 }
 
-void write_go_status(const Locker& l, GoroutineNode* g, uint64_t m) {
-  uint8_t status = g->status.load(std::memory_order_relaxed);
+void write_go_status(const Locker& l, GoroutineNode* g, uint64_t m, uint8_t status) {
   if (status == kGoSyscall || status == kGoRunning) m = g->m.load(std::memory_order_relaxed);
   uint64_t id = g->id.load(std::memory_order_relaxed);
   if (uint64_t stack = start_stack(l, g)) emit(l, v2::EvGoStatusStack, id, m, status, stack);
@@ -35,12 +34,13 @@ GoroutineNode* adopt_running(const Locker& l, Goroutine& g) {
   if (first_generation(l)) {
     // It existed before the trace began: a status says so (FORMAT.md §2.11).
     GoroutineNode* n = new_goroutine(l, g, kGoRunning);
-    write_go_status(l, n, l.m->id);
+    write_go_status(l, n, l.m->id, kGoRunning);
     return n;
   }
   // After the first generation only creation can introduce a goroutine.
   GoroutineNode* n = new_goroutine(l, g, kGoRunnable);
   emit(l, v2::EvGoCreate, n->id.load(std::memory_order_relaxed), start_stack(l, n), 0);
+  if (!claim_go(l, n, kGoRunnable)) return n;  // (another thread took the new handle: misuse)
   write_go_start(l, n);
   return n;
 }
@@ -54,7 +54,7 @@ bool unbind_stale_goroutine(const Locker& l) {
   if (!m->view_p || status != kGoRunning) return false;
   ensure_go_status(l, old, true);
   emit(l, v2::EvGoStop, string_id(l, to_string(StopReason::Unspecified)), 0);
-  old->status.store(kGoRunnable, std::memory_order_relaxed);
+  set_go_status(l, old, kGoRunnable);
   m->view_g = nullptr;
   count_misuse();
   return true;
@@ -103,14 +103,14 @@ bool sync_goroutine(const Locker& l, Goroutine* handle, void* fp) {
     m->view_g = adopt_running(l, *handle);
     return true;
   }
-  ensure_go_status(l, want, false);
-  if (want->status.load(std::memory_order_relaxed) == kGoWaiting) {
+  uint8_t was = want->status.load(std::memory_order_relaxed);
+  if ((was != kGoWaiting && was != kGoRunnable) || !claim_go(l, want, was)) return false;  // runs elsewhere
+  ensure_go_status(l, want, false, was);
+  if (was == kGoWaiting) {
     // Resumed without an unblock from another thread: it woke itself (a BlockScope).
     emit(l, v2::EvGoUnblock, want->id.load(std::memory_order_relaxed), want->trace.next_seq(l.gen),
          fp ? capture_stack(l, fp) : 0);
-    want->status.store(kGoRunnable, std::memory_order_relaxed);
   }
-  if (want->status.load(std::memory_order_relaxed) != kGoRunnable) return false;  // runs elsewhere
   write_go_start(l, want);
   m->view_g = want;
   return true;
@@ -153,7 +153,7 @@ GoroutineNode* adopt_waiting(const Locker& l, Goroutine& g) {
   ThreadState* m = l.m;
   if (first_generation(l)) {
     GoroutineNode* n = new_goroutine(l, g, kGoWaiting);
-    write_go_status(l, n, kNoThread);
+    write_go_status(l, n, kNoThread, kGoWaiting);
     return n;
   }
   // Creation needs a proc, and a running creator if any.
@@ -169,9 +169,10 @@ uint64_t start_stack_slow(const Locker& l, uint64_t pc) {
   return id;
 }
 
-void ensure_go_status(const Locker& l, GoroutineNode* g, bool running_here) {
+void ensure_go_status(const Locker& l, GoroutineNode* g, bool running_here, uint8_t status) {
   if (g->trace.status_was_traced(l.gen) || !g->trace.acquire_status(l.gen)) return;
-  write_go_status(l, g, running_here ? l.m->id : kNoThread);
+  if (status == kGoBad) status = g->status.load(std::memory_order_relaxed);
+  write_go_status(l, g, running_here ? l.m->id : kNoThread, status);
 }
 
 void ensure_proc_status(const Locker& l, ProcNode* p) {

@@ -81,6 +81,7 @@ inline GoroutineNode* new_goroutine(const Locker& l, Goroutine& g, uint8_t statu
   n->trace.reset();
   n->trace.set_status_traced(l.gen);
   n->status.store(status, std::memory_order_relaxed);
+  n->gen.store(l.gen, std::memory_order_relaxed);
   n->id.store(next_goid(m), std::memory_order_relaxed);
   n->m.store(status == kGoRunning ? m->id : kNoThread, std::memory_order_relaxed);
   n->start_pc.store(start_pc_of(m, g), std::memory_order_relaxed);
@@ -101,8 +102,9 @@ inline uint64_t start_stack(const Locker& l, const GoroutineNode* n) {
 }
 
 // The status of `g` (or `p`) in l.gen, if not written yet. `running_here`: `g` is the
-// thread's own goroutine (its status names this thread).
-void ensure_go_status(const Locker& l, GoroutineNode* g, bool running_here);
+// thread's own goroutine (its status names this thread). `status`: the one to write for
+// a goroutine this thread has claimed (claim_go), which was `status` before.
+void ensure_go_status(const Locker& l, GoroutineNode* g, bool running_here, uint8_t status = kGoBad);
 void ensure_proc_status(const Locker& l, ProcNode* p);
 
 // Frees the record of a goroutine that ended.
@@ -116,7 +118,33 @@ inline void update_sample_ids(ThreadState* m) {
   m->sample_g.store(m->view_g ? m->view_g->id.load(std::memory_order_relaxed) : 0, std::memory_order_relaxed);
 }
 
-// `g`, runnable, starts on this thread. Its sequence number counts on through the
+// Claims `g`, in status `from`, for an unblock or a start: the events that take a sequence
+// number from another thread than the one `g` last ran on. The claim is a compare-and-swap
+// to kGoBusy, so when threads break the ownership rule (two wake the same goroutine, one
+// wakes a goroutine that runs elsewhere, two start it) only one of them writes, and the
+// numbers are taken one at a time, each after the event that made the next one possible;
+// the others find the claim gone and count a misuse. The claimer sets the new status,
+// with release, after writing its event. A thread that read the generation before another
+// wrote events of `g` in the next one must not claim it either: its event would go into
+// the earlier generation, before those (only a thread breaking the rule can be so late).
+inline bool claim_go(const Locker& l, GoroutineNode* g, uint8_t from) {
+  if (!g->status.compare_exchange_strong(from, kGoBusy, std::memory_order_acquire, std::memory_order_relaxed))
+    return false;
+  if (__builtin_expect(g->gen.load(std::memory_order_relaxed) > l.gen, 0)) {
+    g->status.store(from, std::memory_order_release);
+    return false;
+  }
+  return true;
+}
+
+// `g` is now in `status`, with the events this thread wrote of it in l.gen (the end of a
+// claim, or of a run on this thread).
+inline void set_go_status(const Locker& l, GoroutineNode* g, uint8_t status) {
+  g->gen.store(l.gen, std::memory_order_relaxed);
+  g->status.store(status, std::memory_order_release);
+}
+
+// `g`, claimed by this thread (claim_go), starts here. Its sequence number counts on through the
 // generation, as Go's do: numbers that repeated within a generation (a status written in
 // the middle of one resets the count) would leave the reader only the timestamps to
 // order events of different threads by, and a thread writing events faster than the clock
@@ -124,7 +152,7 @@ inline void update_sample_ids(ThreadState* m) {
 [[gnu::always_inline]] inline void write_go_start(const Locker& l, GoroutineNode* g) {
   emit(l, v2::EvGoStart, g->id.load(std::memory_order_relaxed), g->trace.next_seq(l.gen));
   g->m.store(l.m->id, std::memory_order_relaxed);
-  g->status.store(kGoRunning, std::memory_order_relaxed);
+  set_go_status(l, g, kGoRunning);
 }
 
 // The most frequent change of binding: a worker that keeps its proc starts a runnable
@@ -138,8 +166,7 @@ inline bool start_on_same_proc(const Locker& l, Binding& b) {
       !m->view_p || m->view_g || !b.g || b.in_syscall)
     return false;
   GoroutineNode* g = resolve(*b.g);
-  if (!g || g->status.load(std::memory_order_relaxed) != kGoRunnable || !g->trace.status_was_traced(l.gen))
-    return false;
+  if (!g || !g->trace.status_was_traced(l.gen) || !claim_go(l, g, kGoRunnable)) return false;
   write_go_start(l, g);
   m->view_g = g;
   update_sample_ids(m);

@@ -1,5 +1,7 @@
 #include "goroutine_table.h"
 
+#include "statuses.h"
+
 namespace gotrace::tracer::detail {
 
 void GoroutineTable::refill(NodeCache& cache) {
@@ -43,6 +45,9 @@ void GoroutineTable::snapshot_untraced(uint64_t gen, std::vector<UntracedGorouti
       if (!n.live.load(std::memory_order_acquire)) continue;
       n.trace.ready_next_gen(gen);
       if (n.trace.status_was_traced(gen)) continue;
+      // A goroutine being unblocked or started now gets its status from the thread doing
+      // it, in this generation (claim_go, then ensure_go_status).
+      if (n.status.load(std::memory_order_acquire) == kGoBusy) continue;
       UntracedGoroutine u{&n, inc, n.id.load(std::memory_order_relaxed), n.status.load(std::memory_order_relaxed),
                           n.m.load(std::memory_order_relaxed), n.start_pc.load(std::memory_order_relaxed)};
       if (n.incarnation.load(std::memory_order_acquire) != inc) continue;

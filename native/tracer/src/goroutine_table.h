@@ -20,6 +20,7 @@ struct GoroutineNode {
   std::atomic<uint32_t> incarnation{0};
   std::atomic<bool> live{false};
   std::atomic<uint8_t> status{0};           // GoStatus
+  std::atomic<uint64_t> gen{0};             // the generation of its last change of status
   std::atomic<uint64_t> m{kNoThread};       // the thread it runs on (running or in a syscall)
   std::atomic<uint64_t> id{0};
   std::atomic<uint64_t> start_pc{0};        // its one-frame start stack; 0 = none

@@ -74,7 +74,7 @@ namespace {
         // destructor then has no record to forget, and skips the write flag.
         if (b.g) GoroutineAccess::node(*b.g) = nullptr;
       } else {
-        g->status.store(type == v2::EvGoBlock ? kGoWaiting : kGoRunnable, std::memory_order_relaxed);
+        set_go_status(*l, g, type == v2::EvGoBlock ? kGoWaiting : kGoRunnable);
       }
       update_sample_ids(m);
     } else {
@@ -136,13 +136,14 @@ namespace {
     count_misuse();
     return;
   }
-  ensure_go_status(*l, n, false);
-  if (n->status.load(std::memory_order_relaxed) != kGoWaiting) {
+  // Only a blocked goroutine can be woken, and only once (claim_go).
+  if (!claim_go(*l, n, kGoWaiting)) {
     count_misuse();
     return;
   }
+  ensure_go_status(*l, n, false, kGoWaiting);
   emit(*l, v2::EvGoUnblock, n->id.load(std::memory_order_relaxed), n->trace.next_seq(l->gen), capture_stack(*l, fp));
-  n->status.store(kGoRunnable, std::memory_order_relaxed);
+  set_go_status(*l, n, kGoRunnable);
 }
 
 [[gnu::noinline]] void go_end() { end_run(v2::EvGoDestroy, {}, nullptr); }

@@ -27,7 +27,7 @@ namespace detail {
   // A worker waiting between goroutines has nothing to block (it gives up its proc instead).
   if (!g || !m->view_p || g->status.load(std::memory_order_relaxed) != kGoRunning) return {};
   emit(*l, v2::EvGoBlock, string_id(*l, to_string(r)), capture_stack(*l, fp));
-  g->status.store(kGoWaiting, std::memory_order_relaxed);
+  set_go_status(*l, g, kGoWaiting);
   m->view_g = nullptr;
   update_sample_ids(m);
   ScopeToken t{m->session, b.g};
