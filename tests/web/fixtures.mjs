@@ -14,6 +14,55 @@ export const HOSTILE = '<img src=x onerror=alert(1)>';
 
 export const gotrace = (...args) => execFileSync(cli, args, { maxBuffer: 1 << 30 }).toString();
 
+/** A trace of the corpus by name ('go/go121-workload.trace'); the one place that knows
+ *  where the corpus lies (GOTRACE_CORPUS_DIR, else ../shared/corpus beside the checkout). */
+export function corpusTrace(name) {
+  return path.join(process.env.GOTRACE_CORPUS_DIR ?? path.resolve(root, '../shared/corpus'), name);
+}
+
+/**
+ * The sample as a program run with GOGC=off writes it: every heap goal is Go's "no goal"
+ * (^uint64(0), or what the absent memory limit makes of it, math.MaxInt64 less 3%).
+ */
+export function makeGcOffTrace(dir) {
+  const text = path.join(dir, 'gc-off.txt');
+  gotrace('convert', '--to=text', SAMPLE, text);
+  const sentinels = ['18446744073709551615', '8946757745823027200'];
+  let n = 0;
+  const edited = editEvents(readFileSync(text, 'utf8'), (line) => {
+    const m = /^(HeapGoal .*heapgoal_value=)(\d+)$/.exec(line);
+    return m ? m[1] + sentinels[n++ % 2] : line;
+  });
+  if (n === 0) throw new Error('the sample has no heap goal');
+  writeFileSync(text, edited);
+  const out = path.join(dir, 'gc-off.trace');
+  gotrace('convert', '--to=binary', text, out);
+  return out;
+}
+
+// Bytes of an unsigned LEB128 varint (the wire format's numbers) of a decimal string.
+const varintBytes = (decimal) => Math.max(1, Math.ceil(BigInt(decimal).toString(2).length / 7));
+
+// Rewrites event lines of Go's raw text format, growing or shrinking the size of each
+// batch by what its events' numbers gained or lost on the wire.
+function editEvents(text, edit) {
+  const lines = text.split('\n');
+  let batch = -1;
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i].startsWith('EventBatch ')) {
+      batch = i;
+      continue;
+    }
+    const changed = edit(lines[i]);
+    if (changed === lines[i]) continue;
+    const numbers = (l) => [...l.matchAll(/=(\d+)/g)].reduce((s, m) => s + varintBytes(m[1]), 0);
+    const delta = numbers(changed) - numbers(lines[i]);
+    lines[i] = changed;
+    lines[batch] = lines[batch].replace(/size=(\d+)/, (_, s) => `size=${Number(s) + delta}`);
+  }
+  return lines.join('\n');
+}
+
 export function makeFixtures() {
   const dir = mkdtempSync(path.join(tmpdir(), 'gotrace-web-'));
   const gz = path.join(dir, 'sample.trace.gz');

@@ -246,6 +246,7 @@ export interface FlameGraph {
 // Timeline
 
 export type SliceTrackKind = 'goroutine' | 'proc' | 'thread' | 'gc' | 'stw' | 'sweep' | 'assist';
+/** 'heap-goal' is 0 where the runtime has none (GOGC=off: Go reports a huge sentinel). */
 export type SeriesName =
   | 'goroutines-running' | 'goroutines-runnable' | 'goroutines-waiting' | 'goroutines-syscall'
   | 'procs-running' | 'heap-alloc' | 'heap-goal' | 'gomaxprocs';

@@ -2,7 +2,7 @@
 // tabs and the hash router. Views come from the route registry (views/routes.js).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useSession } from './model/session.js';
-import { href, match, useHash } from './model/router.js';
+import { href, match, navigate, useHash } from './model/router.js';
 import { routes, headerItems, tabs } from './views/routes.js';
 import { Welcome } from './views/shell/Welcome.jsx';
 import { Progress } from './views/shell/Progress.jsx';
@@ -11,9 +11,12 @@ import { ErrorBanner } from './views/shell/ErrorBanner.jsx';
 const SAMPLE = 'go123-workload.trace';
 
 export function App() {
-  const session = useSession();
-  const { state, error, setError, openBlob, openUrl, cancel, client } = session;
   const route = useHash();
+  const routeRef = useRef(route);
+  routeRef.current = route;
+  // Another trace: the same view, without what named the one before (ids, times).
+  const onNewTrace = () => navigate(viewOfAnyTrace(routeRef.current), {}, { replace: true });
+  const { opened, loading, error, setError, openBlob, openUrl, cancel } = useSession({ onNewTrace });
   const fileInput = useRef(null);
   const [dragging, setDragging] = useState(false);
 
@@ -62,12 +65,12 @@ export function App() {
   };
   const openSample = () => openUrl(SAMPLE, SAMPLE);
 
-  const ready = state.status === 'ready';
+  const ready = opened !== null;
   let body;
   if (ready) {
-    body = <RouteView key={state.serial} route={route} trace={client} info={state.info} />;
+    body = <RouteView key={opened.serial} route={route} trace={opened.trace} info={opened.info} />;
   } else {
-    body = <Welcome onPick={pick} onSample={openSample} loading={state.status === 'loading'} />;
+    body = <Welcome onPick={pick} onSample={openSample} loading={loading !== null} />;
   }
 
   return (
@@ -76,10 +79,10 @@ export function App() {
         <a class="brand" href={href('/overview')}>gotrace</a>
         {ready && <Tabs route={route} />}
         <div class="spacer" />
-        {ready && headerItems.map((Item, i) => <Item key={i} trace={client} info={state.info} route={route} />)}
+        {ready && headerItems.map((Item, i) => <Item key={`${opened.serial}:${i}`} trace={opened.trace} info={opened.info} route={route} />)}
         {ready && (
-          <span class="trace-name" title={state.name}>
-            {state.name}
+          <span class="trace-name" title={opened.name}>
+            {opened.name}
           </span>
         )}
         <button type="button" onClick={pick}>
@@ -91,7 +94,7 @@ export function App() {
         <input ref={fileInput} type="file" class="hidden" data-testid="file-input" onChange={onFile} />
       </header>
       {error && <ErrorBanner error={error} onClose={() => setError(null)} />}
-      {state.status === 'loading' && <Progress name={state.name} progress={state.progress} onCancel={cancel} />}
+      {loading && <Progress name={loading.name} progress={loading.progress} onCancel={cancel} />}
       <main class="main">{body}</main>
       {dragging && <div class="drop-overlay">Drop a trace to open it</div>}
     </div>
@@ -113,6 +116,14 @@ function Tabs({ route }) {
       })}
     </nav>
   );
+}
+
+// The path of the view a route shows, for any trace: a page of one goroutine, task or
+// group gives its tab's list.
+function viewOfAnyTrace(route) {
+  const r = routes.find((x) => match(x.path, route.segments));
+  if (!r) return '/overview';
+  return r.tabPath ?? route.path;
 }
 
 function RouteView({ route, trace, info }) {

@@ -9,6 +9,7 @@
 //   await client.callWithSignal(signal, 'timeline', ...args);              // abandoned if signal aborts
 //
 // Typed arrays in results are transferred, not copied. Requests run one at a time, in order.
+// The views reach the open trace through an OpenedTrace (openedTrace.js), one per open.
 
 export class CancelledError extends Error {
   constructor() {
@@ -18,7 +19,7 @@ export class CancelledError extends Error {
 }
 
 // The Trace methods forwarded by name (others go through call()).
-const TRACE_METHODS = [
+export const TRACE_METHODS = [
   'stats', 'events', 'eventAt', 'goroutines', 'tasks', 'regions', 'mmu', 'pprof', 'flame', 'tracks',
   'timeline', 'sliceDetails',
 ];
@@ -27,6 +28,7 @@ export class TraceClient {
   #worker = null;
   #next = 1;
   #pending = new Map();
+  #traceId = null;  // the worker's number for the trace open in it (null: none)
 
   constructor() {
     for (const m of TRACE_METHODS) {
@@ -38,7 +40,7 @@ export class TraceClient {
     if (this.#worker) return this.#worker;
     const w = new Worker(new URL('../worker/worker.js', import.meta.url), { type: 'module', name: 'gotrace' });
     w.onmessage = (e) => {
-      const { id, progress, result, error } = e.data;
+      const { id, progress, result, error, cancelled } = e.data;
       const p = this.#pending.get(id);
       if (!p) return;
       if (progress) {
@@ -46,7 +48,8 @@ export class TraceClient {
         return;
       }
       this.#pending.delete(id);
-      if (error !== undefined) p.reject(new Error(error));
+      if (cancelled) p.reject(new CancelledError());
+      else if (error !== undefined) p.reject(new Error(error));
       else p.resolve(result);
     };
     w.onerror = (e) => {
@@ -62,6 +65,7 @@ export class TraceClient {
     this.#pending.clear();
     this.#worker?.terminate();
     this.#worker = null;
+    this.#traceId = null;  // the trace went with the worker
     for (const p of pending) p.reject(error);
   }
 
@@ -79,7 +83,21 @@ export class TraceClient {
     return this.#request(method, args, undefined, signal);
   }
 
-  #request(method, args, onProgress, signal) {
+  /**
+   * A request for the trace the worker numbers `trace` (what open() returned as
+   * info.trace): rejects with CancelledError once another trace is open. OpenedTrace's.
+   */
+  requestFor(trace, method, args, signal) {
+    if (trace !== this.#traceId) return Promise.reject(new CancelledError());
+    return this.#request(method, args, undefined, signal, trace);
+  }
+
+  /** The worker's number for the trace open in it, null when none is. */
+  get traceId() {
+    return this.#traceId;
+  }
+
+  #request(method, args, onProgress, signal, trace) {
     const w = this.#ensure();
     const id = this.#next++;
     return new Promise((resolve, reject) => {
@@ -88,7 +106,7 @@ export class TraceClient {
         return;
       }
       this.#pending.set(id, { resolve, reject, onProgress });
-      w.postMessage({ id, method, args });
+      w.postMessage({ id, method, args, trace });
       signal?.addEventListener('abort', () => {
         if (!this.#pending.delete(id)) return;
         w.postMessage({ abandon: id });
@@ -99,10 +117,14 @@ export class TraceClient {
 
   /**
    * Reads and parses a trace (a File or Blob; gzip is inflated). onProgress receives
-   * { phase: 'reading' | 'parsing', bytesDone, bytesTotal, events? }.
+   * { phase: 'reading' | 'parsing', bytesDone, bytesTotal, events? }. The trace open
+   * before stays open until this one is read: if it cannot be, that one is still open.
+   * info.trace numbers the new trace (for requestFor and OpenedTrace).
    */
-  open(blob, { onProgress } = {}) {
-    return this.#request('open', [blob], onProgress);
+  async open(blob, { onProgress } = {}) {
+    const info = await this.#request('open', [blob], onProgress);
+    this.#traceId = info.trace;
+    return info;
   }
 
   /** Starts the worker and has it compile the WebAssembly core ahead of the first open

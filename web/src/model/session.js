@@ -1,82 +1,107 @@
-// Opening traces: one TraceClient for the page, the load state, and where the trace came
-// from (so a reload can open it again: ?url= in the address, or the last file kept in
-// IndexedDB).
+// Opening traces: one TraceClient for the page, the trace open in it (an OpenedTrace per
+// open, so that nothing kept for one trace shows for the next), the load under way, and
+// where the trace came from (so a reload can open it again: ?url= in the address, or the
+// last file kept in IndexedDB). A file that cannot be opened leaves the open trace open.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { TraceClient, CancelledError } from './client.js';
+import { OpenedTrace } from './openedTrace.js';
 import { rememberFile, recallFile } from './recent.js';
 
-export function useSession() {
+/**
+ * onNewTrace(): called as a trace the person chose is shown, not one reopened on start
+ * (the address is then a deep link into it): the app leaves views of the trace before.
+ */
+export function useSession({ onNewTrace } = {}) {
   const clientRef = useRef(null);
   if (!clientRef.current) clientRef.current = new TraceClient();
   const client = clientRef.current;
-  // status: 'empty' | 'loading' | 'ready'
-  const [state, setState] = useState({ status: 'empty', serial: 0 });
+  // opened: { name, info, trace (OpenedTrace), serial } | null
+  const [opened, setOpened] = useState(null);
+  // loading: { name, serial, progress } | null
+  const [loading, setLoading] = useState(null);
   const [error, setError] = useState(null);
   const serialRef = useRef(0);
+  const loadingRef = useRef(false);
+  const newTraceRef = useRef(onNewTrace);
+  newTraceRef.current = onNewTrace;
+
+  // A load under way holds the worker (the parser runs to its end): a new one replaces
+  // the worker, and the trace open in it goes too.
+  const dropLoad = useCallback(() => {
+    if (!loadingRef.current) return;
+    loadingRef.current = false;
+    client.cancel();
+    setOpened(null);
+  }, [client]);
 
   const openBlob = useCallback(
     async (blob, name, { source = 'file' } = {}) => {
+      dropLoad();
       const serial = ++serialRef.current;
-      if (client.busy) client.cancel();
+      loadingRef.current = true;
       setError(null);
-      setState({ status: 'loading', name, serial, progress: { phase: 'reading', bytesDone: 0, bytesTotal: blob.size } });
+      setLoading({ name, serial, progress: { phase: 'reading', bytesDone: 0, bytesTotal: blob.size } });
       const started = performance.now();
       try {
         const info = await client.open(blob, {
           onProgress: (progress) => {
-            if (serialRef.current === serial) setState((s) => (s.serial === serial ? { ...s, progress } : s));
+            if (serialRef.current === serial) setLoading((l) => (l?.serial === serial ? { ...l, progress } : l));
           },
         });
         if (serialRef.current !== serial) return;
+        loadingRef.current = false;
         info.name = name;
         info.openMs = performance.now() - started;
-        setState({ status: 'ready', name, serial, info });
+        if (source !== 'recalled' && source !== 'startUrl') newTraceRef.current?.();
+        setOpened({ name, info, trace: new OpenedTrace(client, info), serial });
+        setLoading(null);
         if (source === 'file') {
           setAddressUrl(null);
           rememberFile(blob, name);
         }
       } catch (e) {
         if (serialRef.current !== serial) return;
-        if (e instanceof CancelledError) {
-          setState({ status: 'empty', serial });
-          return;
-        }
-        setState({ status: 'empty', serial });
-        setError({ title: `Could not open ${name}`, message: e.message });
+        loadingRef.current = false;
+        setLoading(null);
+        // The worker refused the file and keeps the trace it had; a cancelled load took
+        // the worker, and that trace, with it.
+        if (!client.traceId) setOpened(null);
+        if (!(e instanceof CancelledError)) setError({ title: `Could not open ${name}`, message: e.message });
       }
     },
-    [client],
+    [client, dropLoad],
   );
 
   const openUrl = useCallback(
-    async (url, name) => {
+    async (url, name, { source = 'url' } = {}) => {
       let blob;
       const label = name ?? url;
+      dropLoad();
       const serial = ++serialRef.current;
       setError(null);
-      setState({ status: 'loading', name: label, serial, progress: { phase: 'fetching', bytesDone: 0, bytesTotal: 0 } });
+      setLoading({ name: label, serial, progress: { phase: 'fetching', bytesDone: 0, bytesTotal: 0 } });
       try {
         const res = await fetch(new URL(url, location.href), { credentials: 'omit', referrerPolicy: 'no-referrer' });
         if (!res.ok) throw new Error(`HTTP ${res.status} ${res.statusText}`.trim());
         blob = await res.blob();
       } catch (e) {
         if (serialRef.current !== serial) return;
-        setState({ status: 'empty', serial });
+        setLoading(null);
         setError({ title: `Could not fetch ${label}`, message: e.message || String(e) });
         return;
       }
       if (serialRef.current !== serial) return;
       setAddressUrl(url);
-      await openBlob(blob, label, { source: 'url' });
+      await openBlob(blob, label, { source });
     },
-    [openBlob],
+    [openBlob, dropLoad],
   );
 
   const cancel = useCallback(() => {
     serialRef.current++;
-    client.cancel();
-    setState({ status: 'empty', serial: serialRef.current });
-  }, [client]);
+    dropLoad();
+    setLoading(null);
+  }, [dropLoad]);
 
   // On start: the worker compiles the core while the person picks a file; ?url= fetches;
   // otherwise a deep link (a hash) reopens the last file.
@@ -84,7 +109,7 @@ export function useSession() {
     client.warm();
     const url = new URL(location.href).searchParams.get('url');
     if (url) {
-      openUrl(url, url.split('/').pop() || url);
+      openUrl(url, url.split('/').pop() || url, { source: 'startUrl' });
     } else if (location.hash.length > 2) {
       recallFile().then((r) => {
         if (r && serialRef.current === 0) openBlob(r.blob, r.name, { source: 'recalled' });
@@ -92,7 +117,7 @@ export function useSession() {
     }
   }, []);
 
-  return { client, state, error, setError, openBlob, openUrl, cancel };
+  return { client, opened, loading, error, setError, openBlob, openUrl, cancel };
 }
 
 // Keeps ?url= in the address in step with what is open (a reload fetches it again).

@@ -9,6 +9,9 @@ export const STATE_COLORS = {
 
 export const STATES = ['running', 'runnable', 'waiting', 'syscall', 'active'];
 
+/** The outline of the task a link marks in the Tasks row. */
+export const MARKED_TASK = '#1d4ed8';
+
 const cache = new Map();
 /** A stable colour per goroutine id (procs and threads show which goroutine ran). */
 export function goroutineColor(id) {

@@ -5,6 +5,8 @@ import { STATE_COLORS, STATES, SERIES_COLORS, goroutineColor, nameColor } from '
 export const FONT = '11px system-ui, sans-serif';
 const STATE_FILL = STATES.map((s) => STATE_COLORS[s] ?? '#999');
 const RUNNING = STATES.indexOf('running');
+/** Series whose value says "none here" (the core's heap goal is 0 where GC is off). */
+export const NO_VALUE = { 'heap-goal': 0 };
 const WAITING = STATES.indexOf('waiting');
 
 // A row's plot at y = 0, for times t0..t1 mapped by x. Returns a series row's maximum.
@@ -101,6 +103,13 @@ function drawSlices(ctx, d, row, h, x, t0, t1) {
   }
 }
 
+/** Where row r of a span row's lanes is drawn: { top, height } from the row's top. */
+export function spanLane(row, r) {
+  const rows = row.rowsOf || 1;
+  const lane = (row.height - 4) / rows;
+  return { top: 2 + Math.min(r, rows - 1) * lane, height: lane - 1 };
+}
+
 function drawSpans(ctx, d, row, h, x, t0, t1) {
   const rows = row.rowsOf || 1;
   const lane = (h - 4) / rows;
@@ -178,19 +187,26 @@ function drawSeries(ctx, row, datas, h, x, t1) {
     ctx.lineWidth = 1;
     ctx.beginPath();
     const n = d.time.length;
+    const none = NO_VALUE[name];  // a value that means "none here": not drawn
     if (d.exact) {
       for (let i = 0; i < n; i++) {
         const px = x(d.time[i]);
         const py = yv(d.value[i]);
-        if (i === 0) ctx.moveTo(px, py);
-        else ctx.lineTo(px, yv(d.value[i - 1])), ctx.lineTo(px, py);
+        const drawn = d.value[i] !== none;
+        if (i === 0 || d.value[i - 1] === none) {
+          if (drawn) ctx.moveTo(px, py);
+        } else {
+          ctx.lineTo(px, yv(d.value[i - 1]));
+          if (drawn) ctx.lineTo(px, py);
+        }
       }
-      if (n) ctx.lineTo(x(t1), yv(d.value[n - 1]));
+      if (n && d.value[n - 1] !== none) ctx.lineTo(x(t1), yv(d.value[n - 1]));
       ctx.stroke();
     } else {
       for (let i = 0; i < n; i++) {
+        if (d.max[i] === none) continue;
         const px = x(d.time[i]);
-        const a = yv(d.min[i]);
+        const a = yv(d.min[i] === none ? d.max[i] : d.min[i]);
         const b = yv(d.max[i]);
         ctx.rect(px, b, 1, Math.max(1, a - b));
       }

@@ -4,8 +4,8 @@
 // Row plots come from the strip cache (strips.js), which draws each row once and
 // reuses it while panning and zooming; without a cache they are drawn directly.
 import { formatBytes, formatTick, timeTicks } from '../model/format.js';
-import { STATES } from './colors.js';
-import { drawContent, FONT } from './content.js';
+import { MARKED_TASK, STATES } from './colors.js';
+import { drawContent, FONT, spanLane } from './content.js';
 import { AXIS_HEIGHT, trackKey } from './layout.js';
 
 export { createStripCache } from './strips.js';
@@ -17,6 +17,7 @@ const STRIP_BUDGET = 3;
 /**
  * frame: { width, height, dpr, t0, t1, start, end (the trace's), rows, scrollY,
  *          data: Map(key → result), selection: { rowKey, start, end } | null,
+ *          task: the id of a task to mark in the Tasks row | null,
  *          range: [a, b] | null, arrows: [{ fromY, fromTime, toY, toTime, color }],
  *          hoverX, cache (createStripCache(); none: everything drawn directly) }
  * Returns { pending }: true when stale strips were left for a later frame.
@@ -106,6 +107,7 @@ export function drawFrame(ctx, f) {
       ctx.lineWidth = 2;
       ctx.strokeRect(x0, y + 1, Math.max(2, x1 - x0), row.height - 2);
     }
+    if (f.task != null && row.key === 'tasks') markTask(ctx, row, datas[0], f.task, y, x);
   }
   drawArrows(ctx, f, x, top);
   ctx.restore();
@@ -162,6 +164,20 @@ function drawAxis(ctx, f, x, pw) {
   ctx.fillRect(0, 0, LABEL_WIDTH, AXIS_HEIGHT - 1);
   ctx.fillStyle = '#6b7280';
   ctx.fillText(`${formatTick(f.t1 - f.t0, step)} shown`, 8, AXIS_HEIGHT / 2 - 2);
+}
+
+// Outlines the bar of task `id` among the overlapping ones of the Tasks row (on whole
+// pixels: the outline is of one colour, which tests look for).
+function markTask(ctx, row, d, id, y, x) {
+  if (!d || d.type !== 'spans') return;
+  ctx.strokeStyle = MARKED_TASK;
+  ctx.lineWidth = 2;
+  for (let i = 0; i < d.task.length; i++) {
+    if (d.task[i] !== id) continue;
+    const { top, height } = spanLane(row, d.row[i]);
+    const x0 = Math.round(x(d.start[i]));
+    ctx.strokeRect(x0, Math.round(y + top), Math.max(2, Math.round(x(d.end[i])) - x0), Math.round(height));
+  }
 }
 
 function drawArrows(ctx, f, x, top) {

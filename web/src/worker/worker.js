@@ -1,12 +1,16 @@
 // The Web Worker that hosts the WebAssembly core. One trace at a time.
 //
 // Protocol (see ../model/client.js):
-//   page → worker  { id, method, args }
+//   page → worker  { id, method, args, trace? }
 //   worker → page  { id, progress }         while `open` reads and parses
 //                  { id, result }           typed arrays in result are transferred
 //                  { id, error }            the Error's message
+//                  { id, error, cancelled } the request's trace is no longer open
 // `open` takes a Blob (a File, or a fetched body); gzip is recognised by its magic bytes
-// and inflated here. Every other method calls the Trace method of the same name.
+// and inflated here. The trace open before stays open until the new one is read (a file
+// that is no trace leaves it open); the result's `trace` numbers the new one. A request
+// that names a `trace` is refused once another is open. Every other method calls the
+// Trace method of the same name.
 // Cancelling is done by the page: it terminates this worker and starts a new one (the
 // parser runs synchronously, so no message could reach it before it finishes).
 //
@@ -23,6 +27,7 @@ import { analysisPart, backgroundSteps, PIECE_EVENTS } from './analysis-parts.js
 import { nextTurn } from './next-turn.js';
 
 let trace = null;
+let traceId = 0;  // the number of the open trace (open's result.trace)
 let core = null;
 
 // Requests being answered (open awaits while reading), and the background work left.
@@ -110,10 +115,6 @@ const methods = {
     return null;
   },
   async open(id, blob) {
-    if (trace) {
-      trace.dispose();
-      trace = null;
-    }
     // A gzipped trace is inflated here; any other is streamed by openTrace straight into
     // the engine's memory.
     const input = (await isGzip(blob))
@@ -133,14 +134,18 @@ const methods = {
         }
       },
     });
+    trace?.dispose();
     trace = t;
+    traceId++;
     background = { trace: t, steps: backgroundSteps(t, pieceEvents) };
     // The summary's first slice before the stats: the engine then compiles the summary's
     // loop to optimized code while the stats are computed, where the background's first
     // pieces would otherwise run in baseline code (in Chromium the first two took twice
     // as long as the rest).
     t.advance('summary', Math.min(pieceEvents(), PRIME_EVENTS));
-    return { stats: t.stats(), partialError: t.partialError, eventCount: t.eventCount, bytes: input.size ?? input.length };
+    return {
+      trace: traceId, stats: t.stats(), partialError: t.partialError, eventCount: t.eventCount, bytes: input.size ?? input.length,
+    };
   },
   timelines(id, requests) {
     if (!trace) throw new Error('no trace is open');
@@ -186,11 +191,12 @@ self.onmessage = async (e) => {
     abandoned.add(e.data.abandon);
     return;
   }
-  const { id, method, args = [] } = e.data;
+  const { id, method, args = [], trace: forTrace } = e.data;
   inFlight++;
   clearTimeout(backgroundTimer);
   try {
     let result;
+    if (forTrace !== undefined && forTrace !== traceId) throw new Error('another trace is open');
     if (trace && method !== 'open' && method !== 'close') await ready(trace, analysesFor(method, args), id);
     if (Object.hasOwn(methods, method)) {
       result = await methods[method](id, ...args);
@@ -204,7 +210,8 @@ self.onmessage = async (e) => {
     }
     post({ id, result }, [...transferables(result)]);
   } catch (err) {
-    post({ id, error: String(err && err.message ? err.message : err) });
+    const cancelled = forTrace !== undefined && forTrace !== traceId;  // replaced meanwhile
+    post({ id, error: String(err && err.message ? err.message : err), ...(cancelled && { cancelled }) });
   } finally {
     abandoned.delete(id);
     inFlight--;

@@ -174,6 +174,11 @@ class Rules {
 
   void transition(uint32_t e, const StateTransition& st) {
     if (st.resource.kind == ResourceKind::Proc) {
+      // Every proc of the trace has a track, as in cmd/trace and `gotrace stats`, also
+      // one that ran no goroutine (idle throughout, or only running the scheduler); so
+      // has the thread that started or stopped it.
+      out_[static_cast<size_t>(TrackKind::Proc)].note(st.resource.id);
+      if (threads_ && s_.context(e).m >= 0) out_[static_cast<size_t>(TrackKind::Thread)].note(s_.context(e).m);
       if (st.proc_from() != st.proc_to() && st.proc_to() == ProcState::Idle) proc_lost(e, st.resource.id);
       return;
     }

@@ -32,11 +32,17 @@ std::optional<SeriesKind> go_series(GoState s) {
   }
 }
 
+// A heap goal above this is no goal: with GOGC=off the runtime reports ^uint64(0), or
+// one derived from the absent memory limit (math.MaxInt64 less headroom). cmd/trace
+// shows 0 above the same cutoff (golang/go#63864).
+constexpr uint64_t kNoHeapGoalAbove = uint64_t{1} << 50;  // 1 PiB
+
 // Applies a metric event's value; returns the mask of the kind it changed.
 unsigned apply_metric(uint8_t type, uint64_t value, Values& v) {
   SeriesKind k = type == v2::EvHeapAlloc  ? SeriesKind::HeapAlloc
                  : type == v2::EvHeapGoal ? SeriesKind::HeapGoal
                                           : SeriesKind::Gomaxprocs;
+  if (k == SeriesKind::HeapGoal && value > kNoHeapGoalAbove) value = 0;
   v[idx(k)] = static_cast<int64_t>(value);  // the value of all three (event_view.h)
   return 1u << idx(k);
 }

@@ -1,7 +1,7 @@
 import { useLayoutEffect, useState } from 'preact/hooks';
 
-// Answers of the analyses, kept per open trace (per client): the views ask again every
-// time they open, the worker is asked once.
+// Answers of the analyses, kept per opened trace (the views' `trace`, an OpenedTrace:
+// one per open): the views ask again every time they open, the worker is asked once.
 const cache = new WeakMap();
 
 export function cached(client, key, run) {

@@ -27,7 +27,8 @@ export function RangeStats({ trace, list, range, start, onClose }) {
   const [a, b] = range;
   useEffect(() => {
     let live = true;
-    const reqs = list.procs.map((p) => [{ kind: 'proc', id: p }, a, b, 1]);
+    // list.procs is a Float64Array: its map() would make numbers of these requests.
+    const reqs = Array.from(list.procs, (p) => [{ kind: 'proc', id: p }, a, b, 1]);
     if (list.gc) reqs.push([{ kind: 'gc' }, a, b, 1]);
     if (list.stw) reqs.push([{ kind: 'stw' }, a, b, 1]);
     reqs.push([{ kind: 'logs', by: 'proc' }, a, b, 1], [{ kind: 'samples', by: 'proc' }, a, b, 1]);
@@ -35,7 +36,7 @@ export function RangeStats({ trace, list, range, start, onClose }) {
       .timelines(reqs)
       .then((res) => {
         if (!live) return;
-        const procs = list.procs.map((p, i) => ({ id: p, busy: sumState(res[i], RUNNING), runs: sumCount(res[i]) }));
+        const procs = Array.from(list.procs, (p, i) => ({ id: p, busy: sumState(res[i], RUNNING), runs: sumCount(res[i]) }));
         let k = list.procs.length;
         const gc = list.gc ? sumState(res[k++], ACTIVE) : 0;
         const stw = list.stw ? sumState(res[k++], ACTIVE) : 0;
@@ -89,7 +90,7 @@ export function RangeStats({ trace, list, range, start, onClose }) {
               <td>{formatCount(stats.samples)}</td>
             </tr>
             {stats.procs.map((p) => (
-              <tr>
+              <tr key={p.id}>
                 <th>Proc {p.id}</th>
                 <td>
                   running {pct(p.busy)}, {formatCount(p.runs)} goroutine runs

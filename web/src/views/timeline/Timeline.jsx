@@ -2,14 +2,15 @@
 // level-of-detail queries for the visible rows only. The view (t0, t1, selection) lives
 // in the URL hash.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { formatDuration, formatCount } from '../../model/format.js';
+import { formatBytes, formatDuration, formatCount } from '../../model/format.js';
 import { navigate } from '../../model/router.js';
 import { createStripCache, drawFrame, hitTest, LABEL_WIDTH } from '../../render/draw.js';
 import { AXIS_HEIGHT, layoutRows, trackKey } from '../../render/layout.js';
 import { STATES } from '../../render/colors.js';
+import { NO_VALUE } from '../../render/content.js';
 import { Details } from './Details.jsx';
 import { RangeStats } from './RangeStats.jsx';
-import { formatSel, num, parseSel } from './view.js';
+import { clampSpan, formatSel, num, parseSel } from './view.js';
 
 const tracksOf = new WeakMap();
 /** The trace's TrackList, asked for once per open trace. */
@@ -51,25 +52,18 @@ function TimelineCanvas({ trace, list, query }) {
   sizeRef.current = size;
   const [openGroups, setOpenGroups] = useState(() => new Set());
   const [details, setDetails] = useState(null);
-  const [range, setRange] = useState(() => {
-    const a = num(query.r0);
-    const b = num(query.r1);
-    return a !== null && b !== null && b > a ? [a, b] : null;
-  });
+  const [range, setRange] = useState(() => clampSpan(num(query.r0), num(query.r1), start, end));
   const [status, setStatus] = useState('');
 
   // Mutable view state: pan and zoom redraw without re-rendering the component.
   const v = useRef(null);
   if (!v.current) {
-    let t0 = num(query.t0);
-    let t1 = num(query.t1);
-    if (t0 === null || t1 === null || !(t1 > t0)) {
-      t0 = start;
-      t1 = end;
-    }
+    const [t0, t1] = clampSpan(num(query.t0), num(query.t1), start, end) ?? [start, end];
     v.current = {
       t0,
       t1,
+      range,
+      task: null, // the task marked in the Tasks row
       data: new Map(), // trackKey → result
       cover: new Map(), // trackKey → { t0, t1, nsPerPx }
       inFlight: false,
@@ -133,6 +127,7 @@ function TimelineCanvas({ trace, list, query }) {
       scrollY: scrollRef.current?.scrollTop ?? 0,
       data: s.data,
       selection: s.selection,
+      task: s.task,
       range: s.range,
       arrows: s.arrows,
       hoverX: s.hoverX,
@@ -316,17 +311,20 @@ function TimelineCanvas({ trace, list, query }) {
     [trace, requestDraw, fetchVisible, syncUrl, setView],
   );
 
+  const openGroup = (group) =>
+    setOpenGroups((prev) => {
+      if (prev.has(group)) return prev;
+      const n = new Set(prev);
+      n.add(group);
+      return n;
+    });
+
   const revealGoroutine = useCallback(
     (g) => {
       const group = layout.groupOf.get(g);
       if (group === undefined) return;
       pendingReveal.current = g;
-      setOpenGroups((prev) => {
-        if (prev.has(group)) return prev;
-        const n = new Set(prev);
-        n.add(group);
-        return n;
-      });
+      openGroup(group);
     },
     [layout],
   );
@@ -337,13 +335,34 @@ function TimelineCanvas({ trace, list, query }) {
     fetchVisible();
   }, [layout, size, requestDraw, fetchVisible]);
 
-  // First mount: restore the selection, the goroutine to show and the range from the URL.
-  useEffect(() => {
+  // The view follows the URL: on mount (a deep link, a reload) and when a link in the
+  // page changes it (a goroutine's lane, a range's zoom). What syncUrl wrote is what is
+  // shown already, and changes nothing.
+  const shownFromUrl = useRef({});
+  const followUrl = () => {
+    const s = v.current;
+    const shown = shownFromUrl.current;
+    const span = clampSpan(num(query.t0), num(query.t1), start, end);
+    if (span && (span[0] !== Math.round(s.t0) || span[1] !== Math.round(s.t1))) setView(span[0], span[1]);
+    const r = clampSpan(num(query.r0), num(query.r1), start, end);
+    const rounded = (x) => x && x.map(Math.round).join();
+    if (rounded(r) !== rounded(s.range)) {
+      s.range = r;
+      setRange(r);
+    }
     const sel = parseSel(query.sel);
-    if (query.g !== undefined) revealGoroutine(Number(query.g));
-    if (sel) select(sel.track, sel.time);
-    if (range) v.current.range = range;
-  }, []);
+    const selShown = s.selection ? formatSel(s.selection.track, s.selection.time) : undefined;
+    if (sel && query.sel !== selShown) select(sel.track, sel.time);
+    if (query.g !== shown.g && query.g !== undefined) revealGoroutine(Number(query.g));
+    if (query.group !== shown.group && query.group !== undefined) openGroup(query.group);
+    if (query.task !== shown.task) s.task = num(query.task);
+    shownFromUrl.current = { g: query.g, group: query.group, task: query.task };
+    // A link out of the trace's span: the address says what is shown instead.
+    if (query.t0 !== undefined && (Number(query.t0) !== Math.round(s.t0) || Number(query.t1) !== Math.round(s.t1))) syncUrl();
+    requestDraw();
+  };
+  const urlKey = ['t0', 't1', 'r0', 'r1', 'sel', 'g', 'group', 'task'].map((k) => query[k] ?? '').join('|');
+  useEffect(followUrl, [urlKey]);
 
   // Size of the canvas follows its box.
   useEffect(() => {
@@ -536,6 +555,9 @@ function TimelineCanvas({ trace, list, query }) {
       pan,
       fit,
       view: () => ({ t0: v.current.t0, t1: v.current.t1 }),
+      range: () => v.current.range,
+      markedTask: () => v.current.task,
+      rowLabels: () => rowsRef.current.rows.map((r) => r.label),
       idle: () => !v.current.inFlight && !v.current.dirty && !v.current.frame && !v.current.strips.busy(),
       // Where a row is on the canvas (CSS pixels), or null when it is not laid out.
       rowRect: (key) => {
@@ -634,7 +656,10 @@ function tipLines(row, data, t, slop, start) {
     if (d.type === 'series') {
       let i = -1;
       for (let k = 0; k < d.time.length && d.time[k] <= t; k++) i = k;
-      if (i >= 0) out.push(`${ref.name}: ${formatCount(d.value[i])}`);
+      if (i < 0) continue;
+      const value = d.value[i];
+      if (value === NO_VALUE[ref.name]) out.push(`${ref.name}: none`);
+      else out.push(`${ref.name}: ${row.unit === 'bytes' ? formatBytes(value) : formatCount(value)}`);
       continue;
     }
     const i = hitTest(d, t, slop);
