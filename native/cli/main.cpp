@@ -1,19 +1,29 @@
 // gotrace: read, check, convert and analyse Go execution traces.
+#include <unistd.h>
+
+#include <csignal>
 #include <cstdio>
 #include <exception>
 #include <string>
 #include <vector>
 
 #include "command.h"
+#include "gotrace/version.h"
 
 using namespace gotrace::cli;
 
 namespace {
 
+// A reader that stops reading (`gotrace dump FILE | head`) ends the output, not the
+// command: the end of a pipe is a normal end, quiet and with status 0, as for the
+// Unix tools one pipes into head.
+void end_quietly_on_closed_pipe(int) { _exit(0); }
+
 void print_overview() {
   std::printf(
-      "gotrace: read, check, convert and analyse Go execution traces (Go 1.5 to 1.26).\n\n"
-      "Usage: gotrace COMMAND [OPTIONS] FILE\n\nCommands:\n");
+      "gotrace %s: read, check, convert and analyse Go execution traces (Go 1.5 to 1.26).\n\n"
+      "Usage: gotrace COMMAND [OPTIONS] FILE\n       gotrace --version\n\nCommands:\n",
+      gotrace::kVersion);
   for (const Command& c : registry()) std::printf("  %-11s %s\n", c.name.c_str(), c.summary.c_str());
   std::printf("\nRun 'gotrace COMMAND --help' for a command's options.\n");
 }
@@ -21,6 +31,11 @@ void print_overview() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  std::signal(SIGPIPE, end_quietly_on_closed_pipe);
+  if (argc == 2 && (std::string(argv[1]) == "--version" || std::string(argv[1]) == "version")) {
+    std::printf("gotrace %s\n", gotrace::kVersion);
+    return 0;
+  }
   if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" || std::string(argv[1]) == "help") {
     print_overview();
     return argc < 2 ? 2 : 0;
