@@ -5,7 +5,7 @@ set -euo pipefail
 
 need=()
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
-for pkg in build-essential cmake g++ clang libclang-rt-14-dev catch2 libzstd-dev zlib1g-dev zstd python3 emscripten chromium; do
+for pkg in build-essential cmake g++ clang libclang-rt-14-dev catch2 libzstd-dev zlib1g-dev zstd python3 emscripten chromium ccache git; do
   have_pkg "$pkg" || need+=("$pkg")
 done
 # Node may come from another source than Debian (its npm included): ask for the

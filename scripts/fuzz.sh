@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang, ASan + UBSan) and runs each for SECONDS (default 60)
-# over a seed corpus made from ../shared: the trace corpus, Go's golden tests and Go's
+# over a seed corpus made from tests/corpus: the trace corpus, Go's golden tests and Go's
 # fuzz seeds. Fails on any crash, leak, timeout or allocation over 2 GB. Inputs that
 # failed are kept in build-asan/artifacts/. The build directory is the sanitized one
 # scripts/test-sanitized.sh also runs the test suite from (same configuration).
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-shared=${GOTRACE_SHARED_DIR:-$root/../shared}
+corpus_dir=$root/tests/corpus
+"$root/scripts/corpus.sh"
 seconds=${1:-60}
 shift || true
 build=${GOTRACE_FUZZ_BUILD:-$root/build-asan}
@@ -23,8 +24,8 @@ cmake --build "$build" -j "$(nproc)" --target "${targets[@]}"
 seeds=$build/seeds
 if [ ! -d "$seeds/binary" ]; then
   mkdir -p "$seeds/binary" "$seeds/text"
-  find "$shared/corpus/go" -name '*.trace' -size -200k -exec cp {} "$seeds/binary/" \;
-  python3 "$root/tools/fuzz-seeds.py" "$shared" "$seeds" "$root/build/native/cli/gotrace"
+  find "$corpus_dir/go" -name '*.trace' -size -200k -exec cp {} "$seeds/binary/" \;
+  python3 "$root/tools/fuzz-seeds.py" "$corpus_dir" "$seeds" "$root/build/native/cli/gotrace"
 fi
 mkdir -p "$build/artifacts"
 for t in "${targets[@]}"; do

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Every test: installs what is missing, then runs the native suite (Release), the same
-# suite under ASan + UBSan followed by every fuzz target for a bounded time, the tracer
-# under ThreadSanitizer, the WebAssembly build with the npm package's tests, and the web
-# app's browser tests.
+# suite from a clone of HEAD with no ../shared beside it, the suite under ASan + UBSan
+# followed by every fuzz target for a bounded time, the tracer under ThreadSanitizer,
+# the WebAssembly build with the npm package's tests, and the web app's browser tests.
+# Each step fails when it ran no test.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/deps.sh"
@@ -10,8 +11,12 @@ started=$SECONDS
 step() { echo; echo "== $1 (at $((SECONDS - started)) s)"; }
 
 step "native tests (Release)"
-"$root/scripts/build-native.sh" "$root/build"
-(cd "$root/build" && ctest --output-on-failure -j "$(nproc)")
+# Tests on, whatever an earlier configuration of build/ said (start.sh builds it without).
+"$root/scripts/build-native.sh" "$root/build" -DGOTRACE_TESTS=ON
+(cd "$root/build" && ctest --output-on-failure --no-tests=error -j "$(nproc)")
+
+step "native tests from a clone with no ../shared beside it"
+"$root/scripts/test-clone.sh"
 
 step "native tests under ASan + UBSan, then fuzzing"
 "$root/scripts/test-sanitized.sh"

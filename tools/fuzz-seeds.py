@@ -1,16 +1,16 @@
 #!/usr/bin/env python3
-"""fuzz-seeds.py SHARED_DIR OUT_DIR GOTRACE: seeds for the fuzzers from ../shared.
+"""fuzz-seeds.py CORPUS_DIR OUT_DIR GOTRACE: seeds for the fuzzers from the test corpus.
 
 OUT/text/   the traces of Go's golden tests, in Go's raw text format
 OUT/binary/ the same traces converted to binary (with GOTRACE convert), and Go's fuzz
             seeds decoded from Go's fuzz-corpus encoding"""
 import ast, os, subprocess, sys
 
-shared, out, gotrace = sys.argv[1:4]
+corpus, out, gotrace = sys.argv[1:4]
 os.makedirs(os.path.join(out, "text"), exist_ok=True)
 os.makedirs(os.path.join(out, "binary"), exist_ok=True)
 
-golden = os.path.join(shared, "corpus", "golden")
+golden = os.path.join(corpus, "golden")
 for name in sorted(os.listdir(golden)):
     text = open(os.path.join(golden, name)).read()
     trace = text.split("-- trace --\n", 1)[1]
@@ -45,7 +45,7 @@ def go_unquote_bytes(lit):
             raise ValueError("bad escape " + e)
     return bytes(out_bytes)
 
-fuzz = os.path.join(shared, "corpus", "fuzz")
+fuzz = os.path.join(corpus, "fuzz")
 for name in sorted(os.listdir(fuzz)):
     text = open(os.path.join(fuzz, name), encoding="utf-8").read()
     lit = text[text.index("[]byte(") + 7:text.rindex(")")]

@@ -28,7 +28,7 @@ std::vector<uint8_t> decode_fuzz_seed(const std::string& text) {
 
 TEST_CASE("fuzz seeds give events or a clean error", "[v2][fuzz]") {
   std::vector<std::string> files;
-  for (const auto& e : std::filesystem::directory_iterator(shared_dir() + "/corpus/fuzz")) files.push_back(e.path().string());
+  for (const auto& e : std::filesystem::directory_iterator(fuzz_dir())) files.push_back(e.path().string());
   std::sort(files.begin(), files.end());
   REQUIRE(files.size() >= 10);
   for (const auto& path : files) {

@@ -44,7 +44,7 @@ Golden parse_txtar(const std::string& text) {
 
 TEST_CASE("golden tests reach Go's verdict", "[v2][golden]") {
   std::vector<std::string> files;
-  for (const auto& e : std::filesystem::directory_iterator(shared_dir() + "/corpus/golden")) {
+  for (const auto& e : std::filesystem::directory_iterator(golden_dir())) {
     if (e.path().extension() == ".test") files.push_back(e.path().string());
   }
   std::sort(files.begin(), files.end());

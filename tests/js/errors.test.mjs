@@ -4,11 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { openTrace } from '../../dist/index.js';
+import { corpusDir, corpusPath } from './corpus.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const shared = process.env.GOTRACE_SHARED_DIR ?? path.resolve(root, '../shared');
 
 // Go's fuzz-corpus encoding: `go test fuzz v1` then []byte("...") with Go escapes.
 function decodeFuzzSeed(text) {
@@ -34,7 +32,7 @@ function decodeFuzzSeed(text) {
   return new Uint8Array(out);
 }
 
-const valid = fs.readFileSync(path.join(shared, 'corpus/go/go123-annotations.trace'));
+const valid = fs.readFileSync(corpusPath('go123-annotations.trace'));
 
 async function stillWorks() {
   const t = await openTrace(valid);
@@ -47,7 +45,7 @@ async function stillWorks() {
 }
 
 test('every fuzz seed that Go rejects gives a JS Error, and the module stays usable', async () => {
-  const dir = path.join(shared, 'corpus/fuzz');
+  const dir = path.join(corpusDir, 'fuzz');
   let errors = 0;
   for (const name of fs.readdirSync(dir).sort()) {
     const bytes = decodeFuzzSeed(fs.readFileSync(path.join(dir, name), 'utf8'));
@@ -65,14 +63,14 @@ test('every fuzz seed that Go rejects gives a JS Error, and the module stays usa
 });
 
 test('a truncated trace is an Error naming where it broke; with allowPartial its complete part opens', async () => {
-  const full = fs.readFileSync(path.join(shared, 'corpus/go/go123-stress.trace'));
+  const full = fs.readFileSync(corpusPath('go123-stress.trace'));
   const cut = full.subarray(0, Math.floor(full.length * 0.6));
   await assert.rejects(openTrace(cut), (e) => e instanceof Error && /offset \d+/.test(e.message));
   await stillWorks();
 });
 
 test('a Blob gives the errors its bytes give, and reading it can be cancelled', async () => {
-  const full = fs.readFileSync(path.join(shared, 'corpus/go/go123-stress.trace'));
+  const full = fs.readFileSync(corpusPath('go123-stress.trace'));
   const cut = full.subarray(0, Math.floor(full.length * 0.6));
   const fromBytes = await openTrace(cut).then(() => '', (e) => e.message);
   assert.match(fromBytes, /offset \d+/);
@@ -138,7 +136,7 @@ test('bad arguments to the analyses are Errors, and the trace keeps working', as
 });
 
 test('the analyses of a partial trace work on what was read', async () => {
-  const full = fs.readFileSync(path.join(shared, 'corpus/go/go123-stress.trace'));
+  const full = fs.readFileSync(corpusPath('go123-stress.trace'));
   const t = await openTrace(full.subarray(0, Math.floor(full.length * 0.9)), { allowPartial: true });
   assert.match(t.partialError, /offset \d+/);
   assert.ok(t.goroutines().groups.length > 0);

@@ -7,10 +7,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { corpusDir } from './corpus.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const shared = process.env.GOTRACE_SHARED_DIR ?? path.resolve(root, '../shared');
-const corpus = path.join(shared, 'corpus/go');
+const corpus = path.join(corpusDir, 'go');
 const cli = path.join(root, 'build/native/cli/gotrace');
 
 let project;
@@ -35,6 +35,21 @@ test('the tarball holds the JS, the .wasm, the types and the README', () => {
   const files = fs.readdirSync(path.join(project, 'node_modules/gotrace/dist')).sort();
   assert.deepEqual(files, ['gotrace-core.mjs', 'gotrace-core.wasm', 'index.d.ts', 'index.js']);
   assert.ok(fs.readFileSync(path.join(project, 'node_modules/gotrace/README.md'), 'utf8').includes('openTrace'));
+});
+
+test("the README's example runs as it is against the installed package", () => {
+  const readme = fs.readFileSync(path.join(project, 'node_modules/gotrace/README.md'), 'utf8');
+  const example = readme.match(/```js\n(\/\/ summary\.mjs[^\n]*\n[\s\S]*?)```/);
+  assert.ok(example, 'the README has the summary.mjs example');
+  fs.writeFileSync(path.join(project, 'summary.mjs'), example[1]);
+  const file = path.join(corpus, 'go123-annotations.trace');
+  const out = execFileSync('node', ['summary.mjs', file], { cwd: project }).toString().split('\n');
+  const stats = JSON.parse(execFileSync(cli, ['stats', '--json', file]));
+  const [busiest] = JSON.parse(execFileSync(cli, ['goroutines', '--json', file])).groups;
+  assert.equal(out[0], `Go ${stats.format.go_version}: ${stats.events} events, ${stats.goroutines} goroutines`);
+  assert.equal(out[1], `busiest: ${busiest.name} (${busiest.count} goroutines, ${busiest.exec} ns running)`);
+  const dump = execFileSync(cli, ['dump', file]).toString();
+  assert.ok(out.length > 3 && out[2].startsWith('M=') && dump.startsWith(out.slice(2, 5).join('\n')), out.join('\n'));
 });
 
 test('stats() equals `gotrace stats --json` on every v2 trace', async () => {

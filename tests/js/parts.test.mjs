@@ -5,14 +5,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { openTrace, isDefaultMmuFlags } from '../../dist/index.js';
+import { corpusDir } from './corpus.mjs';
 import { GOROUTINE_SORT, sortGoroutines } from '../../web/src/views/goroutines/breakdown.js';
 import { bucketIndex, bucketOfMin } from '../../web/src/views/tasks/buckets.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const shared = process.env.GOTRACE_SHARED_DIR ?? path.resolve(root, '../shared');
-const corpus = path.join(shared, 'corpus/go');
+const corpus = path.join(corpusDir, 'go');
 const traces = ['go123-annotations-stress.trace', 'go123-stress.trace', 'go122-workload.trace'];
 
 async function opened(name) {

@@ -6,13 +6,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { openTrace } from '../../dist/index.js';
+import { corpusPath } from './corpus.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const shared = process.env.GOTRACE_SHARED_DIR ?? path.resolve(root, '../shared');
-const file = path.join(shared, 'corpus/go/go122-workload.trace');
+const file = corpusPath('go122-workload.trace');
 
 // The worker's global scope: what it posts is kept in order of posting.
 const answers = [];

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fnmatch.h>
 #include <fstream>
@@ -13,14 +14,28 @@
 #include <sys/wait.h>
 
 #include "gotrace/event_format.h"
+#include "sha256.h"
 
 namespace fs = std::filesystem;
 
 namespace gotrace::test {
 
-std::string shared_dir() { return GOTRACE_SHARED_DIR; }
-std::string corpus_path(const std::string& name) { return shared_dir() + "/corpus/go/" + name; }
+std::string corpus_dir() {
+  const char* dir = std::getenv("GOTRACE_CORPUS_DIR");
+  return dir && *dir ? dir : GOTRACE_CORPUS_DIR;
+}
+std::string corpus_path(const std::string& name) { return corpus_dir() + "/go/" + name; }
+std::string newest_path(const std::string& name) { return corpus_dir() + "/newest/" + name; }
+std::string golden_dir() { return corpus_dir() + "/golden"; }
+std::string fuzz_dir() { return corpus_dir() + "/fuzz"; }
 std::string cli_path() { return GOTRACE_CLI_PATH; }
+
+std::optional<std::string> large_trace_path() {
+  const char* dir = std::getenv("GOTRACE_SHARED_DIR");
+  std::string path = std::string(dir && *dir ? dir : GOTRACE_SHARED_DIR) + "/corpus/go/go123-workload-large.trace.zst";
+  if (!fs::exists(path)) return std::nullopt;
+  return path;
+}
 
 bool file_exists(const std::string& path) { return fs::exists(path); }
 
@@ -57,7 +72,7 @@ std::string read_zstd(const std::string& path) {
 
 std::vector<std::string> corpus_traces(const std::vector<std::string>& globs) {
   std::vector<std::string> names;
-  for (const auto& e : fs::directory_iterator(shared_dir() + "/corpus/go")) {
+  for (const auto& e : fs::directory_iterator(corpus_dir() + "/go")) {
     std::string n = e.path().filename().string();
     if (n.size() < 7 || n.substr(n.size() - 6) != ".trace") continue;
     std::string base = n.substr(0, n.size() - 6);
@@ -70,6 +85,47 @@ std::vector<std::string> corpus_traces(const std::vector<std::string>& globs) {
   }
   std::sort(names.begin(), names.end());
   return names;
+}
+
+ReferenceListing reference_listing(const std::string& base) {
+  ReferenceListing ref;
+  if (fs::exists(base + ".zst")) {
+    ref.found = true;
+    ref.text = strip_exit_line(read_zstd(base + ".zst"));
+    return ref;
+  }
+  if (!fs::exists(base + ".canon.sha256")) return ref;
+  std::istringstream line(read_text(base + ".canon.sha256"));
+  std::string lines, exit_code;
+  line >> ref.canon_sha256 >> lines >> exit_code;
+  if (ref.canon_sha256.size() != 64 || lines.rfind("lines=", 0) != 0 || exit_code.rfind("exit=", 0) != 0)
+    throw std::runtime_error("malformed reference hash " + base + ".canon.sha256");
+  ref.found = true;
+  ref.lines = std::stoul(lines.substr(6));
+  ref.exit_code = std::stoi(exit_code.substr(5));
+  return ref;
+}
+
+std::string canonical_difference(const std::string& ours, const ReferenceListing& ref) {
+  if (!ref.found) return "no reference listing";
+  std::string canon = canon_dump(ours);
+  if (!ref.text) {
+    size_t lines = static_cast<size_t>(std::count(ours.begin(), ours.end(), '\n'));
+    std::string hash = sha256_hex(canon);
+    if (hash == ref.canon_sha256 && lines == ref.lines) return "";
+    return "canonical sha256 " + hash + " lines=" + std::to_string(lines) + ", Go's " + ref.canon_sha256 +
+           " lines=" + std::to_string(ref.lines);
+  }
+  std::string theirs = canon_dump(*ref.text);
+  if (canon == theirs) return "";
+  size_t at = 0, line = 1;
+  while (at < canon.size() && at < theirs.size() && canon[at] == theirs[at]) line += canon[at++] == '\n';
+  auto line_at = [&](const std::string& s) {
+    size_t begin = at == 0 ? std::string::npos : s.rfind('\n', at - 1);
+    begin = begin == std::string::npos ? 0 : begin + 1;
+    return s.substr(begin, s.find('\n', begin) - begin);
+  };
+  return "canonical line " + std::to_string(line) + ": ours `" + line_at(canon) + "`, Go's `" + line_at(theirs) + "`";
 }
 
 std::string dump_text(const ReadResult& r) {

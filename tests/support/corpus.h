@@ -1,8 +1,10 @@
-// Test helpers over ../shared: the trace corpus, Go's reference outputs (zstd), the
-// golden tests, and the canonical form of dumps (../shared/tools/canon-dump).
+// Test helpers over the test corpus (tests/corpus: real traces, Go's reference outputs,
+// Go's golden tests and fuzz seeds; see its README.md), and the canonical form of dumps
+// (tools/canon_dump.py).
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,8 +12,16 @@
 
 namespace gotrace::test {
 
-std::string shared_dir();                   // GOTRACE_SHARED_DIR
-std::string corpus_path(const std::string& name);  // shared/corpus/go/NAME
+std::string corpus_dir();                          // GOTRACE_CORPUS_DIR (tests/corpus)
+std::string corpus_path(const std::string& name);  // corpus/go/NAME
+std::string newest_path(const std::string& name);  // corpus/newest/NAME
+std::string golden_dir();                          // corpus/golden: Go's reader golden tests
+std::string fuzz_dir();                            // corpus/fuzz: Go's fuzz seeds
+
+// The 94 MB trace (zstd) of the shared corpus beside the checkout (GOTRACE_SHARED_DIR),
+// for the tests that read it; nullopt when it is not there.
+std::optional<std::string> large_trace_path();
+
 bool file_exists(const std::string& path);
 std::vector<uint8_t> read_bytes(const std::string& path);
 std::string read_text(const std::string& path);
@@ -19,6 +29,22 @@ std::string read_zstd(const std::string& path);  // decompresses a .zst file
 
 // Names (without .trace) of corpus traces whose name matches any of the globs.
 std::vector<std::string> corpus_traces(const std::vector<std::string>& globs);
+
+// Go's listing of a trace as the corpus keeps it: BASE.zst, the listing itself, or where
+// that is large BASE.canon.sha256, `SHA lines=N exit=RC`: the sha256 of its canonical
+// form, its line count and Go's exit status.
+struct ReferenceListing {
+  bool found = false;
+  std::optional<std::string> text;  // the listing (no exit line), where kept whole
+  std::string canon_sha256;
+  size_t lines = 0;
+  int exit_code = 0;
+};
+ReferenceListing reference_listing(const std::string& base);
+
+// Empty when `ours` equals the reference up to the order of tied events; otherwise what
+// differs (the first differing line of the canonical forms, or the hashes).
+std::string canonical_difference(const std::string& ours, const ReferenceListing& ref);
 
 // The text `gotrace dump` prints for a read result, without the exit line.
 std::string dump_text(const ReadResult& r);

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
+import { corpusDir } from '../js/corpus.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const cli = path.join(root, 'build/native/cli/gotrace');
@@ -14,10 +15,9 @@ export const HOSTILE = '<img src=x onerror=alert(1)>';
 
 export const gotrace = (...args) => execFileSync(cli, args, { maxBuffer: 1 << 30 }).toString();
 
-/** A trace of the corpus by name ('go/go121-workload.trace'); the one place that knows
- *  where the corpus lies (GOTRACE_CORPUS_DIR, else ../shared/corpus beside the checkout). */
+/** A trace of the test corpus by name ('go/go121-workload.trace'). */
 export function corpusTrace(name) {
-  return path.join(process.env.GOTRACE_CORPUS_DIR ?? path.resolve(root, '../shared/corpus'), name);
+  return path.join(corpusDir, name);
 }
 
 /**
