@@ -265,7 +265,7 @@ TEST_CASE("the whole large trace zoomed out gives few rectangles and the exact t
           "[timeline][corpus][large]") {
   std::optional<std::string> large = large_trace_path();
   if (!large) {
-    WARN("skipped: the 94 MB trace (../shared/corpus/go/go123-workload-large.trace.zst) is not beside this checkout");
+    WARN("test skipped: the 94 MB trace (../shared/corpus/go/go123-workload-large.trace.zst) is not beside this checkout");
     return;
   }
   const std::string bytes = read_zstd(*large);
