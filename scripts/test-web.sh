@@ -14,4 +14,4 @@ trap 'kill "$server" 2>/dev/null || true; rm -f "$log"' EXIT
 for _ in $(seq 100); do [[ -s $log ]] && break; sleep 0.1; done
 url=$(head -n1 "$log")
 echo "web: serving web/dist at $url"
-GOTRACE_WEB_URL=$url node --test --test-concurrency=1 tests/web/
+GOTRACE_WEB_URL=$url ./scripts/node-tests.sh --test-concurrency=1 tests/web/

@@ -26,7 +26,7 @@ step "tracer under ThreadSanitizer"
 
 step "WebAssembly build and npm package tests"
 "$root/scripts/build-wasm.sh"
-(cd "$root" && node --test tests/js/)
+(cd "$root" && ./scripts/node-tests.sh tests/js/)
 
 step "web app in Chromium"
 "$root/scripts/test-web.sh"
