@@ -4,14 +4,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 export NODE_PATH=${NODE_PATH:-/usr/share/nodejs}  # emcc needs Debian's acorn
-launcher=()
-if command -v ccache >/dev/null; then
-  # As in build-native.sh: a second tree of the same sources (a clone) costs little.
-  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-  export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$(dirname "$root")}
-fi
-emcmake cmake -S "$root" -B "$root/build-wasm" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O3 -DNDEBUG" \
-  "${launcher[@]}" >/dev/null
+emcmake cmake -S "$root" -B "$root/build-wasm" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O3 -DNDEBUG" >/dev/null
 cmake --build "$root/build-wasm" -j "${JOBS:-2}" --target gotrace_wasm
 mkdir -p "$root/dist"
 cp "$root/build-wasm/wasm-bindings/gotrace-core.mjs" "$root/build-wasm/wasm-bindings/gotrace-core.wasm" \
