@@ -10,15 +10,21 @@
 # medians in brackets) with the C++/Go ratios and each goal's verdict. A benchmark:
 # nothing fails on its figures. The raw lines stay in BUILD_DIR/tracer-vs-go.results
 # (tools/tracer-vs-go-table.py FILE prints the table again).
-#   scripts/bench-tracer-vs-go.sh [-r ROUNDS] [-p PAIRS] [BUILD_DIR]
+# With -i N, it counts instructions under callgrind instead, which the machine's other
+# work does not disturb: what tracing adds per job and per ping-pong round trip on one
+# worker (one P), from runs of N and 2N operations traced and untraced (as
+# scripts/tracer-instructions.sh, whose tracer-instructions it runs for the C++ side).
+#   scripts/bench-tracer-vs-go.sh [-r ROUNDS] [-p PAIRS] [-i N] [BUILD_DIR]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 rounds=3
 pairs=5
+instructions=
 while [ $# -gt 0 ]; do
   case $1 in
     -r) rounds=$2; shift 2 ;;
     -p) pairs=$2; shift 2 ;;
+    -i) instructions=$2; shift 2 ;;
     *) break ;;
   esac
 done
@@ -37,6 +43,29 @@ trap 'rm -rf "$work"' EXIT
 (cd "$root/native/tracer/bench/go" &&
   GOROOT=$goroot GOTOOLCHAIN=local GOPROXY=off GOWORK=off GOFLAGS=-mod=mod GOCACHE=$work/gocache \
     "$goroot/bin/go" build -o "$work/go-tracer-bench" .)
+if [ -n "$instructions" ]; then
+  command -v valgrind >/dev/null || { echo "bench-tracer-vs-go: valgrind is not installed" >&2; exit 2; }
+  cmake --build "$dir" --target tracer-instructions >/dev/null
+  count() {  # COMMAND...: instructions of the whole run
+    # (Callgrind cannot follow the signals of Go's asynchronous preemption.)
+    GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind --callgrind-out-file="$work/cg" "$@" 2>&1 |
+      sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+  }
+  n=$instructions
+  for workload in jobs pingpong; do
+    for lang in cpp go; do
+      if [ $lang = cpp ]; then cmd=("$dir/native/tracer/tracer-instructions" "$workload"); else
+        cmd=("$work/go-tracer-bench" -instructions "$workload"); fi
+      on1=$(count "${cmd[@]}" on "$n")
+      on2=$(count "${cmd[@]}" on $((2 * n)))
+      off1=$(count "${cmd[@]}" off "$n")
+      off2=$(count "${cmd[@]}" off $((2 * n)))
+      echo "$workload $lang: untraced $(((off2 - off1) / n)) instructions per operation," \
+        "tracing adds $((((on2 - on1) - (off2 - off1)) / n))"
+    done
+  done
+  exit 0
+fi
 results=$dir/tracer-vs-go.results
 : > "$results"
 echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')," \

@@ -10,6 +10,9 @@
 //	pair WORKLOAD OFF ON         CPU ns per operation of an untraced and a traced run
 //	trace WORKLOAD OPS FILE      a traced run written to FILE (with -trace-dir)
 //	cost off|shallow|stack16 P50 P99 P999   ns per region event
+//
+// `go-tracer-bench -instructions WORKLOAD on|off N` runs one workload for callgrind
+// (instructions.go).
 package main
 
 import (
@@ -18,12 +21,23 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 )
 
 func main() {
 	pairs := flag.Int("pairs", 9, "untraced/traced pairs of runs per workload")
 	traceDir := flag.String("trace-dir", "", "also write one traced run of each workload there")
+	count := flag.String("instructions", "", "WORKLOAD on|off N: one run on one P, for callgrind (see instructions.go)")
 	flag.Parse()
+	if *count != "" {
+		n, err := strconv.Atoi(flag.Arg(1))
+		if flag.NArg() != 2 || err != nil || (flag.Arg(0) != "on" && flag.Arg(0) != "off") ||
+			!instructions(*count, flag.Arg(0) == "on", n) {
+			fmt.Fprintln(os.Stderr, "usage: go-tracer-bench -instructions jobs|pingpong on|off N")
+			os.Exit(2)
+		}
+		return
+	}
 	// The C++ workloads run on 2 workers; Go's run on 2 Ps.
 	runtime.GOMAXPROCS(2)
 	oneMicro := iterationsFor(1000)

@@ -56,8 +56,9 @@ func shortJobs(jobs int, iterations uint64) float64 {
 
 // pingpong: two goroutines pass a value back and forth over unbuffered channels
 // (the scheduler example's ping-pong): round trips.
-func pingpong() float64 {
-	const rounds = 500000
+func pingpong() float64 { return pingpongRounds(500000) }
+
+func pingpongRounds(rounds int) float64 {
 	toPong, toPing := make(chan int), make(chan int)
 	done := make(chan int)
 	go func() {
