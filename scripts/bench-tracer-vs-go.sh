@@ -4,8 +4,8 @@
 # (native/tracer/bench/go, built here with Go 1.27 from ../shared/tools/install-go-newest.sh,
 # or the Go of GOTRACE_GOROOT) run in alternation, workload by workload, for ROUNDS rounds
 # (C++ first in one round, Go first in the next); each run does PAIRS untraced/traced
-# pairs. One traced run of each workload per side is written to a file and read back by
-# `gotrace stats` for its events and bytes, so both sides' events are counted alike.
+# pairs, then one traced run written to a file and read back by `gotrace stats` for its
+# events and bytes, so that both sides' events are counted alike.
 # Prints the table of docs/tracer.md (medians over all pairs, the range of the rounds'
 # medians in brackets) with the C++/Go ratios and each goal's verdict. A benchmark:
 # nothing fails on its figures. The raw lines stay in BUILD_DIR/tracer-vs-go.results
@@ -84,8 +84,8 @@ for ((r = 1; r <= rounds; r++)); do
   i=0
   for w in "${workloads[@]}"; do
     traces=()
-    [ "$r" = 1 ] && traces=(--trace-dir "$work")
-    [ "$w" = cost ] && traces=()
+    mkdir -p "$work/$r"
+    [ "$w" = cost ] || traces=(--trace-dir "$work/$r")
     if (((r + i) % 2)); then order=(cpp go); else order=(go cpp); fi
     for lang in "${order[@]}"; do run "$r" "$lang" "$w" ${traces[@]+"${traces[@]}"}; done
     echo "round $r/$rounds: $w done (load $(cut -d' ' -f1 /proc/loadavg))" >&2
@@ -93,9 +93,10 @@ for ((r = 1; r <= rounds; r++)); do
   done
 done
 # Events and bytes of each traced run, counted by the same reader for both sides.
-grep ' trace ' "$results" | while read -r _ lang _ workload ops file; do
+grep ' trace ' "$results" | while read -r round lang _ workload ops file; do
   stats=$("$gotrace" stats --json "$file") || { echo "bench-tracer-vs-go: $file does not read back" >&2; exit 1; }
   python3 -c 'import json, sys; s = json.load(sys.stdin); print(s["events"], s["bytes"])' <<< "$stats" |
-    { read -r events bytes; echo "0 $lang events $workload $ops $events $bytes"; } >> "$results"
+    { read -r events bytes; echo "$round $lang events $workload $ops $events $bytes"; } >> "$results"
+  rm -f "$file"
 done
 python3 "$root/tools/tracer-vs-go-table.py" "$results"

@@ -3,9 +3,10 @@
 
   ROUND LANG pair WORKLOAD OFF ON          CPU ns per operation, untraced and traced
   ROUND LANG cost off|shallow|stack16 P50 P99 P999
-  0 LANG events WORKLOAD OPS EVENTS BYTES  one traced run, read back by gotrace stats
+  ROUND LANG events WORKLOAD OPS EVENTS BYTES  a traced run, read back by gotrace stats
 
 Overheads are medians over all pairs; brackets hold the range of the rounds' medians.
+Events per operation and bytes per event are medians over the rounds' traced runs.
 Goals (per workload, against Go's tracer in the same run): CPU overhead per operation at
 most Go's, cost per event at most half of Go's, bytes per event at most Go's.
 """
@@ -25,7 +26,8 @@ LANGS = ("go", "cpp")
 def main(path):
     pairs = defaultdict(list)  # (lang, workload) -> [(round, off, on)]
     costs = defaultdict(list)  # (lang, kind) -> [(p50, p99)]
-    events = {}  # (lang, workload) -> (ops, events, bytes)
+    runs = defaultdict(list)  # (lang, workload) -> [(ops, events, bytes)]
+    events = {}  # (lang, workload) -> (1, events per op, bytes per event): medians
     for line in open(path):
         if line.startswith("machine:"):
             print("# " + line.strip())
@@ -39,7 +41,11 @@ def main(path):
         elif kind == "cost":
             costs[lang, f[3]].append((float(f[4]), float(f[5])))
         elif kind == "events":
-            events[lang, f[3]] = (float(f[4]), float(f[5]), float(f[6]))
+            runs[lang, f[3]].append((float(f[4]), float(f[5]), float(f[6])))
+    # The traced runs' medians: events per operation and bytes per event vary with where
+    # generations end and how often workers park.
+    for key, v in runs.items():
+        events[key] = (1.0, statistics.median(e / o for o, e, _ in v), statistics.median(b / e for _, e, b in v))
 
     def overhead(lang, w):
         ps = pairs.get((lang, w))
@@ -110,7 +116,7 @@ def main(path):
     bpe = {}
     for w, _ in WORKLOADS:
         if all((lang, w) in events for lang in LANGS):
-            bpe[w] = {lang: events[lang, w][2] / events[lang, w][1] for lang in LANGS}
+            bpe[w] = {lang: events[lang, w][2] for lang in LANGS}
     if bpe:
         go_b = " / ".join(f"{v['go']:.2f}" for v in bpe.values())
         cpp_b = " / ".join(f"{v['cpp']:.2f}" for v in bpe.values())
@@ -118,7 +124,7 @@ def main(path):
         print(f"| bytes/event: {' / '.join(bpe)} | {go_b} | {cpp_b} | {ratios} |")
         # The sides write different events for the same work (Go's locked threads add a
         # ProcStart and ProcStop to each wakeup): the trace's size per operation compares them.
-        bpo = {w: {lang: events[lang, w][2] / events[lang, w][0] for lang in LANGS} for w in bpe}
+        bpo = {w: {lang: statistics.median(b / o for o, _, b in runs[lang, w]) for lang in LANGS} for w in bpe}
         go_o = " / ".join(f"{v['go']:.1f}" for v in bpo.values())
         cpp_o = " / ".join(f"{v['cpp']:.1f}" for v in bpo.values())
         ratios_o = " / ".join(f"{v['cpp'] / v['go']:.2f}" for v in bpo.values())
