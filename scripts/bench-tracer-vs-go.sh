@@ -41,7 +41,7 @@ gotrace=$dir/native/cli/gotrace
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 (cd "$root/native/tracer/bench/go" &&
-  GOROOT=$goroot GOTOOLCHAIN=local GOPROXY=off GOWORK=off GOFLAGS=-mod=mod GOCACHE=$work/gocache \
+  GOROOT=$goroot GOTOOLCHAIN=local GOPROXY=off GOWORK=off GOFLAGS=-mod=mod \
     "$goroot/bin/go" build -o "$work/go-tracer-bench" .)
 if [ -n "$instructions" ]; then
   command -v valgrind >/dev/null || { echo "bench-tracer-vs-go: valgrind is not installed" >&2; exit 2; }
