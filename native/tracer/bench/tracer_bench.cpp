@@ -4,6 +4,14 @@
 //   - bytes per event in the examples' traces;
 //   - events per second written by 1 and 2 threads.
 // Figures depend on the machine: run it on an idle one (it says how many CPUs it has).
+//
+// `tracer-bench vs-go [--pairs N] [--trace-dir DIR] WORKLOAD...` prints, instead, the
+// raw figures scripts/bench-tracer-vs-go.sh compares with Go's tracer on the same
+// workloads (native/tracer/bench/go), one line each:
+//   pair WORKLOAD OFF ON         CPU ns per operation of an untraced and a traced run
+//   trace WORKLOAD OPS FILE      a traced run written to FILE (with --trace-dir)
+//   cost off|shallow|stack16 P50 P99 P999   ns per region event
+// Workloads: jobs-1us, jobs-10us, pingpong, thread-pingpong, cost.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -11,6 +19,8 @@
 #include <mutex>
 #include <cstdio>
 #include <cstring>
+#include <functional>
+#include <cstdlib>
 #include <ctime>
 #include <string>
 #include <thread>
@@ -74,7 +84,7 @@ Percentiles best_of(Percentiles a, Percentiles b) {
   return {std::min(a.p50, b.p50), std::min(a.p99, b.p99), std::min(a.p999, b.p999)};
 }
 
-void event_cost(bool stacks) {
+Percentiles measure_event_cost(bool stacks) {
   trace::Options o;
   o.stacks = stacks;
   Percentiles p{1e9, 1e9, 1e9};
@@ -86,17 +96,27 @@ void event_cost(bool stacks) {
     trace::stop();
     p = best_of(p, percentiles(v));
   }
+  return p;
+}
+
+void event_cost(bool stacks) {
+  Percentiles p = measure_event_cost(stacks);
   std::printf("  one event, %-22s p50 %6.1f ns   p99 %6.1f ns   p99.9 %6.1f ns\n",
               stacks ? "with a 16-frame stack:" : "without a stack:", p.p50, p.p99, p.p999);
 }
 
-void event_cost_off() {
+Percentiles measure_event_cost_off() {
   Percentiles p{1e9, 1e9, 1e9};
   for (int run = 0; run < 5; run++) {
     std::vector<double> v;
     deep<14>(v, 40000);
     p = best_of(p, percentiles(v));
   }
+  return p;
+}
+
+void event_cost_off() {
+  Percentiles p = measure_event_cost_off();
   std::printf("  one call, tracing off:        p50 %6.1f ns   p99 %6.1f ns   p99.9 %6.1f ns\n", p.p50, p.p99, p.p999);
 }
 
@@ -121,11 +141,16 @@ double median(std::vector<double> v) {
 // The spread over pairs shows how noisy the machine was. CPU time (all threads of the
 // process) per operation is printed beside it: on a machine shared with other work it
 // is steadier than wall time, and it counts the tracer's own threads.
+struct Run {
+  double rate, cpu_per_op;
+};
+
+struct Pair {
+  Run off, on;
+};
+
 template <class F>
-void overhead(const char* what, const char* unit, F run_once, int pairs) {
-  struct Run {
-    double rate, cpu_per_op;
-  };
+std::vector<Pair> measure_pairs(F& run_once, int pairs) {
   auto run = [&](bool traced) {
     if (traced) trace::start(discard());
     double c0 = cpu_seconds();
@@ -137,12 +162,21 @@ void overhead(const char* what, const char* unit, F run_once, int pairs) {
     return Run{n / s, c / n * 1e9};
   };
   run(false);  // warm-up: thread stacks, allocator, caches
-  std::vector<double> off, on, slowdown, cpu_off, cpu_on, cpu_slowdown;
+  std::vector<Pair> out;
   for (int i = 0; i < pairs; i++) {
     bool on_first = i % 2 == 1;
     Run a = run(on_first), b = run(!on_first);
-    const Run& r_off = on_first ? b : a;
-    const Run& r_on = on_first ? a : b;
+    out.push_back(on_first ? Pair{b, a} : Pair{a, b});
+  }
+  return out;
+}
+
+template <class F>
+void overhead(const char* what, const char* unit, F run_once, int pairs) {
+  std::vector<double> off, on, slowdown, cpu_off, cpu_on, cpu_slowdown;
+  for (const Pair& p : measure_pairs(run_once, pairs)) {
+    const Run& r_off = p.off;
+    const Run& r_on = p.on;
     off.push_back(r_off.rate);
     on.push_back(r_on.rate);
     slowdown.push_back(100.0 * (r_off.rate / r_on.rate - 1));
@@ -292,10 +326,76 @@ void events_per_second(int threads) {
               double(total) / s / 1e6, (unsigned long long)st.events, (unsigned long long)st.events_dropped);
 }
 
+// The workloads that native/tracer/bench/go has in Go, by the names both use.
+std::function<double()> vs_go_workload(const std::string& name) {
+  static const uint64_t one_us = iterations_for(1us);
+  if (name == "jobs-1us") return [] { return short_jobs(200000, one_us); };
+  if (name == "jobs-10us") return [] { return short_jobs(20000, 10 * one_us); };
+  if (name == "pingpong") return pingpong;
+  if (name == "thread-pingpong") return thread_pingpong;
+  return nullptr;
+}
+
+int vs_go(int argc, char** argv) {
+  int pairs = kPairs;
+  std::string trace_dir;
+  std::vector<std::string> names;
+  for (int i = 0; i < argc; i++) {
+    std::string a = argv[i];
+    if (a == "--pairs" && i + 1 < argc) {
+      pairs = std::atoi(argv[++i]);
+    } else if (a == "--trace-dir" && i + 1 < argc) {
+      trace_dir = argv[++i];
+    } else {
+      names.push_back(a);
+    }
+  }
+  for (const std::string& name : names) {
+    if (name == "cost") {
+      auto print = [](const char* what, Percentiles p) {
+        std::printf("cost %s %.2f %.2f %.2f\n", what, p.p50, p.p99, p.p999);
+      };
+      print("off", measure_event_cost_off());
+      print("shallow", measure_event_cost(false));
+      print("stack16", measure_event_cost(true));
+      continue;
+    }
+    auto run_once = vs_go_workload(name);
+    if (!run_once) {
+      std::fprintf(stderr, "tracer-bench vs-go: unknown workload %s\n", name.c_str());
+      return 2;
+    }
+    for (const Pair& p : measure_pairs(run_once, pairs))
+      std::printf("pair %s %.1f %.1f\n", name.c_str(), p.off.cpu_per_op, p.on.cpu_per_op);
+    if (!trace_dir.empty()) {
+      std::string file = trace_dir + "/cpp-" + name + ".trace";
+      std::string error;
+      auto sink = trace::file_sink(file, &error);
+      if (!sink || !trace::start(std::move(sink), {}, &error)) {
+        std::fprintf(stderr, "tracer-bench vs-go: %s\n", error.c_str());
+        return 1;
+      }
+      double ops = run_once();
+      trace::stop();
+      std::printf("trace %s %.0f %s\n", name.c_str(), ops, file.c_str());
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 
 // tracer-bench [SECTION...]: bytes, cost, overhead, rate; all of them by default.
+// tracer-bench vs-go ...: see the top of this file.
 int main(int argc, char** argv) {
+  if (argc > 1 && std::strcmp(argv[1], "vs-go") == 0) {
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);
+    // The first trace loads the symbolizer; keep that out of the figures.
+    trace::start(discard());
+    { trace::Region r("warm-up"); }
+    trace::stop();
+    return vs_go(argc - 2, argv + 2);
+  }
   auto wanted = [&](const char* section) {
     if (argc < 2) return true;
     for (int i = 1; i < argc; i++)

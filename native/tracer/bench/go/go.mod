@@ -1,0 +1,3 @@
+module gotrace.local/tracerbench
+
+go 1.23
