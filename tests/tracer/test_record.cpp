@@ -2,8 +2,8 @@
 // has a goroutine per thread, named as the thread names itself, with each wait recorded
 // under Go's reason and about as long as the program made it; it reads to its end with
 // gotrace's reader and Go's validators (where installed). Then the flight recorder on
-// SIGUSR2, a forked child (untraced), an executed child (traced with --children) and a
-// terminating signal.
+// SIGUSR2, a forked child (untraced), an executed child (traced with --children), a
+// terminating signal and _exit.
 #include <catch2/catch.hpp>
 
 #include <sys/stat.h>
@@ -194,7 +194,7 @@ TEST_CASE("gotrace-record: a program's threads, their waits and reasons", "[trac
 TEST_CASE("gotrace-record: SIGUSR2 writes a flight recording, exit writes nothing", "[tracer][record]") {
   std::string path = temp_path("record-flight.trace");
   std::string out;
-  int status = record("-o " + in_quotes(path) + " --flight 3", "flight", &out);
+  int status = record("-o " + in_quotes(path) + " --flight 3", "flight " + in_quotes(path), &out);
   INFO(out);
   REQUIRE(status == 0);
   CHECK_FALSE(exists(path));
@@ -273,5 +273,19 @@ TEST_CASE("gotrace-record: a terminating signal writes the trace, then takes its
   INFO(t.error);
   REQUIRE(t.ok);
   CHECK(waits_of(t, "record-program", "sync").size() >= 1);
+  check_with_go(path);
+}
+
+TEST_CASE("gotrace-record: _exit writes the trace first", "[tracer][record]") {
+  std::string path = temp_path("record-exit.trace");
+  std::string out;
+  int status = record("-o " + in_quotes(path), "_exit", &out);
+  INFO(out);
+  CHECK(status == 0);
+  RecordedTrace t = read_recorded(path);
+  INFO(t.error);
+  REQUIRE(t.ok);
+  CHECK(t.goroutines["record-program"] == 3);
+  CHECK(waits_of(t, "record-program", "sleep").size() >= 3);  // (the workers, 50 ms of 1 ms sleeps)
   check_with_go(path);
 }

@@ -59,14 +59,21 @@ void on_signal(int sig) {
   errno = saved;
 }
 
+// Written under a temporary name and renamed when complete, so that FILE.N, once there,
+// is a whole trace.
 void write_flight_recording() {
-  std::string path = g_settings.output + "." + std::to_string(++g_flights);
+  std::string path = g_settings.output + "." + std::to_string(g_flights + 1);
+  std::string partial = path + ".partial";
   std::string error;
-  std::unique_ptr<tracer::Sink> sink = tracer::file_sink(path, &error);
+  std::unique_ptr<tracer::Sink> sink = tracer::file_sink(partial, &error);
   if (!sink) return say("cannot write a flight recording: " + error);
   tracer::FlightRecording r = tracer::write_flight_recording(*sink);
   sink->close();
-  if (!r.ok) return say("no flight recording: " + r.error);
+  if (!r.ok || std::rename(partial.c_str(), path.c_str()) != 0) {
+    std::remove(partial.c_str());
+    return say("no flight recording: " + (r.ok ? std::string("cannot rename ") + partial : r.error));
+  }
+  g_flights++;
   say("flight recording " + path + ": " + std::to_string(r.generations) + " generations, " +
       std::to_string(r.events) + " events, " + megabytes(r.bytes));
 }

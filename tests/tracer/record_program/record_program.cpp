@@ -1,11 +1,13 @@
 // A program that knows nothing of gotrace, for gotrace-record's tests: named threads that
 // wait in each way the recorder records, for known lengths of time.
 //   record-program            the waits below (what test_record.cpp expects)
-//   record-program flight     works a while, raising SIGUSR2 twice (flight recordings)
+//   record-program flight F   works a while, raising SIGUSR2 twice and waiting for the
+//                             flight recordings F.1 and F.2
 //   record-program fork       forks a child that locks, sleeps and exits (untraced)
 //   record-program exec       runs itself as a child process ("record-program child")
 //   record-program child      a short run of waits
 //   record-program terminate  waits, then raises SIGTERM (default action: termination)
+//   record-program _exit      waits, then ends with _exit (no exit handlers)
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -18,6 +20,7 @@
 #include <cstdio>
 #include <cstring>
 #include <mutex>
+#include <string>
 #include <thread>
 
 using namespace std::chrono_literals;
@@ -131,12 +134,13 @@ void run_waits() {
   join_late();
 }
 
-// Threads that take a shared lock and sleep, for `d`.
+// Two threads that take a shared lock and sleep, for `d` and five times at least (a
+// busy machine may start them late).
 void busy(std::chrono::milliseconds d) {
   std::mutex m;
   auto until = std::chrono::steady_clock::now() + d;
   auto work = [&] {
-    while (std::chrono::steady_clock::now() < until) {
+    for (int i = 0; i < 5 || std::chrono::steady_clock::now() < until; i++) {
       std::lock_guard lock(m);
       std::this_thread::sleep_for(1ms);
     }
@@ -155,11 +159,14 @@ int main(int argc, char** argv) {
   } else if (!std::strcmp(mode, "child")) {
     sleeps();
     busy(20ms);
-  } else if (!std::strcmp(mode, "flight")) {
-    for (int i = 0; i < 2; i++) {
+  } else if (!std::strcmp(mode, "flight") && argc > 2) {
+    for (int i = 1; i <= 2; i++) {
       busy(100ms);
       raise(SIGUSR2);
-      std::this_thread::sleep_for(200ms);  // (the recording is written meanwhile)
+      // Until the recording is there (the recorder writes it on a thread of its own).
+      std::string recording = std::string(argv[2]) + "." + std::to_string(i);
+      for (int wait = 0; wait < 3000 && access(recording.c_str(), F_OK) != 0; wait++)
+        std::this_thread::sleep_for(10ms);
     }
   } else if (!std::strcmp(mode, "fork") || !std::strcmp(mode, "exec")) {
     busy(30ms);
@@ -176,6 +183,9 @@ int main(int argc, char** argv) {
     int status = 0;
     if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return 1;
     busy(30ms);
+  } else if (!std::strcmp(mode, "_exit")) {
+    busy(50ms);
+    _exit(0);
   } else if (!std::strcmp(mode, "terminate")) {
     busy(50ms);
     raise(SIGTERM);
