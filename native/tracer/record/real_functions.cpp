@@ -11,9 +11,15 @@
 namespace gotrace::record {
 
 void* resolve_real(const char* name, const char* version) {
-  void* f = version ? dlvsym(RTLD_NEXT, name, version) : dlsym(RTLD_NEXT, name);
-  // (A sanitizer's interceptor may carry no version: then the unversioned name.)
-  if (!f && version) f = dlsym(RTLD_NEXT, name);
+  void* f = dlsym(RTLD_NEXT, name);
+  if (version) {
+    // libc's unversioned name may be an old version of the function: take the one asked
+    // for from the same library. An interceptor in between (a sanitizer's) carries no
+    // version and is taken as it is: it calls the right one itself.
+    void* versioned = dlvsym(RTLD_NEXT, name, version);
+    Dl_info a = {}, b = {};
+    if (versioned && (!f || (dladdr(f, &a) && dladdr(versioned, &b) && a.dli_fbase == b.dli_fbase))) f = versioned;
+  }
   if (!f) {
     // Nothing to fall back on: the program cannot go on without the call.
     static const char kPrefix[] = "gotrace-record: no real function for ";

@@ -17,6 +17,7 @@
 #include <cstring>
 #include <string>
 
+#include "context.h"
 #include "interpose.h"
 #include "options.h"
 #include "runtime.h"
@@ -28,19 +29,22 @@ std::atomic<bool> g_recording{false};
 
 namespace {
 
-Settings g_settings;
+// Never destroyed: the control thread and threads still running at exit may read it.
+Settings& g_settings = *new Settings;
 pid_t g_pid = 0;                 // the process that records (not a forked child)
 std::atomic<bool> g_finished{false};
 int g_control[2] = {-1, -1};     // signal handlers -> control thread
-int g_flights = 0;               // flight recordings written (control thread only)
+std::atomic<int> g_flights{0};   // flight recordings written
 // The terminating signals whose default action the recorder takes over (only where the
 // program left the default in place) to write the trace first.
 constexpr int kEndSignals[] = {SIGINT, SIGTERM, SIGHUP};
 
+int g_stderr = 2;                // the program's standard error as it was at load
+
 void say(const std::string& line) {
   if (g_settings.quiet) return;
   std::string s = "gotrace-record: " + line + "\n";
-  ssize_t ignored = ::syscall(SYS_write, 2, s.data(), s.size());
+  ssize_t ignored = ::syscall(SYS_write, g_stderr, s.data(), s.size());
   (void)ignored;
 }
 
@@ -186,6 +190,10 @@ thread_local MainThreadEnd t_main_end;
 
 void recorder_load() {
   Guard guard;
+  // Programs may close their standard error before they exit (xz, coreutils: to see
+  // write errors); the summary line goes to a copy.
+  int copy = fcntl(2, F_DUPFD_CLOEXEC, 100);
+  if (copy >= 0) g_stderr = copy;
   g_settings = settings_from_environment();
   if (!g_settings.error.empty()) return say(g_settings.error + "; not recording");
   g_pid = getpid();
@@ -205,8 +213,12 @@ void recorder_load() {
   });
   pthread_atfork(nullptr, nullptr, in_forked_child);
   install_signal_handlers();
-  // The main thread joins the tracer now (its exit hook registered), then its end mark.
-  tracer::detail::current_thread();
+  // The main thread's goroutine appears at once (its exit hook registered, then its end
+  // mark): the trace's first generation is never empty, which Go 1.23's reader rejects.
+  {
+    tracer::detail::ScopedLocker l;
+    if (l) tracer::detail::sync_context(*l);
+  }
   t_main_end.armed = true;
   g_recording.store(true, std::memory_order_release);
 }
