@@ -10,8 +10,10 @@ nothing.
   scripts/record-overhead.py [--pairs N] [--build BUILD_DIR] [WORKLOAD...]
 
 Workloads: xz (xz -T2, two compressing threads handing blocks over with mutexes and
-condition variables), sort (sort --parallel=2), make (make -j2 of a small C++ project,
-every process traced: gotrace-record --children).
+condition variables), sort (sort --parallel=2), dd (600,000 reads and writes of 4 KiB,
+each a traced system call), true (a process that does nothing: the recorder's fixed
+cost), make (make -j2 of a small C++ project, every process traced: gotrace-record
+--children).
 """
 import argparse
 import os
@@ -79,6 +81,8 @@ def prepare(work):
     return {
         "xz": (["xz", "-T2", "-3", "--block-size=1MiB", "-c", blob], None, False),
         "sort": (["sort", "--parallel=2", "-S", "64M", text], None, False),
+        "dd": (["dd", "if=/dev/zero", "of=/dev/null", "bs=4k", "count=300000", "status=none"], None, False),
+        "true": (["true"], None, False),
         "make": (["make", "-s", "-j2", "-C", project], ["make", "-s", "-C", project, "clean"], True),
     }
 
@@ -112,7 +116,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pairs", type=int, default=5)
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
-    ap.add_argument("workloads", nargs="*", default=["xz", "sort", "make"])
+    ap.add_argument("workloads", nargs="*", default=["xz", "sort", "dd", "true", "make"])
     args = ap.parse_args()
     launcher = os.path.join(args.build, "native", "tracer", "gotrace-record")
     if not os.access(launcher, os.X_OK):
