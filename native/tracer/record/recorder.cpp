@@ -8,7 +8,9 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -33,18 +35,28 @@ namespace {
 Settings& g_settings = *new Settings;
 pid_t g_pid = 0;                 // the process that records (not a forked child)
 std::atomic<bool> g_finished{false};
-int g_control[2] = {-1, -1};     // signal handlers -> control thread
+// Signal handlers -> control thread: the signals caught, and a semaphore (sem_post is
+// async-signal-safe; a pipe's descriptors could be closed and reused by the program).
+std::atomic<uint32_t> g_caught{0};
+sem_t g_wake;
 std::atomic<int> g_flights{0};   // flight recordings written
 // The terminating signals whose default action the recorder takes over (only where the
 // program left the default in place) to write the trace first.
 constexpr int kEndSignals[] = {SIGINT, SIGTERM, SIGHUP};
 
-int g_stderr = 2;                // the program's standard error as it was at load
+// The program's standard error as it was at load, and what it was.
+int g_stderr = 2;
+dev_t g_stderr_dev = 0;
+ino_t g_stderr_ino = 0;
 
 void say(const std::string& line) {
   if (g_settings.quiet) return;
   std::string s = "gotrace-record: " + line + "\n";
-  ssize_t ignored = ::syscall(SYS_write, g_stderr, s.data(), s.size());
+  // (The copy, unless the program closed it and the number now names another file.)
+  struct stat st = {};
+  int fd = g_stderr;
+  if (fd != 2 && (fstat(fd, &st) != 0 || st.st_dev != g_stderr_dev || st.st_ino != g_stderr_ino)) fd = 2;
+  ssize_t ignored = ::syscall(SYS_write, fd, s.data(), s.size());
   (void)ignored;
 }
 
@@ -57,9 +69,8 @@ std::string megabytes(uint64_t bytes) {
 // Async-signal-safe: one byte to the control thread.
 void on_signal(int sig) {
   int saved = errno;
-  unsigned char b = static_cast<unsigned char>(sig);
-  ssize_t ignored = ::syscall(SYS_write, g_control[1], &b, 1);
-  (void)ignored;
+  g_caught.fetch_or(1u << sig, std::memory_order_relaxed);
+  sem_post(&g_wake);
   errno = saved;
 }
 
@@ -88,14 +99,13 @@ void* control_loop(void*) {
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, nullptr);  // the program's signals go to its own threads
   for (;;) {
-    unsigned char sig = 0;
-    ssize_t n = ::read(g_control[0], &sig, 1);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return nullptr;
-    if (sig == SIGUSR2) {
-      write_flight_recording();
-      continue;
-    }
+    if (sem_wait(&g_wake) != 0) continue;  // (EINTR)
+    uint32_t caught = g_caught.exchange(0, std::memory_order_relaxed);
+    if (caught & (1u << SIGUSR2)) write_flight_recording();
+    int sig = 0;
+    for (int s : kEndSignals)
+      if (caught & (1u << s)) sig = s;
+    if (!sig) continue;
     // A terminating signal: the trace first, then the signal's default action.
     finish();
     signal(sig, SIG_DFL);
@@ -108,7 +118,7 @@ void* control_loop(void*) {
 }
 
 void install_signal_handlers() {
-  if (pipe2(g_control, O_CLOEXEC) != 0) return say("no control pipe; signals are left alone");
+  if (sem_init(&g_wake, 0, 0) != 0) return say("no semaphore; signals are left alone");
   struct sigaction sa = {};
   sa.sa_handler = on_signal;
   sa.sa_flags = SA_RESTART;
@@ -137,10 +147,6 @@ void in_forked_child() {
   }
   struct sigaction old = {};
   if (sigaction(SIGUSR2, nullptr, &old) == 0 && old.sa_handler == on_signal) signal(SIGUSR2, SIG_DFL);
-  for (int& fd : g_control) {
-    if (fd >= 0) close(fd);
-    fd = -1;
-  }
 }
 
 // What processes this one starts inherit: the absolute trace path and the recording
@@ -192,8 +198,13 @@ void recorder_load() {
   Guard guard;
   // Programs may close their standard error before they exit (xz, coreutils: to see
   // write errors); the summary line goes to a copy.
+  struct stat st = {};
   int copy = fcntl(2, F_DUPFD_CLOEXEC, 100);
-  if (copy >= 0) g_stderr = copy;
+  if (copy >= 0 && fstat(copy, &st) == 0) {
+    g_stderr = copy;
+    g_stderr_dev = st.st_dev;
+    g_stderr_ino = st.st_ino;
+  }
   g_settings = settings_from_environment();
   if (!g_settings.error.empty()) return say(g_settings.error + "; not recording");
   g_pid = getpid();
