@@ -12,8 +12,9 @@ nothing.
 Workloads: xz (xz -T2, two compressing threads handing blocks over with mutexes and
 condition variables), sort (sort --parallel=2), dd (600,000 reads and writes of 4 KiB,
 each a traced system call), true (a process that does nothing: the recorder's fixed
-cost), make (make -j2 of a small C++ project, every process traced: gotrace-record
---children).
+cost), server (Python's http.server, a thread per connection, answering 3,000
+requests over loopback; its CPU time only), make (make -j2 of a small C++ project,
+every process traced: gotrace-record --children).
 """
 import argparse
 import os
@@ -21,6 +22,8 @@ import random
 import re
 import resource
 import shutil
+import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -45,6 +48,12 @@ std::string unit_{n}(const std::vector<std::string>& words) {{
   return out.str();
 }}
 """
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def prepare(work):
@@ -81,19 +90,55 @@ def prepare(work):
     return {
         "xz": (["xz", "-T2", "-3", "--block-size=1MiB", "-c", blob], None, False),
         "sort": (["sort", "--parallel=2", "-S", "64M", text], None, False),
+        "server": (["serve", "/usr/bin/python3", "-m", "http.server", "-d", project, "-b", "127.0.0.1",
+                    str(free_port())], None, False),
         "dd": (["dd", "if=/dev/zero", "of=/dev/null", "bs=4k", "count=300000", "status=none"], None, False),
         "true": (["true"], None, False),
         "make": (["make", "-s", "-j2", "-C", project], ["make", "-s", "-C", project, "clean"], True),
     }
 
 
+SERVER_REQUESTS = 3000
+
+
+def serve_requests(cmd):
+    """Starts the HTTP server `cmd` (its last argument the port), sends it SERVER_REQUESTS
+    requests over loopback, one connection each, ends it with SIGTERM; its stderr."""
+    port = int(cmd[-1])
+    log = tempfile.TemporaryFile(mode="w+")  # (its log of every request would fill a pipe)
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log, text=True)
+    for _ in range(500):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            time.sleep(0.01)
+    for _ in range(SERVER_REQUESTS):
+        with socket.create_connection(("127.0.0.1", port)) as c:
+            c.sendall(b"GET / HTTP/1.0\r\n\r\n")
+            while c.recv(65536):
+                pass
+    p.send_signal(signal.SIGTERM)
+    p.wait()
+    log.seek(0)
+    err = log.read()
+    return p.returncode in (0, -signal.SIGTERM, 128 + signal.SIGTERM), err
+
+
 def run(cmd, launcher, trace, children):
     """Runs cmd (traced when launcher is given); wall seconds, CPU seconds, stderr."""
+    server = cmd[0] == "serve"
+    if server:
+        cmd = cmd[1:]
     if launcher:
         cmd = [launcher, "-o", trace] + (["--children"] if children else []) + ["--"] + cmd
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if server:
+        ok, err = serve_requests(cmd)
+        p = subprocess.CompletedProcess(cmd, 0 if ok else 1, None, err)
+    else:
+        p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if p.returncode != 0:
@@ -116,7 +161,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pairs", type=int, default=5)
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
-    ap.add_argument("workloads", nargs="*", default=["xz", "sort", "dd", "true", "make"])
+    ap.add_argument("workloads", nargs="*", default=["xz", "sort", "dd", "true", "server", "make"])
     args = ap.parse_args()
     launcher = os.path.join(args.build, "native", "tracer", "gotrace-record")
     if not os.access(launcher, os.X_OK):
