@@ -231,6 +231,19 @@ TEST_CASE("a plain thread is a goroutine on a proc of its own", "[tracer][api]")
   CHECK(t.stack_functions.count("(anonymous namespace)::region_in_a_named_function()") == 1);
 }
 
+TEST_CASE("a plain thread's first traced call may be a system call", "[tracer][api]") {
+  auto bytes = record([] {
+    std::thread t([] {
+      trace::SyscallScope s;
+    });
+    t.join();
+  });
+  TraceSummary t = summarize(bytes);
+  INFO(t.error);
+  REQUIRE(t.ok);
+  CHECK(t.syscalls == 1);
+}
+
 TEST_CASE("a region's end names it in the generation it ends in", "[tracer][api]") {
   std::vector<std::string> begins, ends;
   std::vector<uint64_t> end_generations;

@@ -185,9 +185,9 @@ bool sync_context_slow(const Locker& l, void* fp) {
   Binding& b = binding();
   // A plain thread is its own goroutine, on a proc of its own, from its first trace call.
   if (b.role == Role::Plain && !b.proc) {
+    // (in_syscall stays: the first call may be a SyscallScope, already set.)
     b.proc = &m->own_p;
     b.g = &m->own_g;
-    b.in_syscall = 0;
     b.stack_base = nullptr;
   }
   ProcNode* want_p = nullptr;

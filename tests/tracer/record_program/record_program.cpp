@@ -1,0 +1,203 @@
+// A program that knows nothing of gotrace, for gotrace-record's tests: named threads that
+// wait in each way the recorder records, for known lengths of time.
+//   record-program            the waits below (what test_record.cpp expects)
+//   record-program flight F   works a while, raising SIGUSR2 twice and waiting for the
+//                             flight recordings F.1 and F.2
+//   record-program fork       forks a child that locks, sleeps and exits (untraced)
+//   record-program exec       runs itself as a child process ("record-program child")
+//   record-program child      a short run of waits
+//   record-program terminate  waits, then raises SIGTERM (default action: termination)
+//   record-program _exit      waits, then ends with _exit (no exit handlers)
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <thread>
+
+using namespace std::chrono_literals;
+
+namespace {
+
+void name_thread(const char* name) { pthread_setname_np(pthread_self(), name); }
+
+// Waits until `flag` is set by the thread about to wait, then a little more, so that the
+// other thread is inside its call.
+void await(const std::atomic<bool>& flag) {
+  while (!flag.load()) std::this_thread::yield();
+  std::this_thread::sleep_for(2ms);
+}
+
+// The locker blocks on a mutex the main thread holds for 60 ms.
+void contended_mutex() {
+  std::mutex m;
+  std::atomic<bool> locking{false};
+  m.lock();
+  std::thread locker([&] {
+    name_thread("locker");
+    locking = true;
+    m.lock();
+    m.unlock();
+  });
+  await(locking);
+  std::this_thread::sleep_for(60ms);
+  m.unlock();
+  locker.join();
+}
+
+// The waiter waits on a condition variable the main thread signals after 50 ms.
+void condition_variable() {
+  std::mutex m;
+  std::condition_variable cv;
+  bool waiting = false, ready = false;
+  std::thread waiter([&] {
+    name_thread("waiter");
+    std::unique_lock lock(m);
+    waiting = true;
+    cv.wait(lock, [&] { return ready; });
+  });
+  for (;;) {
+    std::unique_lock lock(m);
+    if (waiting) break;  // (the waiter released the lock inside its wait)
+    lock.unlock();
+    std::this_thread::sleep_for(1ms);
+  }
+  std::this_thread::sleep_for(50ms);
+  {
+    std::lock_guard lock(m);
+    ready = true;
+  }
+  cv.notify_one();
+  waiter.join();
+}
+
+// The reader reads a pipe the main thread writes after 40 ms, then polls another that
+// the main thread writes after 30 ms.
+void pipes() {
+  int data[2], ready[2];
+  if (pipe(data) != 0 || pipe(ready) != 0) std::abort();
+  std::atomic<bool> reading{false}, polling{false};
+  std::thread reader([&] {
+    name_thread("reader");
+    char c;
+    reading = true;
+    if (read(data[0], &c, 1) != 1) std::abort();
+    pollfd p = {ready[0], POLLIN, 0};
+    polling = true;
+    if (poll(&p, 1, -1) != 1) std::abort();
+    if (read(ready[0], &c, 1) != 1) std::abort();
+  });
+  await(reading);
+  std::this_thread::sleep_for(40ms);
+  if (write(data[1], "x", 1) != 1) std::abort();
+  await(polling);
+  std::this_thread::sleep_for(30ms);
+  if (write(ready[1], "y", 1) != 1) std::abort();
+  reader.join();
+  for (int fd : {data[0], data[1], ready[0], ready[1]}) close(fd);
+}
+
+// The sleeper sleeps three ways, 20 ms each.
+void sleeps() {
+  std::thread sleeper([] {
+    name_thread("sleeper");
+    usleep(20000);
+    timespec t = {0, 20'000'000};
+    nanosleep(&t, nullptr);
+    std::this_thread::sleep_for(20ms);
+  });
+  sleeper.join();
+}
+
+// The main thread joins a thread that runs 50 ms more.
+void join_late() {
+  std::thread late([] {
+    name_thread("late");
+    std::this_thread::sleep_for(50ms);
+  });
+  late.join();
+}
+
+void run_waits() {
+  contended_mutex();
+  condition_variable();
+  pipes();
+  sleeps();
+  join_late();
+}
+
+// Two threads that take a shared lock and sleep, for `d` and five times at least (a
+// busy machine may start them late).
+void busy(std::chrono::milliseconds d) {
+  std::mutex m;
+  auto until = std::chrono::steady_clock::now() + d;
+  auto work = [&] {
+    for (int i = 0; i < 5 || std::chrono::steady_clock::now() < until; i++) {
+      std::lock_guard lock(m);
+      std::this_thread::sleep_for(1ms);
+    }
+  };
+  std::thread a(work), b(work);
+  a.join();
+  b.join();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const char* mode = argc > 1 ? argv[1] : "waits";
+  if (!std::strcmp(mode, "waits")) {
+    run_waits();
+  } else if (!std::strcmp(mode, "child")) {
+    sleeps();
+    busy(20ms);
+  } else if (!std::strcmp(mode, "flight") && argc > 2) {
+    for (int i = 1; i <= 2; i++) {
+      busy(100ms);
+      raise(SIGUSR2);
+      // Until the recording is there (the recorder writes it on a thread of its own).
+      std::string recording = std::string(argv[2]) + "." + std::to_string(i);
+      for (int wait = 0; wait < 3000 && access(recording.c_str(), F_OK) != 0; wait++)
+        std::this_thread::sleep_for(10ms);
+    }
+  } else if (!std::strcmp(mode, "fork") || !std::strcmp(mode, "exec")) {
+    busy(30ms);
+    pid_t pid = fork();
+    if (pid < 0) return 1;
+    if (pid == 0) {
+      if (!std::strcmp(mode, "exec")) {
+        execl("/proc/self/exe", argv[0], "child", static_cast<char*>(nullptr));
+        _exit(127);
+      }
+      // (No threads: ThreadSanitizer cannot start them after a multi-threaded fork.)
+      std::mutex m;
+      std::lock_guard lock(m);
+      std::this_thread::sleep_for(30ms);
+      exit(0);
+    }
+    int status = 0;
+    if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return 1;
+    busy(30ms);
+  } else if (!std::strcmp(mode, "_exit")) {
+    busy(50ms);
+    _exit(0);
+  } else if (!std::strcmp(mode, "terminate")) {
+    busy(50ms);
+    raise(SIGTERM);
+    std::this_thread::sleep_for(10s);  // (the recorder ends the process first)
+    return 1;
+  } else {
+    std::fprintf(stderr, "record-program: unknown mode %s\n", mode);
+    return 2;
+  }
+  std::printf("record-program %s: done\n", mode);
+  return 0;
+}

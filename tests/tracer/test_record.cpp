@@ -1,0 +1,291 @@
+// gotrace-record on a program that knows nothing of gotrace (record_program/): the trace
+// has a goroutine per thread, named as the thread names itself, with each wait recorded
+// under Go's reason and about as long as the program made it; it reads to its end with
+// gotrace's reader and Go's validators (where installed). Then the flight recorder on
+// SIGUSR2, a forked child (untraced), an executed child (traced with --children), a
+// terminating signal and _exit.
+#include <catch2/catch.hpp>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "corpus.h"
+#include "gotrace/event_view.h"
+#include "gotrace/reader.h"
+#include "trace_summary.h"
+
+using namespace gotrace;
+using namespace gotrace::tracer_test;
+
+namespace {
+
+// One wait of a goroutine: a block (its reason) or a system call ("syscall").
+struct Wait {
+  std::string kind;
+  double ms = 0;
+};
+
+struct RecordedTrace {
+  bool ok = false;
+  std::string error;
+  std::map<std::string, std::vector<Wait>> waits;  // by goroutine name
+  std::map<std::string, int> goroutines;           // names, with how many goroutines have each
+  int ended = 0;
+  int cpu_samples = 0;
+};
+
+std::string root_function(const EventStore& s, StackID stack) {
+  auto frames = s.stacks.frames(stack);
+  if (frames.empty()) return {};
+  return std::string(s.strings.get(s.stacks.frame(frames.back()).func));
+}
+
+RecordedTrace read_recorded(const std::string& path) {
+  RecordedTrace t;
+  std::vector<uint8_t> bytes = test::read_bytes(path);
+  ReadResult r = read_trace(bytes);
+  t.ok = r.ok();
+  if (r.error) t.error = r.error->what();
+  const EventStore& s = r.store;
+  std::map<int64_t, std::string> names;
+  struct Open {
+    std::string kind;
+    Time since = 0;
+  };
+  std::map<int64_t, Open> open;  // a goroutine's wait in progress
+  std::map<int64_t, std::vector<Wait>> waits;
+  for (size_t i = 0; i < s.size(); i++) {
+    EventView ev(s, i);
+    if (ev.kind() == EventKind::StackSample) t.cpu_samples++;
+    if (ev.kind() != EventKind::StateTransition) continue;
+    StateTransition st = ev.state_transition();
+    if (st.resource.kind != ResourceKind::Goroutine) continue;
+    int64_t g = st.resource.id;
+    if (st.has_stack && st.stack != 0 && !names.count(g)) names[g] = root_function(s, st.stack);
+    GoState from = st.go_from(), to = st.go_to();
+    if (to == GoState::NotExist) t.ended++;
+    if (from == GoState::Running && to == GoState::Waiting) open[g] = {std::string(st.reason), ev.time()};
+    if (from == GoState::Running && to == GoState::Syscall) open[g] = {"syscall", ev.time()};
+    if ((from == GoState::Waiting || from == GoState::Syscall) && to != from && open.count(g)) {
+      waits[g].push_back({open[g].kind, double(ev.time() - open[g].since) / 1e6});
+      open.erase(g);
+    }
+  }
+  for (auto& [g, name] : names) t.goroutines[name]++;
+  for (auto& [g, list] : waits) {
+    auto& into = t.waits[names.count(g) ? names[g] : "?"];
+    into.insert(into.end(), list.begin(), list.end());
+  }
+  return t;
+}
+
+// The waits of `kind` of the goroutine `name`.
+std::vector<double> waits_of(const RecordedTrace& t, const std::string& name, const std::string& kind) {
+  std::vector<double> out;
+  auto it = t.waits.find(name);
+  if (it == t.waits.end()) return out;
+  for (const Wait& w : it->second)
+    if (w.kind == kind) out.push_back(w.ms);
+  return out;
+}
+
+// The longest wait of `kind` of `name` (0 if none).
+double longest(const RecordedTrace& t, const std::string& name, const std::string& kind) {
+  double m = 0;
+  for (double ms : waits_of(t, name, kind)) m = std::max(m, ms);
+  return m;
+}
+
+std::string in_quotes(const std::string& s) { return "'" + s + "'"; }
+
+// Runs the program under gotrace-record; its output (stdout and stderr) and exit status.
+int record(const std::string& options, const std::string& mode, std::string* out) {
+  std::string cmd = "GOTRACE_RECORD_PERIOD_MS=20 " + in_quotes(GOTRACE_RECORD_LAUNCHER) + " " + options + " " +
+                    in_quotes(GOTRACE_RECORD_PROGRAM) + " " + mode + " 2>&1; echo \"exit status $?\"";
+  std::string output;
+  test::run_command(cmd, &output);
+  if (out) *out = output;
+  auto at = output.rfind("exit status ");
+  return at == std::string::npos ? -1 : std::stoi(output.substr(at + 12));
+}
+
+// Go's validators that are installed: Go 1.23's (install-go-oracle.sh) and the newest
+// Go's (install-go-newest.sh: its validator, or else its reader, which also checks).
+std::vector<std::pair<std::string, std::string>> go_validators() {
+  std::vector<std::pair<std::string, std::string>> v;
+  if (access("/usr/local/lib/gotrace-oracle/gotracevalidate", X_OK) == 0)
+    v.emplace_back("Go 1.23 gotracevalidate", "/usr/local/lib/gotrace-oracle/gotracevalidate < ");
+  const char* newest = "/usr/local/lib/gotrace-go1.27/bin";
+  if (access((std::string(newest) + "/gotracevalidate").c_str(), X_OK) == 0)
+    v.emplace_back("Go 1.27 gotracevalidate", std::string(newest) + "/gotracevalidate < ");
+  else if (access((std::string(newest) + "/tracedump").c_str(), X_OK) == 0)
+    v.emplace_back("Go 1.27 tracedump", std::string(newest) + "/tracedump ");
+  return v;
+}
+
+void check_with_go(const std::string& path) {
+  auto validators = go_validators();
+  if (validators.empty()) WARN("Go's validators not installed (scripts in ../shared/tools); not checked with Go");
+  for (auto& [name, cmd] : validators) {
+    std::string out;
+    int rc = test::run_command(cmd + in_quotes(path) + " 2>&1 >/dev/null", &out);
+    INFO(name << " on " << path << ": " << out);
+    CHECK(rc == 0);
+    CHECK(out.empty());
+  }
+}
+
+bool exists(const std::string& path) { return std::filesystem::exists(path); }
+
+}  // namespace
+
+TEST_CASE("gotrace-record: a program's threads, their waits and reasons", "[tracer][record]") {
+  std::string path = temp_path("record-waits.trace");
+  std::string out;
+  int status = record("-o " + in_quotes(path) + " --cpu 1000", "", &out);
+  INFO(out);
+  REQUIRE(status == 0);
+  CHECK(out.find("record-program waits: done") != std::string::npos);
+  CHECK(out.find("gotrace-record: wrote " + path) != std::string::npos);
+  CHECK(out.find("ThreadSanitizer") == std::string::npos);
+
+  RecordedTrace t = read_recorded(path);
+  INFO(t.error);
+  REQUIRE(t.ok);
+  // A goroutine per thread, named as the thread named itself (the main thread: the
+  // program's name), each ended with its thread.
+  for (const char* name : {"record-program", "locker", "waiter", "reader", "sleeper", "late"}) {
+    INFO(name);
+    CHECK(t.goroutines[name] == 1);
+  }
+  CHECK(t.ended >= 5);
+  // Each wait, with Go's reason, at least as long as the program made it (the upper
+  // bounds only catch a wait that never ended where it should: the machine may be busy).
+  CHECK(longest(t, "locker", "sync") >= 55);
+  CHECK(longest(t, "locker", "sync") < 5000);
+  CHECK(longest(t, "waiter", "sync.(*Cond).Wait") >= 45);
+  CHECK(longest(t, "waiter", "sync.(*Cond).Wait") < 5000);
+  CHECK(longest(t, "reader", "syscall") >= 35);
+  CHECK(longest(t, "reader", "syscall") < 5000);
+  CHECK(longest(t, "reader", "network") >= 25);
+  CHECK(longest(t, "reader", "network") < 5000);
+  std::vector<double> sleeps = waits_of(t, "sleeper", "sleep");
+  REQUIRE(sleeps.size() == 3);
+  for (double ms : sleeps) {
+    CHECK(ms >= 18);
+    CHECK(ms < 5000);
+  }
+  CHECK(longest(t, "late", "sleep") >= 45);
+  // The main thread: its sleeps (60, 50, 40, 30 ms and the waits for the others), its
+  // writes to the pipes, and its join of the late thread ("sync", like WaitGroup.Wait).
+  CHECK(longest(t, "record-program", "sleep") >= 55);
+  CHECK(waits_of(t, "record-program", "syscall").size() >= 2);
+  CHECK(longest(t, "record-program", "sync") >= 40);
+  // Nothing is recorded of the tracer's own threads.
+  CHECK(t.goroutines.size() == 6);
+  check_with_go(path);
+}
+
+TEST_CASE("gotrace-record: SIGUSR2 writes a flight recording, exit writes nothing", "[tracer][record]") {
+  std::string path = temp_path("record-flight.trace");
+  std::string out;
+  int status = record("-o " + in_quotes(path) + " --flight 3", "flight " + in_quotes(path), &out);
+  INFO(out);
+  REQUIRE(status == 0);
+  CHECK_FALSE(exists(path));
+  for (const std::string& file : {path + ".1", path + ".2"}) {
+    INFO(file);
+    REQUIRE(exists(file));
+    RecordedTrace t = read_recorded(file);
+    INFO(t.error);
+    CHECK(t.ok);
+    CHECK(t.goroutines["record-program"] >= 2);  // (the worker threads are unnamed)
+    CHECK(waits_of(t, "record-program", "sync").size() + waits_of(t, "record-program", "sleep").size() > 0);
+    check_with_go(file);
+  }
+  CHECK_FALSE(exists(path + ".3"));
+  CHECK(out.find("2 flight recording(s) written") != std::string::npos);
+}
+
+TEST_CASE("gotrace-record: a forked child runs untraced and the parent's trace stays whole", "[tracer][record]") {
+  std::string path = temp_path("record-fork.trace");
+  std::string out;
+  int status = record("-o " + in_quotes(path), "fork", &out);
+  INFO(out);
+  REQUIRE(status == 0);
+  RecordedTrace t = read_recorded(path);
+  INFO(t.error);
+  REQUIRE(t.ok);
+  // The parent's own waits, before and after the fork, and its wait for the child.
+  CHECK(waits_of(t, "record-program", "sync").size() >= 2);
+  CHECK(longest(t, "record-program", "syscall") >= 25);
+  // One summary: the child wrote nothing.
+  CHECK(out.find("gotrace-record: wrote") == out.rfind("gotrace-record: wrote"));
+  for (auto& entry : std::filesystem::directory_iterator(std::filesystem::path(path).parent_path())) {
+    std::string name = entry.path().filename().string();
+    CHECK(name.rfind("record-fork.trace.", 0) != 0);
+  }
+  check_with_go(path);
+}
+
+TEST_CASE("gotrace-record: an executed program is traced only with --children, to FILE.PID", "[tracer][record]") {
+  auto children_of = [](const std::string& path) {
+    std::vector<std::string> found;
+    for (auto& entry : std::filesystem::directory_iterator(std::filesystem::path(path).parent_path())) {
+      std::string name = entry.path().filename().string();
+      if (name.rfind(std::filesystem::path(path).filename().string() + ".", 0) == 0) found.push_back(entry.path());
+    }
+    return found;
+  };
+  std::string plain = temp_path("record-exec.trace");
+  std::string out;
+  REQUIRE(record("-o " + in_quotes(plain), "exec", &out) == 0);
+  CHECK(read_recorded(plain).ok);
+  CHECK(children_of(plain).empty());
+
+  std::string path = temp_path("record-children.trace");
+  int status = record("-o " + in_quotes(path) + " --children", "exec", &out);
+  INFO(out);
+  REQUIRE(status == 0);
+  RecordedTrace parent = read_recorded(path);
+  CHECK(parent.ok);
+  std::vector<std::string> children = children_of(path);
+  REQUIRE(children.size() == 1);
+  RecordedTrace child = read_recorded(children[0]);
+  INFO(child.error);
+  REQUIRE(child.ok);
+  CHECK(waits_of(child, "sleeper", "sleep").size() == 3);
+  check_with_go(children[0]);
+}
+
+TEST_CASE("gotrace-record: a terminating signal writes the trace, then takes its default action", "[tracer][record]") {
+  std::string path = temp_path("record-terminate.trace");
+  std::string out;
+  int status = record("-o " + in_quotes(path), "terminate", &out);
+  INFO(out);
+  CHECK(status == 128 + 15);  // (the shell's status for SIGTERM)
+  RecordedTrace t = read_recorded(path);
+  INFO(t.error);
+  REQUIRE(t.ok);
+  CHECK(waits_of(t, "record-program", "sync").size() >= 1);
+  check_with_go(path);
+}
+
+TEST_CASE("gotrace-record: _exit writes the trace first", "[tracer][record]") {
+  std::string path = temp_path("record-exit.trace");
+  std::string out;
+  int status = record("-o " + in_quotes(path), "_exit", &out);
+  INFO(out);
+  CHECK(status == 0);
+  RecordedTrace t = read_recorded(path);
+  INFO(t.error);
+  REQUIRE(t.ok);
+  CHECK(t.goroutines["record-program"] == 3);
+  CHECK(waits_of(t, "record-program", "sleep").size() >= 3);  // (the workers, 50 ms of 1 ms sleeps)
+  check_with_go(path);
+}
