@@ -108,3 +108,25 @@ TEST_CASE("golden tests reach Go's verdict", "[v2][golden]") {
     }
   }
 }
+
+TEST_CASE("a golden test lists as Go 1.27 lists it, its leading Sync moving the first event", "[v2][golden][go127]") {
+  // Go 1.27.4's listing (tracedump) of go122-syscall-steal-proc-ambiguous: the Sync takes
+  // the generation's earliest time, 1, so every event comes 1 ns later than in Go 1.23's.
+  Golden g = parse_txtar(read_text(golden_dir() + "/go122-syscall-steal-proc-ambiguous.test"));
+  ReadResult r = read_go127(text_to_binary(g.trace));
+  REQUIRE(r.ok());
+  CHECK(dump_text(r) ==
+        "M=-1 P=-1 G=-1 Sync Time=1 N=1\n"
+        "M=0 P=-1 G=-1 StateTransition Time=2 ProcID=0 Undetermined->Running Reason=\"\"\n"
+        "M=0 P=0 G=-1 StateTransition Time=3 GoID=1 Undetermined->Running Reason=\"\"\n"
+        "M=0 P=0 G=1 StateTransition Time=4 GoID=1 Running->Syscall Reason=\"\"\n"
+        "M=0 P=0 G=1 StateTransition Time=5 GoID=1 Syscall->Running Reason=\"\"\n"
+        "M=0 P=0 G=1 StateTransition Time=6 GoID=1 Running->Syscall Reason=\"\"\n"
+        "M=1 P=-1 G=-1 StateTransition Time=7 ProcID=2 Undetermined->Running Reason=\"\"\n"
+        "M=1 P=2 G=-1 StateTransition Time=8 GoID=2 Undetermined->Running Reason=\"\"\n"
+        "M=1 P=2 G=2 StateTransition Time=9 ProcID=0 Running->Idle Reason=\"\"\n"
+        "M=0 P=-1 G=1 StateTransition Time=10 GoID=1 Syscall->Runnable Reason=\"\"\n"
+        "M=-1 P=-1 G=-1 Sync Time=11 N=2\n");
+  ReadResult old = read_go123(text_to_binary(g.trace));
+  CHECK(dump_text(old, GoListing::Go123).rfind("M=0 P=-1 G=-1 StateTransition Time=1 Resource=Proc(0)", 0) == 0);
+}

@@ -11,6 +11,11 @@ namespace gotrace {
 // (`go tool trace -d=1`). Each expects the Syncs its Go places (SyncPlacement, reader.h).
 enum class GoListing { Go127, Go123 };
 
+// The listing whose Syncs a store has (EventStore's format.leading_syncs).
+inline GoListing listing_of(const EventStore& store) {
+  return store.format.leading_syncs ? GoListing::Go127 : GoListing::Go123;
+}
+
 // Appends event i as that Go prints it, without the final newline that Println adds.
 void append_go_event_string(std::string& out, const EventStore& store, size_t i, GoListing listing = GoListing::Go127);
 
