@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks `gotrace dump` on the 94 MB corpus trace against Go's reference hash. Go's dump
+# Checks `gotrace dump --go=1.23` on the 94 MB corpus trace against Go 1.23's reference hash. Go's dump
 # of this trace is ~10.7 GB, so only its hash is kept. Go orders events with equal
 # timestamps differently from run to run, so when the raw hashes differ this compares
 # canonical forms (../shared/tools/canon-dump's rule) with Go's own dump, made here
@@ -18,7 +18,7 @@ trace=$work/go123-workload-large.trace
 read -r ref_hash ref_lines ref_bytes < "$shared/corpus/go/go123-workload-large.trace.godump.sha256"
 
 echo "reference: sha256 $ref_hash, $ref_lines lines, $ref_bytes bytes"
-ours=$( { "$gotrace" dump "$trace"; echo "exit=$?"; } | tee >(wc -lc > "$work/ours.wc") | sha256sum | cut -d' ' -f1)
+ours=$( { "$gotrace" dump --go=1.23 "$trace"; echo "exit=$?"; } | tee >(wc -lc > "$work/ours.wc") | sha256sum | cut -d' ' -f1)
 sleep 1
 read -r lines bytes < "$work/ours.wc"
 echo "gotrace:   sha256 $ours, $lines lines, $bytes bytes"
@@ -38,7 +38,7 @@ echo "raw hashes differ: comparing canonical forms with Go 1.23's own dump of th
 go_hash=$(sha256sum < "$work/go.dump" | cut -d' ' -f1)
 echo "go (this run): sha256 $go_hash $( [ "$go_hash" = "$ref_hash" ] && echo '(= reference)' || echo '(≠ reference: Go itself orders ties differently from run to run)')"
 go_canon=$("$canon" < "$work/go.dump" | sha256sum | cut -d' ' -f1)
-our_canon=$( { "$gotrace" dump "$trace"; echo "exit=$?"; } | "$canon" | sha256sum | cut -d' ' -f1)
+our_canon=$( { "$gotrace" dump --go=1.23 "$trace"; echo "exit=$?"; } | "$canon" | sha256sum | cut -d' ' -f1)
 rm -f "$work/go.dump"
 echo "canonical: go $go_canon"
 echo "canonical: gotrace $our_canon"

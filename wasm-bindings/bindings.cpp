@@ -31,6 +31,7 @@
 #include "gotrace/event_view.h"
 #include "gotrace/reader.h"
 #include "gotrace/stats.h"
+#include "gotrace/wall_clock.h"
 
 using emscripten::val;
 using namespace gotrace;
@@ -167,7 +168,7 @@ class WasmTrace {
         m.push_back(static_cast<double>(ev.thread()));
         kind.push_back(static_cast<uint8_t>(ev.kind()));
         line.clear();
-        append_go_event_string(line, s, i);
+        append_go_event_string(line, s, i, listing_of(s));
         text.call<void>("push", val(line));
       }
       val page = val::object();
@@ -659,7 +660,7 @@ class WasmTrace {
       out.set("goroutine", goroutine_of(at->detail));
       out.set("event", static_cast<double>(at->begin_event));
       std::string text;
-      append_go_event_string(text, s, at->begin_event);
+      append_go_event_string(text, s, at->begin_event, listing_of(s));
       out.set("eventText", text);
       out.set("stack", frames(event_stack(at->begin_event)));
       const bool open = at->end_event == kNoSliceEvent;
@@ -707,13 +708,47 @@ class WasmTrace {
       out.set("proc", static_cast<double>(ev.proc()));
       out.set("thread", static_cast<double>(ev.thread()));
       std::string text;
-      append_go_event_string(text, s, i);
+      append_go_event_string(text, s, i, listing_of(s));
       out.set("text", text);
       out.set("stack", frames(event_stack(i)));
+      if (ev.kind() == EventKind::Sync) {
+        const SyncInfo sync = ev.sync();
+        val details = val::object();
+        details.set("n", static_cast<double>(sync.n));
+        details.set("clock", sync.clock ? clock_object(*sync.clock) : val::null());
+        out.set("sync", details);
+      }
+      return out;
+    });
+  }
+
+  // The clock snapshot of each generation that has one (Go 1.25+ traces).
+  val clock_snapshots() const {
+    return guard([&] {
+      val out = val::array();
+      for (const GenerationInfo& g : result_.store.generations) {
+        if (!g.clock) continue;
+        val c = clock_object(*g.clock);
+        c.set("generation", static_cast<double>(g.number));
+        out.call<void>("push", c);
+      }
       return out;
     });
   }
  private:
+  // A clock snapshot for JavaScript: trace time (ns), monotonic clock (ns), and the wall
+  // clock as Go prints it (RFC 3339, UTC) and as ms since the epoch (a Date's value).
+  static val clock_object(const ClockSnapshot& c) {
+    val o = val::object();
+    o.set("trace", static_cast<double>(c.trace));
+    o.set("mono", static_cast<double>(c.mono));
+    const WallTime wall = snapshot_wall(c);
+    std::string text;
+    append_rfc3339_nano(text, wall);
+    o.set("wall", text);
+    o.set("wallMs", static_cast<double>(wall.sec) * 1e3 + static_cast<double>(wall.nsec) / 1e6);
+    return o;
+  }
   void prepare_now(const std::string& what) const {
     if (what == "summary") summary();
     else if (what == "goroutineGroups") for (size_t k = 0; k < groups().size(); k++) members_of(k);
@@ -950,6 +985,7 @@ EMSCRIPTEN_BINDINGS(gotrace_core) {
       .function("stats", &WasmTrace::stats)
       .function("events", &WasmTrace::events)
       .function("eventAt", &WasmTrace::event_at)
+      .function("clockSnapshots", &WasmTrace::clock_snapshots)
       .function("goroutines", &WasmTrace::goroutines)
       .function("tasks", &WasmTrace::tasks)
       .function("regions", &WasmTrace::regions)

@@ -1,4 +1,5 @@
-// gotrace dump: the ordered event stream in the exact text of `go tool trace -d=1`.
+// gotrace dump: the ordered event stream in the exact text of `go tool trace -d=parsed`
+// (Go 1.27), or with --go=1.23 of Go 1.23's `go tool trace -d=1`.
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -36,11 +37,16 @@ int run_dump(const Args& args) {
   if (args.positional().size() != 1) throw std::runtime_error("expected one trace file (see --help)");
   std::vector<uint8_t> bytes = read_file(args.positional()[0]);
   if (args.flag("legacy")) return run_dump_legacy(bytes);
-  ReadResult r = read_trace(bytes);
+  const std::string go = args.value("go", "1.27");
+  if (go != "1.27" && go != "1.23") throw std::runtime_error("--go: expected 1.27 or 1.23, got " + go);
+  const GoListing listing = go == "1.23" ? GoListing::Go123 : GoListing::Go127;
+  ReadOptions options;
+  options.syncs = listing == GoListing::Go123 ? SyncPlacement::Go123 : SyncPlacement::Go127;
+  ReadResult r = read_trace(bytes, options);
   std::string buf;
   buf.reserve(1 << 20);
   for (size_t i = 0; i < r.store.size(); i++) {
-    append_go_event_string(buf, r.store, i);
+    append_go_event_string(buf, r.store, i, listing);
     buf += '\n';
     if (buf.size() >= (1 << 20)) {
       std::fwrite(buf.data(), 1, buf.size(), stdout);
@@ -53,17 +59,19 @@ int run_dump(const Args& args) {
 
 Register reg({
     "dump",
-    "print the ordered events exactly as `go tool trace -d=1` does",
-    "Usage: gotrace dump [--legacy] FILE\n\n"
+    "print the ordered events exactly as `go tool trace -d=parsed` does",
+    "Usage: gotrace dump [--go=1.27|1.23] [--legacy] FILE\n\n"
     "Prints every event of the trace, ordered and validated as Go's own parser does, in the\n"
-    "text of Go's Event.String() (the output of `go tool trace -d=1 FILE`). On an invalid\n"
-    "trace it prints the events read before the problem, then the error on stderr, and\n"
-    "exits with status 1.\n\n"
+    "text of Go's Event.String() (the output of Go 1.27's `go tool trace -d=parsed FILE`).\n"
+    "On an invalid trace it prints the events read before the problem, then the error on\n"
+    "stderr, and exits with status 1.\n\n"
+    "  --go=1.23  as Go 1.23 printed it (`go tool trace -d=1 FILE`): its text, and its\n"
+    "             Syncs (one after each generation, none in an old-format trace)\n"
     "  --legacy   for an old-format trace (Go 1.5-1.21): Go 1.21's own ordered event list\n"
     "             before conversion, one event a line after a 'version 10NN' line; for a\n"
     "             trace Go 1.21 rejected, 'version 0' and 'error: MESSAGE' (exit status 1)\n",
-    {},
-    {"legacy"},
+    {"go"},
+    {"go", "legacy"},
     run_dump,
 });
 

@@ -1,4 +1,4 @@
-// `gotrace dump` of every v2 corpus trace equals Go 1.23's own dump (go tool trace -d=1),
+// `gotrace dump --go=1.23` of every v2 corpus trace equals Go 1.23's own dump (go tool trace -d=1),
 // compared in the canonical form that tolerates Go's run-to-run order of tied events.
 #include <catch2/catch.hpp>
 
@@ -15,9 +15,9 @@ TEST_CASE("v2 dumps equal Go 1.23's reference dumps", "[v2][corpus]") {
     DYNAMIC_SECTION(name) {
       ReferenceListing go = reference_listing(corpus_path(name + ".trace.go123dump"));
       REQUIRE(go.found);
-      ReadResult r = read_trace(read_bytes(corpus_path(name + ".trace")));
+      ReadResult r = read_go123(read_bytes(corpus_path(name + ".trace")));
       CHECK(r.ok());
-      CHECK(canonical_difference(dump_text(r), go) == "");
+      CHECK(canonical_difference(dump_text(r, GoListing::Go123), go) == "");
     }
   }
 }

@@ -94,6 +94,11 @@ ReferenceListing reference_listing(const std::string& base) {
     ref.text = strip_exit_line(read_zstd(base + ".zst"));
     return ref;
   }
+  return reference_hash(base);
+}
+
+ReferenceListing reference_hash(const std::string& base) {
+  ReferenceListing ref;
   if (!fs::exists(base + ".canon.sha256")) return ref;
   std::istringstream line(read_text(base + ".canon.sha256"));
   std::string lines, exit_code;
@@ -128,10 +133,22 @@ std::string canonical_difference(const std::string& ours, const ReferenceListing
   return "canonical line " + std::to_string(line) + ": ours `" + line_at(canon) + "`, Go's `" + line_at(theirs) + "`";
 }
 
-std::string dump_text(const ReadResult& r) {
+ReadResult read_go123(std::span<const uint8_t> bytes) {
+  ReadOptions options;
+  options.syncs = SyncPlacement::Go123;
+  return read_trace(bytes, options);
+}
+
+ReadResult read_go127(std::span<const uint8_t> bytes) {
+  ReadOptions options;
+  options.syncs = SyncPlacement::Go127;
+  return read_trace(bytes, options);
+}
+
+std::string dump_text(const ReadResult& r, GoListing listing) {
   std::string out;
   for (size_t i = 0; i < r.store.size(); i++) {
-    append_go_event_string(out, r.store, i);
+    append_go_event_string(out, r.store, i, listing);
     out += '\n';
   }
   if (r.error) out += std::string(r.error->what()) + "\n";

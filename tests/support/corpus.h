@@ -5,9 +5,11 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "gotrace/event_format.h"
 #include "gotrace/reader.h"
 
 namespace gotrace::test {
@@ -41,13 +43,21 @@ struct ReferenceListing {
   int exit_code = 0;
 };
 ReferenceListing reference_listing(const std::string& base);
+// The same from BASE.canon.sha256 alone (not found if there is none).
+ReferenceListing reference_hash(const std::string& base);
 
 // Empty when `ours` equals the reference up to the order of tied events; otherwise what
 // differs (the first differing line of the canonical forms, or the hashes).
 std::string canonical_difference(const std::string& ours, const ReferenceListing& ref);
 
-// The text `gotrace dump` prints for a read result, without the exit line.
-std::string dump_text(const ReadResult& r);
+// The text `gotrace dump` prints for a result read_go127 gave, without the exit line
+// (with GoListing::Go123, of a result read_go123 gave: what `gotrace dump --go=1.23` prints).
+std::string dump_text(const ReadResult& r, GoListing listing = GoListing::Go127);
+
+// Reads a trace with its Syncs where Go 1.23 placed them (for Go 1.23's references),
+// or where Go 1.27 places them (for Go 1.27's).
+ReadResult read_go123(std::span<const uint8_t> bytes);
+ReadResult read_go127(std::span<const uint8_t> bytes);
 
 // The canonical form of a dump (clusters of events < 8 ns apart as sorted sets).
 std::string canon_dump(const std::string& dump);

@@ -51,9 +51,18 @@ std::vector<std::string> StreamChecker::event(const EventStore& store, size_t i)
   }
 
   switch (ev.kind()) {
-    case EventKind::Sync:
-      seen_sync_ = true;
+    case EventKind::Sync: {
+      // Go 1.27 begins each generation with a Sync: the stream is past its first
+      // generation from the second on. Go 1.23 ended each generation with one.
+      const uint64_t n = ev.sync().n;
+      if (n != last_sync_ + 1) {
+        errs.push_back("sync count is not sequential: expected " + std::to_string(last_sync_ + 1) + ", got " +
+                       std::to_string(n));
+      }
+      last_sync_ = n;
+      seen_sync_ = !store.format.leading_syncs || n > 1;
       break;
+    }
     case EventKind::Metric: {
       Metric m = ev.metric();
       if (m.name.find(':') == std::string_view::npos) errs.push_back("invalid metric name " + std::string(m.name));

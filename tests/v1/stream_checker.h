@@ -52,7 +52,8 @@ class StreamChecker {
 
   bool go121_;
   Time last_ts_ = 0;
-  bool seen_sync_ = false;
+  bool seen_sync_ = false;  // past the first generation
+  uint64_t last_sync_ = 0;   // the last Sync's N
   std::map<GoID, GoroutineState> gs_;
   std::map<ProcID, ProcStateEntry> ps_;
   std::map<ThreadID, std::unique_ptr<SchedContext>> ms_;

@@ -281,7 +281,7 @@ std::string error_of(const std::vector<uint8_t>& bytes) {
 TEST_CASE("every kind of v1 event converts as Go 1.23 converts it", "[v1][convert]") {
   for (int minor : {11, 19, 21}) {
     DYNAMIC_SECTION("go 1." << minor) {
-      ReadResult r = read_trace(rich_trace(minor));
+      ReadResult r = read_go123(rich_trace(minor));
       REQUIRE(r.ok());
       std::string want = kRichDump;
       if (minor < 21) {  // STW kind 1 is the sweep termination before 1.21
@@ -293,7 +293,7 @@ TEST_CASE("every kind of v1 event converts as Go 1.23 converts it", "[v1][conver
         size_t at = want.find("M=-1 P=0 G=1 StackSample");
         want.erase(at, want.find("M=7 P=0 G=-1 StateTransition Time=500") - at);
       }
-      CHECK(dump_text(r) == want);
+      CHECK(dump_text(r, GoListing::Go123) == want);
       CHECK(StreamChecker::check_all(r.store) == "");
     }
   }

@@ -79,9 +79,9 @@ TEST_CASE("v1 dumps equal Go 1.23's byte for byte, tied events included", "[v1][
   REQUIRE(expected.size() == 14);
   for (const auto& name : names) {
     DYNAMIC_SECTION(name) {
-      ReadResult r = read_trace(read_bytes(corpus_path(name + ".trace")));
+      ReadResult r = read_go123(read_bytes(corpus_path(name + ".trace")));
       REQUIRE(r.ok());
-      std::string ours = dump_text(r);
+      std::string ours = dump_text(r, GoListing::Go123);
       REQUIRE(expected.count(name));
       CHECK(digest(ours) == expected[name]);
     }
@@ -95,9 +95,9 @@ TEST_CASE("v1 dumps equal Go 1.23's reference dumps", "[v1][corpus]") {
     DYNAMIC_SECTION(name) {
       ReferenceListing go = reference_listing(corpus_path(name + ".trace.go123dump"));
       REQUIRE(go.found);
-      ReadResult r = read_trace(read_bytes(corpus_path(name + ".trace")));
+      ReadResult r = read_go123(read_bytes(corpus_path(name + ".trace")));
       CHECK(r.ok());
-      CHECK(canonical_difference(dump_text(r), go) == "");
+      CHECK(canonical_difference(dump_text(r, GoListing::Go123), go) == "");
     }
   }
 }

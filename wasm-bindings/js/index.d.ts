@@ -348,6 +348,15 @@ export interface InstantMarks {
   event: Float64Array;
 }
 
+/** A generation's clock snapshot: trace time and monotonic clock (ns), and the wall
+ *  clock as Go prints it (RFC 3339, UTC) and in ms since the Unix epoch. */
+export interface ClockSnapshot {
+  trace: number;
+  mono: number;
+  wall: string;
+  wallMs: number;
+}
+
 export interface SeriesPoints {
   type: 'series';
   /** true: each point is a change (value holds from time on). false: one point per pixel. */
@@ -420,7 +429,11 @@ export declare class Trace {
   eventAt(index: number): {
     index: number; time: number; kind: EventKind; goroutine: number; proc: number; thread: number;
     text: string; stack: Frame[];
+    /** For a Sync: its number in the stream, and the clock snapshot of the generation it begins. */
+    sync?: { n: number; clock: ClockSnapshot | null };
   };
+  /** The clock snapshot of each generation that has one (Go 1.25+ traces). */
+  clockSnapshots(): (ClockSnapshot & { generation: number })[];
 
   /** `gotrace goroutines --json`: summaries and their grouping by start function. */
   goroutines(): GoroutinesResult;

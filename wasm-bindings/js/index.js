@@ -151,6 +151,12 @@ export class Trace {
     return e;
   }
 
+  /** The clock snapshot of each generation that has one (Go 1.25+ traces): trace time,
+   *  monotonic clock and wall clock, to put trace times on the wall clock. */
+  clockSnapshots() {
+    return unwrap(this.#live().clockSnapshots());
+  }
+
   /** Goroutine summaries and their groups by start function (`gotrace goroutines --json`). */
   goroutines() {
     return JSON.parse(unwrap(this.#live().goroutines()));

@@ -4,6 +4,7 @@
 
 #include "gotrace/event_view.h"
 #include "gotrace/go_quote.h"
+#include "gotrace/wall_clock.h"
 
 namespace gotrace {
 using namespace v2;
@@ -53,7 +54,8 @@ void append_go_frames(std::string& out, const EventStore& store, StackID stack) 
   }
 }
 
-void append_go_event_string(std::string& out, const EventStore& store, size_t i) {
+void append_go_event_string(std::string& out, const EventStore& store, size_t i, GoListing listing) {
+  const bool go127 = listing == GoListing::Go127;
   EventView ev(store, i);
   const Context ctx = store.context(i);
   out += "M=";
@@ -72,9 +74,9 @@ void append_go_event_string(std::string& out, const EventStore& store, size_t i)
       Metric m = ev.metric();
       out += " Name=";
       append_go_quoted(out, m.name);
-      out += " Value=Uint64(";
+      out += go127 ? " Value=Value{Uint64(" : " Value=Uint64(";
       add_u64(out, m.value);
-      out += ')';
+      out += go127 ? ")}" : ")";
       break;
     }
     case EventKind::Label: {
@@ -100,9 +102,9 @@ void append_go_event_string(std::string& out, const EventStore& store, size_t i)
           if (!first) out += ' ';
           first = false;
           append_go_quoted(out, a.name);
-          out += "=Uint64(";
+          out += go127 ? "=Value{Uint64(" : "=Uint64(";
           add_u64(out, a.value);
-          out += ')';
+          out += go127 ? ")}" : ")";
         }
         out += ']';
       }
@@ -140,10 +142,12 @@ void append_go_event_string(std::string& out, const EventStore& store, size_t i)
     }
     case EventKind::StateTransition: {
       StateTransition st = ev.state_transition();
-      out += " Resource=";
-      add_resource(out, st.resource);
-      out += " Reason=";
-      append_go_quoted(out, st.reason);
+      if (!go127) {
+        out += " Resource=";
+        add_resource(out, st.resource);
+        out += " Reason=";
+        append_go_quoted(out, st.reason);
+      }
       if (st.resource.kind == ResourceKind::Goroutine) {
         out += " GoID=";
         add_i64(out, st.resource.id);
@@ -159,6 +163,16 @@ void append_go_event_string(std::string& out, const EventStore& store, size_t i)
         out += "->";
         out += to_string(st.proc_to());
       }
+      if (go127) {
+        out += " Reason=";
+        append_go_quoted(out, st.reason);
+        // Since Go 1.26 a status event's stack is the goroutine's own, and so its
+        // transition's.
+        if (ev.type() == EvGoStatusStack && ev.stack() != 0) {
+          st.has_stack = true;
+          st.stack = ev.stack();
+        }
+      }
       if (st.has_stack) {
         out += "\nTransitionStack=\n";
         append_go_frames(out, store, st.stack);
@@ -169,6 +183,18 @@ void append_go_event_string(std::string& out, const EventStore& store, size_t i)
       Experimental e = ev.experimental();
       out += " Name=";
       out += e.name;
+      if (go127) {
+        out += " Args=[";
+        for (size_t k = 0; k < e.args.size(); k++) {
+          if (k) out += ", ";
+          out += e.arg_names[k];
+          out += "=Value{Uint64(";
+          add_u64(out, e.args[k]);
+          out += ")}";
+        }
+        out += ']';
+        break;
+      }
       out += " ArgNames=[";
       for (size_t k = 0; k < e.arg_names.size(); k++) {
         if (k) out += ' ';
@@ -182,6 +208,21 @@ void append_go_event_string(std::string& out, const EventStore& store, size_t i)
       out += ']';
       break;
     }
+    case EventKind::Sync:
+      if (go127) {
+        SyncInfo sync = ev.sync();
+        out += " N=";
+        add_u64(out, sync.n);
+        if (sync.clock) {
+          out += " Trace=";
+          add_i64(out, sync.clock->trace);
+          out += " Mono=";
+          add_u64(out, sync.clock->mono);
+          out += " Wall=";
+          append_rfc3339_nano(out, snapshot_wall(*sync.clock));
+        }
+      }
+      break;
     default:
       break;
   }

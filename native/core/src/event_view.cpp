@@ -191,4 +191,12 @@ Experimental EventView::experimental() const {
   return e;
 }
 
+SyncInfo EventView::sync() const {
+  SyncInfo info;
+  const uint32_t k = s_->a(i_);
+  info.n = uint64_t{k} + 1;  // one Sync per generation, and a final one
+  if (k < s_->generations.size()) info.clock = s_->generations[k].clock;
+  return info;
+}
+
 }  // namespace gotrace

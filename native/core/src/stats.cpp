@@ -80,6 +80,8 @@ TraceStats compute_stats(const ReadResult& r, const std::array<uint64_t, 256>* e
   if (st.events) {
     st.start = s.time(0);
     st.end = s.time(st.events - 1);
+    st.wall_start = wall_time_at(s, st.start);
+    st.wall_end = wall_time_at(s, st.end);
   }
   if (r.error) st.error = r.error->what();
   st.bytes_used = 0;
@@ -158,6 +160,18 @@ std::string stats_json(const TraceStats& st, bool pretty) {
   w.field("start", st.start);
   w.field("end", st.end);
   w.field("duration", st.end - st.start);
+  auto wall = [&](const char* key, const std::optional<WallTime>& t) {
+    w.key(key);
+    if (!t) {
+      w.null();
+      return;
+    }
+    std::string text;
+    append_rfc3339_nano(text, *t);
+    w.value(text);
+  };
+  wall("wall_start", st.wall_start);
+  wall("wall_end", st.wall_end);
   w.end_object();
   w.key("error");
   if (st.error) {
@@ -192,6 +206,12 @@ std::string stats_text(const TraceStats& st) {
   out += fmt("generations  %llu\n", (unsigned long long)st.generations);
   out += fmt("duration     %s (%lld .. %lld ns)\n", human_duration(st.end - st.start).c_str(), (long long)st.start,
              (long long)st.end);
+  if (st.wall_start && st.wall_end) {
+    std::string from, to;
+    append_rfc3339_nano(from, *st.wall_start);
+    append_rfc3339_nano(to, *st.wall_end);
+    out += "wall clock   " + from + " .. " + to + "\n";
+  }
   out += fmt("goroutines   %llu\nprocs        %llu\nthreads      %llu\nGCs          %llu\n", (unsigned long long)st.goroutines,
              (unsigned long long)st.procs, (unsigned long long)st.threads, (unsigned long long)st.gcs);
   out += fmt("stacks       %llu\nstrings      %llu\n", (unsigned long long)st.stacks, (unsigned long long)st.strings);

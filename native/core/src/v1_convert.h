@@ -25,6 +25,9 @@ class Converter {
  public:
   Converter(const Trace& t, EventStore& store);
 
+  // The time of the last event converted (-1 before the first).
+  Time last_time() const { return last_ts_; }
+
   // `syscall_blocks`: for a GoSysCall, whether the goroutine's next event is its
   // GoSysBlock; `message`: a UserLog's message.
   [[gnu::always_inline]] void step(const Event& ev, bool syscall_blocks, std::string_view message);

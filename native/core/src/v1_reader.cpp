@@ -46,12 +46,19 @@ void read(std::span<const uint8_t> bytes, int go_minor, EventStore& store, const
   Validator validator(t);
   Converter converter(t, store);
   std::optional<TraceError> conversion_error;
+  // Go 1.27 puts a Sync just before the first event and one just after the last.
+  const bool syncs = options.syncs == SyncPlacement::Go127;
+  store.format.leading_syncs = syncs;
+  auto sync = [&](Time at, uint32_t n) { store.push(at, v2::EvSyncOut, store.intern_context(Context{}), 0, n, 0, 0); };
   try {
     Event ev;
     bool blocks;
     std::string_view message;
+    bool first = true;
     while (reader.next(ev, blocks, message)) {
       times.apply(ev);
+      if (syncs && first) sync(ev.ts - 1, 0);
+      first = false;
       validator.step(ev);
       if (conversion_error) [[unlikely]] continue;
       try {
@@ -68,6 +75,7 @@ void read(std::span<const uint8_t> bytes, int go_minor, EventStore& store, const
     throw;
   }
   if (conversion_error) throw *conversion_error;
+  if (syncs) sync(converter.last_time() + 1, 1);
   store.generations.back().event_count = store.size();
   progress(bytes.size());
 }

@@ -142,10 +142,11 @@ class Emitter {
     store_.push64(t, ev.type, id, stack, ab, c);
   }
 
-  // The Sync event after a generation, at the last time (+1).
-  void sync(uint32_t generation_index) {
-    Time t = fix_time(last_ts_);
-    store_.push(t, EvSyncOut, context_id(Context{}, other_), 0, generation_index, 0, 0);
+  // A Sync event after the events so far, at the last time (+1).
+  void sync(uint32_t generation_index) { sync_at(last_ts_, generation_index); }
+  // A Sync event at time t, or just after the last event if that is later.
+  void sync_at(Time t, uint32_t generation_index) {
+    store_.push(fix_time(t), EvSyncOut, context_id(Context{}, other_), 0, generation_index, 0, 0);
   }
 
   void cpu_sample(const CpuSample& s) {

@@ -180,13 +180,20 @@ void GenerationReader::add_cpu_samples(Generation& g, const Batch& b) {
   }
 }
 
+// Before Go 1.25 the sync batch holds frequency events only (Go 1.25+ rejects anything
+// else in it, where Go 1.23 read the first event and ignored the rest).
 void GenerationReader::parse_frequency(Generation& g, const Batch& b) {
   ByteReader r(b.data, b.data + b.size, b.data_offset);
-  r.skip(1);
-  uint64_t f;
-  if (const char* err = r.read_uvarint(f)) fail(err, &g, &b, r.offset());
-  if (g.ns_per_tick != 0) fail("found multiple frequency events", &g, &b, b.data_offset);
-  g.set_frequency(f);
+  while (!r.at_end()) {
+    uint64_t at = r.offset();
+    uint8_t ev;
+    r.read_byte(ev);
+    if (ev != EvFrequency) fail(fmt("expected frequency or clock snapshot event, got %d", ev), &g, &b, at);
+    if (g.ns_per_tick != 0) fail("found multiple frequency events", &g, &b, at);
+    uint64_t f;
+    if (const char* err = r.read_uvarint(f)) fail(err, &g, &b, r.offset());
+    g.set_frequency(f);
+  }
 }
 
 void GenerationReader::parse_sync(Generation& g, const Batch& b) {
@@ -277,6 +284,7 @@ std::unique_ptr<Generation> GenerationReader::next_delimited_by_number(std::opti
     g->file_offset = spill_->offset;
     Batch b = *spill_;
     spill_.reset();
+    g->min_ts = b.time;
     process_batch(*g, b);
   }
   for (;;) {
@@ -295,6 +303,7 @@ std::unique_ptr<Generation> GenerationReader::next_delimited_by_number(std::opti
       break;
     }
     if (b.gen != g->number) fail("generations out of order", g.get(), &b, b.offset);
+    g->see_batch_time(b.time);
     process_batch(*g, b);
   }
   finish(*g);
@@ -326,6 +335,7 @@ std::unique_ptr<Generation> GenerationReader::next_with_end_marker() {
       fail("broken trace: missing end-of-generation event, or generations are interleaved", g.get(), &b, b.offset);
     }
     any = true;
+    g->see_batch_time(b.time);
     process_batch(*g, b);
   }
   finish(*g);

@@ -53,6 +53,12 @@ struct Generation {
   std::vector<ExperimentalBatch> experimental;
   uint64_t file_offset = 0, file_end = 0;
   uint32_t batch_count = 0;
+  // Go's generation.minTs: the earliest batch time (raw), where a batch time of 0
+  // counts as none.
+  uint64_t min_ts = 0;
+  void see_batch_time(uint64_t t) {
+    if (min_ts == 0 || t < min_ts) min_ts = t;
+  }
 
   // Go's frequency.mul: float64(t) * nsPerTick, truncated.
   Time ns(uint64_t ticks) const {

@@ -295,10 +295,27 @@ Time Reader::earliest_parked() {
 
 void Reader::run() {
   std::optional<TraceError> deferred;
+  // Go 1.27 begins each generation with a Sync and ends the stream with one, also
+  // before an error in reading a generation; Go 1.23 ends each generation with one.
+  const bool leading = options_.syncs == SyncPlacement::Go127;
+  store_.format.leading_syncs = leading;
+  auto final_sync = [&] { out_.sync(static_cast<uint32_t>(store_.generations.size())); };
   for (;;) {
     // Read the next generation (Go: only at the start or after a spilled batch).
-    gen_ = gens_.next(deferred);
-    if (!gen_) break;
+    if (!leading) {
+      gen_ = gens_.next(deferred);
+    } else {
+      try {
+        gen_ = gens_.next(deferred);
+      } catch (TraceError&) {
+        final_sync();
+        throw;
+      }
+    }
+    if (!gen_) {
+      if (leading) final_sync();
+      break;
+    }
     GenerationInfo info;
     info.number = gen_->number;
     info.first_event = store_.size();
@@ -307,6 +324,7 @@ void Reader::run() {
     info.file_bytes = gen_->file_end - gen_->file_offset;
     info.batches = gen_->batch_count;
     info.clock = gen_->clock;
+    info.earliest = gen_->ns(gen_->min_ts);
     info.experimental = std::move(gen_->experimental);
     store_.generations.push_back(std::move(info));
 
@@ -323,6 +341,7 @@ void Reader::run() {
       c.end = c.p + c.batch->size;
       if (next_event(c)) frontier_.push(c.ev.time, &c);
     }
+    if (leading) out_.sync_at(store_.generations.back().earliest, static_cast<uint32_t>(store_.generations.size() - 1));
     try {
       // A call of its own per generation, so that WebAssembly engines run it in
       // optimized code from the second generation on (gotrace/event_slices.h).
@@ -339,18 +358,23 @@ void Reader::run() {
       // A generation cut short by a read error usually cannot be ordered: say first
       // that the trace is truncated, which is the cause.
       if (!deferred) throw e;
+      // Go reports the problem itself; Go 1.23 said first that the trace is truncated.
+      if (leading) throw TraceError(e.message() + " (the trace is also truncated: " + deferred->message() + ")", e.where());
       throw TraceError(deferred->message() + " — the trace is truncated, and its last generation is incomplete (" +
                            e.message().substr(0, e.message().find('\n')) + ")",
                        deferred->where());
     }
-    out_.sync(static_cast<uint32_t>(store_.generations.size() - 1));
+    if (!leading) out_.sync(static_cast<uint32_t>(store_.generations.size() - 1));
     GenerationInfo& done = store_.generations.back();
     done.event_count = store_.size() - done.first_event;
     if (options_.on_progress) {
       ReadProgress p{gens_.offset(), bytes_.size(), store_.size()};
       if (!options_.on_progress(p)) throw TraceError("canceled");
     }
-    if (deferred) throw *deferred;
+    if (deferred) {
+      if (leading) final_sync();
+      throw *deferred;
+    }
   }
 }
 

@@ -52,7 +52,8 @@ struct ExperimentalBatch {
 struct GenerationInfo {
   uint64_t number = 0;
   uint64_t first_event = 0;  // index of its first event in the store
-  uint64_t event_count = 0;  // its events, including its Sync
+  uint64_t event_count = 0;  // its events, including its Sync (the leading one with leading_syncs)
+  Time earliest = 0;         // its earliest batch time, ns (Go 1.27 places its Sync there)
   uint64_t frequency = 0;    // trace clock ticks per second
   uint64_t file_offset = 0;  // where its first batch begins
   uint64_t file_bytes = 0;   // the bytes of all its batches
@@ -65,6 +66,9 @@ struct GenerationInfo {
 struct FormatInfo {
   int go_minor = 0;        // header version: 5..21 (v1), 22, 23, 25, 26 (v2)
   bool legacy = false;     // v1 (Go 1.5–1.21), converted to the v2 event model
+  // Syncs as Go 1.27 places them (see SyncPlacement in reader.h): one leading each
+  // generation and a final one. Otherwise one after each generation, as Go 1.23.
+  bool leading_syncs = false;
   uint64_t file_bytes = 0;
 };
 

@@ -20,9 +20,12 @@
 //   UserLog                           extra a..a+2 = task id, category string, message string
 //   Experimental (128..136)           extra a.. = the spec's arguments after dt
 //   Sync (EvSyncOut)                  a = index of its generation in `generations`
+//                                     (with leading_syncs: the generation it begins,
+//                                     or generations.size() for the final one)
 //   CPUSample                         (the sample's stack is the stack column)
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -90,6 +93,13 @@ struct StateTransition {
   ProcState proc_to() const { return static_cast<ProcState>(new_state); }
 };
 
+// Go's trace.Sync: the Nth Sync of the stream, and the clock snapshot of the generation
+// it begins (Go 1.25+ traces, Syncs placed as Go 1.27 does).
+struct SyncInfo {
+  uint64_t n = 0;
+  std::optional<ClockSnapshot> clock;
+};
+
 struct Experimental {
   std::string_view name;
   std::vector<std::string_view> arg_names;
@@ -120,6 +130,7 @@ class EventView {
   Log log() const;
   StateTransition state_transition() const;
   Experimental experimental() const;
+  SyncInfo sync() const;
 
  private:
   std::string_view str(StringID id) const { return s_->strings.get(id); }

@@ -17,7 +17,21 @@ struct ReadProgress {
   uint64_t events = 0;
 };
 
+// Where the Sync events of the stream fall, and so, through Go's timestamp fix-up,
+// the times of the events next to them.
+enum class SyncPlacement {
+  // Go 1.23: one after each generation, at its last time + 1; none in an old-format trace.
+  Go123,
+  // Go 1.27 (since Go 1.25): one at the start of each generation, at its earliest
+  // time, and a final one; for an old-format trace one at the first time - 1 and one
+  // at the last time + 1. What `gotrace dump` lists.
+  Go127,
+};
+
 struct ReadOptions {
+  // Go 1.23's by default: the analyses are checked against Go 1.23's on the older
+  // traces, whose Go 1.27 analyses the corpus does not have yet.
+  SyncPlacement syncs = SyncPlacement::Go123;
   // Called after each generation (v2) or phase (v1). Returning false cancels the read,
   // which then ends with a "canceled" error.
   std::function<bool(const ReadProgress&)> on_progress;

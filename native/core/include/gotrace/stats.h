@@ -7,6 +7,7 @@
 #include <string>
 
 #include "gotrace/reader.h"
+#include "gotrace/wall_clock.h"
 
 namespace gotrace {
 
@@ -25,6 +26,8 @@ struct TraceStats {
   uint64_t gcs = 0;          // GC cycles begun in the trace
   uint64_t stacks = 0, strings = 0;
   int64_t start = 0, end = 0;  // time of the first and last event, ns
+  // Their wall-clock times, from the generations' clock snapshots (Go 1.25+ traces).
+  std::optional<WallTime> wall_start, wall_end;
   std::optional<std::string> error;  // why reading stopped early
 };
 
