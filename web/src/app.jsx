@@ -7,6 +7,7 @@ import { routes, headerItems, tabs } from './views/routes.js';
 import { Welcome } from './views/shell/Welcome.jsx';
 import { Progress } from './views/shell/Progress.jsx';
 import { ErrorBanner } from './views/shell/ErrorBanner.jsx';
+import { KeyboardHelp } from './views/shell/KeyboardHelp.jsx';
 
 const SAMPLE = 'go123-workload.trace';
 
@@ -85,10 +86,10 @@ export function App() {
             {opened.name}
           </span>
         )}
-        <button type="button" onClick={pick}>
+        <button type="button" class="topbar-button" onClick={pick}>
           Open trace…
         </button>
-        <button type="button" onClick={openSample}>
+        <button type="button" class="topbar-button" onClick={openSample}>
           Open the sample
         </button>
         <input ref={fileInput} type="file" class="hidden" data-testid="file-input" onChange={onFile} />
@@ -97,6 +98,7 @@ export function App() {
       {loading && <Progress name={loading.name} progress={loading.progress} onCancel={cancel} />}
       <main class="main">{body}</main>
       {dragging && <div class="drop-overlay">Drop a trace to open it</div>}
+      <KeyboardHelp />
     </div>
   );
 }
