@@ -3,7 +3,7 @@
 // page error, and no canvas smaller than its box. A route with parameters is opened
 // with values the native CLI gives for the trace (a group, a goroutine, a task); each
 // view is left once the page has no request in flight and shows no "Computing…".
-import { test, before, after } from 'node:test';
+import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -68,12 +68,15 @@ const settled = () =>
   !/Building the timeline…/.test(document.querySelector('main')?.textContent ?? '') &&
   (!document.querySelector('[data-testid=timeline-canvas]') || window.__gotraceTimeline?.idle());
 
+const afterPaint = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))));
+
 // Canvases smaller than the box they are drawn in (CSS pixels, device pixels).
 const smallCanvases = () => {
   const dpr = window.devicePixelRatio || 1;
   const out = [];
   for (const c of document.querySelectorAll('canvas')) {
-    const r = c.getBoundingClientRect();
+    // The box inside the canvas's border.
+    const r = { width: c.clientWidth, height: c.clientHeight };
     if (r.width === 0 && r.height === 0) continue; // not shown
     if (c.width < Math.floor(r.width * dpr) - 1 || c.height < Math.floor(r.height * dpr) - 1) {
       out.push(`${c.dataset.testid ?? c.className}: ${c.width}x${c.height} for ${r.width}x${r.height}`);
@@ -108,39 +111,46 @@ test('the registry has the app\'s routes', () => {
   for (const p of ['/overview', '/timeline', '/goroutines', '/tasks', '/regions', '/profiles/:type', '/mmu']) assert.ok(paths.includes(p), p);
 });
 
-for (const name of traces) {
-  test(`every route on ${name}`, async () => {
-    const file = corpusTrace(name);
-    // Traces the CLI cannot read whole (truncated, broken) still open, with a warning.
-    let hashes;
-    try {
-      hashes = hashesFor(file, paths);
-    } catch {
-      hashes = paths.filter((p) => !p.includes(':'));
-    }
-    const { page, problems, context } = await newPage(browser, { width: 1280, height: 800 });
-    try {
-      await page.goto(site.url);
-      await page.setInputFiles('[data-testid=file-input]', file);
-      await page.waitForFunction(
-        (n) => document.querySelector('.trace-name')?.textContent === n || document.querySelector('[data-testid=error]'),
-        path.basename(file), { timeout: 60_000 });
-      if (!(await page.$('.trace-name'))) {
-        // No trace at all (a file of the corpus no reader takes): the error is the view.
-        assert.deepEqual(problems.errors, []);
-        return;
+// Two traces at a time (the page's work is in its own worker).
+describe('every route', { concurrency: 2 }, () => {
+  for (const name of traces) {
+    test(`every route on ${name}`, async () => {
+      const file = corpusTrace(name);
+      // Traces the CLI cannot read whole (truncated, broken) still open, with a warning.
+      let hashes;
+      try {
+        hashes = hashesFor(file, paths);
+      } catch {
+        hashes = paths.filter((p) => !p.includes(':'));
       }
-      const seen = [];
-      for (const hash of hashes) {
-        await page.evaluate((h) => { location.hash = h; }, '#' + hash);
-        await page.waitForFunction(settled, null, { timeout: 60_000, polling: 20 });
-        const small = await page.evaluate(smallCanvases);
-        seen.push(...small.map((s) => `${hash}: ${s}`));
-        assert.deepEqual(problems.errors, [], `after ${hash}`);
+      const { page, problems, context } = await newPage(browser, { width: 1280, height: 800 });
+      try {
+        await page.goto(site.url);
+        await page.setInputFiles('[data-testid=file-input]', file);
+        await page.waitForFunction(
+          (n) => document.querySelector('.trace-name')?.textContent === n || document.querySelector('[data-testid=error]'),
+          path.basename(file), { timeout: 60_000 });
+        if (!(await page.$('.trace-name'))) {
+          // No trace at all (a file of the corpus no reader takes): the error is the view.
+          assert.deepEqual(problems.errors, []);
+          return;
+        }
+        const seen = [];
+        for (const hash of hashes) {
+          await page.evaluate((h) => { location.hash = h; }, '#' + hash);
+          // Settled, and still so once the effects run after the next paint have sent
+          // their requests.
+          await page.waitForFunction(settled, null, { timeout: 60_000, polling: 20 });
+          await page.evaluate(afterPaint);
+          await page.waitForFunction(settled, null, { timeout: 60_000, polling: 20 });
+          const small = await page.evaluate(smallCanvases);
+          seen.push(...small.map((s) => `${hash}: ${s}`));
+          assert.deepEqual(problems.errors, [], `after ${hash}`);
+        }
+        assert.deepEqual(seen, []);
+      } finally {
+        await context.close();
       }
-      assert.deepEqual(seen, []);
-    } finally {
-      await context.close();
-    }
-  });
-}
+    });
+  }
+});

@@ -173,15 +173,21 @@ function drawPlotLabel(ctx, row, y, max, LW) {
   const h = row.height;
   ctx.fillStyle = T.fg;
   ctx.fillText(row.label, 6, y + 9);
+  // The legend in up to two lines under the name.
   let lx = 6;
+  let ly = y + 23;
   for (const ref of row.tracks) {
     const name = row.of === 'threads' && ref.name === 'goroutines-syscall' ? 'in syscall' : SERIES_NAMES[ref.name] ?? ref.name;
     const w = ctx.measureText(name).width;
-    if (lx + 10 + w > LW - 44) break;
+    if (lx > 6 && lx + 10 + w > LW - 44) {
+      if (ly > y + 23) break;
+      lx = 6;
+      ly += 13;
+    }
     ctx.fillStyle = SERIES_COLORS[ref.name] ?? '#555';
-    ctx.fillRect(lx, y + h / 2 + 2, 8, 3);
+    ctx.fillRect(lx, ly - 2, 8, 3);
     ctx.fillStyle = T.label;
-    ctx.fillText(name, lx + 10, y + h / 2 + 4);
+    ctx.fillText(name, lx + 10, ly);
     lx += 10 + w + 8;
   }
   ctx.fillStyle = T.tick;
