@@ -204,11 +204,23 @@ function TimelineCanvas({ trace, list, query }) {
     s.inFlight = true;
     setStatus('loading');
     try {
-      const res = await trace.timelines(want);
-      for (let i = 0; i < want.length; i++) {
-        const key = trackKey(want[i][0]);
-        s.data.set(key, res[i]);
-        s.cover.set(key, { t0: q0, t1: q1, nsPerPx: (q1 - q0) / px });
+      // Goroutine lanes need the goroutine lanes of the index (built on their first
+      // query), and a folded group is a query of each of its goroutines (a group of
+      // 300,000 takes a second): the other rows are asked for first, then the goroutines,
+      // then one group at a time, and what is left is dropped once the view has moved on
+      // (the next fetch asks again for what it shows then).
+      const kind = (k) => want.filter(([ref]) => (ref.kind === 'goroutine' || ref.kind === 'group' ? ref.kind : '') === k);
+      const batches = [kind(''), kind('goroutine'), ...kind('group').map((w) => [w])];
+      for (const batch of batches) {
+        if (!batch.length) continue;
+        if (s.dirty && batch[0][0].kind === 'group') break;
+        const res = await trace.timelines(batch);
+        for (let i = 0; i < batch.length; i++) {
+          const key = trackKey(batch[i][0]);
+          s.data.set(key, res[i]);
+          s.cover.set(key, { t0: q0, t1: q1, nsPerPx: (q1 - q0) / px });
+        }
+        requestDraw();
       }
       setStatus('');
     } catch (e) {
