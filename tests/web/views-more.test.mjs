@@ -116,7 +116,13 @@ test('at 1024 px wide the trace\'s name and the buttons stay in view', async () 
   const { page, problems, context } = await openPage(browser, site.url, { width: 1024, height: 700 });
   await openFile(page, SAMPLE);
   await show(page, '#/timeline', '[data-testid=timeline-canvas]');
-  for (const sel of ['.trace-name', 'button:has-text("Open trace…")', 'button:has-text("Open the sample")', '.brand']) {
+  // Every tab whole in the tabs' box (which would hide what overflows it).
+  const tabs = await page.$$eval('.tab', (t) => {
+    const box = document.querySelector('.tabs').getBoundingClientRect();
+    return t.map((x) => x.getBoundingClientRect()).map((r) => r.left >= box.left - 0.5 && r.right <= box.right + 0.5);
+  });
+  assert.ok(tabs.length >= 7 && tabs.every(Boolean), `tabs in view: ${tabs}`);
+  for (const sel of ['.trace-name', 'button[aria-label="Open trace…"]', 'button[aria-label="Open the sample"]', '.brand']) {
     const b = await page.locator(sel).boundingBox();
     assert.ok(b && b.width >= 40 && b.x >= 0 && b.x + b.width <= 1024, `${sel}: ${JSON.stringify(b)}`);
   }

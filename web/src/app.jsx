@@ -86,11 +86,14 @@ export function App() {
             {opened.name}
           </span>
         )}
-        <button type="button" class="topbar-button" onClick={pick}>
-          Open trace…
+        {/* Narrow windows show the short words (styles.css). */}
+        <button type="button" class="topbar-button" onClick={pick} aria-label="Open trace…" title="Open a trace file">
+          <span class="wide-only">Open trace…</span>
+          <span class="narrow-only">Open…</span>
         </button>
-        <button type="button" class="topbar-button" onClick={openSample}>
-          Open the sample
+        <button type="button" class="topbar-button" onClick={openSample} aria-label="Open the sample" title="Open the sample trace">
+          <span class="wide-only">Open the sample</span>
+          <span class="narrow-only">Sample</span>
         </button>
         <input ref={fileInput} type="file" class="hidden" data-testid="file-input" onChange={onFile} />
       </header>
