@@ -180,24 +180,26 @@ test('plots have Y scales and legends, and the Threads plot shows threads runnin
   await context.close();
 });
 
-test('a log\'s details show the event and its stack, as gotrace dump prints them', async () => {
-  const { page, problems, context } = await openTimeline();
-  const r = await rowRect(page, 'logs');
-  const { t, view } = await page.evaluate(() => ({ t: window.__gotraceTimeline.data('logs:proc').time[0], view: window.__gotraceTimeline.view() }));
-  const box = await page.locator('[data-testid=timeline-canvas]').boundingBox();
-  await page.mouse.click(box.x + r.x + ((t - view.t0) / (view.t1 - view.t0)) * r.width + 0.5, box.y + r.y + r.height / 2);
-  await page.waitForSelector('[data-testid=event-details] [data-testid=stack]', { timeout: 30_000 });
-  const text = await page.textContent('[data-testid=event-text]');
-  assert.match(text, / Log Time=\d+ /);
-  const dump = gotrace('dump', SAMPLE).split('\n');
-  const at = dump.indexOf(text);
-  assert.ok(at >= 0, `gotrace dump prints ${text}`);
-  assert.equal(dump[at + 1], 'Stack=');
-  const want = [];
-  for (let i = at + 2; i < dump.length && dump[i].startsWith('\t'); i += 2) want.push(dump[i].trim().replace(/ @ 0x[0-9a-f]+$/, ''));
-  const got = await page.$$eval('[data-testid=event-details] [data-testid=stack] .func', (f) => f.map((x) => x.textContent));
-  assert.ok(want.length > 0);
-  assert.deepEqual(got, want);
-  assert.deepEqual(problems.errors, []);
-  await context.close();
-});
+for (const [row, track, what] of [['logs', 'logs:proc', 'Log'], ['samples', 'samples:proc', 'StackSample']]) {
+  test(`a ${row === 'logs' ? 'log' : 'CPU sample'}'s details show the event and its stack, as gotrace dump prints them`, async () => {
+    const { page, problems, context } = await openTimeline();
+    const r = await rowRect(page, row);
+    const { t, view } = await page.evaluate((k) => ({ t: window.__gotraceTimeline.data(k).time[0], view: window.__gotraceTimeline.view() }), track);
+    const box = await page.locator('[data-testid=timeline-canvas]').boundingBox();
+    await page.mouse.click(box.x + r.x + ((t - view.t0) / (view.t1 - view.t0)) * r.width + 0.5, box.y + r.y + r.height / 2);
+    await page.waitForSelector('[data-testid=event-details] [data-testid=stack]', { timeout: 30_000 });
+    const text = await page.textContent('[data-testid=event-text]');
+    assert.match(text, new RegExp(` ${what} Time=\\d+`));
+    const dump = gotrace('dump', SAMPLE).split('\n');
+    const at = dump.indexOf(text);
+    assert.ok(at >= 0, `gotrace dump prints ${text}`);
+    assert.equal(dump[at + 1], 'Stack=');
+    const want = [];
+    for (let i = at + 2; i < dump.length && dump[i].startsWith('\t'); i += 2) want.push(dump[i].trim().replace(/ @ 0x[0-9a-f]+$/, ''));
+    const got = await page.$$eval('[data-testid=event-details] [data-testid=stack] .func', (f) => f.map((x) => x.textContent));
+    assert.ok(want.length > 0);
+    assert.deepEqual(got, want);
+    assert.deepEqual(problems.errors, []);
+    await context.close();
+  });
+}
