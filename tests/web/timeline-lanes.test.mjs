@@ -203,3 +203,28 @@ for (const [row, track, what] of [['logs', 'logs:proc', 'Log'], ['samples', 'sam
     await context.close();
   });
 }
+
+test('a goroutine lane draws its blocked time in the colour of the reason, which the legend lists', async () => {
+  // What G46 waits on, by `gotrace timeline --track=goroutine:46`: select, mostly.
+  const lane = json('timeline', SAMPLE, '--track=goroutine:46');
+  const time = {};
+  lane.state.forEach((s, i) => {
+    if (s === 'waiting') time[lane.detail_text[i]] = (time[lane.detail_text[i]] ?? 0) + lane.end[i] - lane.start[i];
+  });
+  const [reason] = Object.entries(time).sort((a, b) => b[1] - a[1])[0];
+  assert.equal(reason, 'select');
+  const { page, problems, context } = await openTimeline();
+  await show(page, '#/timeline?g=46', '[data-testid=timeline-canvas]');
+  await page.waitForFunction(() => window.__gotraceTimeline.rowRect('goroutine:46'), null, { timeout: 30_000 });
+  await timelineIdle(page);
+  // The legend's colour for it, and the lane's pixels of that colour.
+  await page.hover('[data-testid=timeline-legend] [data-state=blocked]');
+  const swatch = page.locator(`[data-testid=legend-reasons] [data-reason="${reason}"] .swatch`);
+  await swatch.waitFor();
+  const rgb = (await swatch.evaluate((e) => getComputedStyle(e).backgroundColor)).match(/\d+/g).map(Number);
+  const { pixels } = await canvasPixels(page, await rowRect(page, 'goroutine:46'));
+  const n = pixels.filter((p) => p[0] === rgb[0] && p[1] === rgb[1] && p[2] === rgb[2]).length;
+  assert.ok(n > 100, `${n} pixels of ${reason}'s colour in G46's lane`);
+  assert.deepEqual(problems.errors, []);
+  await context.close();
+});

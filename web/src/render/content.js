@@ -1,5 +1,6 @@
 // A row's plot (slices, spans, instants, series) drawn on any 2D context: the page's
 // canvas, or an offscreen strip in the strip worker (stripWorker.js). Pure drawing.
+import { blockColor } from '../views/goroutines/breakdown.js';
 import { STATE_COLORS, STATES, SERIES_COLORS, goroutineColor, nameColor, taskNameColor } from './colors.js';
 
 export const FONT = '11px system-ui, sans-serif';
@@ -73,8 +74,10 @@ function drawSlices(ctx, d, row, h, x, t0, t1) {
     let x0 = x(start[i]);
     let x1 = x(end[i]);
     if (st === WAITING && !byGoroutine) {
-      // Waiting is the background of a goroutine lane: a thin line.
-      lines.add(STATE_FILL[WAITING], x0, Math.max(1, x1 - x0));
+      // Waiting is the background of a goroutine lane: a thin line, in the colour of
+      // why it blocked (the goroutine table's colours), grey when it does not say.
+      const reason = d.label[i] >= 0 ? d.labels[d.label[i]] : '';
+      lines.add(reason ? blockColor(reason) : STATE_FILL[WAITING], x0, Math.max(1, x1 - x0));
       continue;
     }
     if (x1 - x0 < 1) {
