@@ -174,7 +174,7 @@ test('plots have Y scales and legends, and the Threads plot shows threads runnin
   assert.match(await page.textContent('[data-testid=tooltip]'), /threads running: \d+\nthreads in syscall: \d+/);
 
   // The legend says what each lane colour is.
-  const legend = await page.$$eval('[data-testid=timeline-legend] .legend-item', (items) => items.map((i) => i.textContent));
+  const legend = await page.$$eval('[data-testid=timeline-legend] > .legend-item', (items) => items.map((i) => i.dataset.state));
   for (const want of ['running', 'runnable', 'blocked', 'syscall', 'GC · STW · sweep · assist', 'task']) assert.ok(legend.includes(want), legend.join());
   assert.deepEqual(problems.errors, []);
   await context.close();
