@@ -2,7 +2,8 @@
 // of the corpus's go/ and newest/ folders, in one tab per trace: no console error, no
 // page error, and no canvas smaller than its box. A route with parameters is opened
 // with values the native CLI gives for the trace (a group, a goroutine, a task); each
-// view is left once the page has no request in flight and shows no "Computing…".
+// view is left once the page has no request in flight and shows no "Computing…". Each
+// trace is opened over the one before in the same tab.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -107,6 +108,20 @@ after(async () => {
   await site?.close();
 });
 
+// Tabs reused from one trace to the next (each trace is opened over the one before, as a
+// person would): one per trace crawled at a time. A tab that saw a problem is closed.
+const idle = [];
+async function takeTab() {
+  if (idle.length) return idle.pop();
+  const tab = await newPage(browser, { width: 1280, height: 800 });
+  await tab.page.goto(site.url);
+  return tab;
+}
+async function giveBack(tab, clean) {
+  if (clean) idle.push(tab);
+  else await tab.context.close();
+}
+
 test('the registry has the app\'s routes', () => {
   for (const p of ['/overview', '/timeline', '/goroutines', '/tasks', '/regions', '/profiles/:type', '/mmu']) assert.ok(paths.includes(p), p);
 });
@@ -123,15 +138,17 @@ describe('every route', { concurrency: 2 }, () => {
       } catch {
         hashes = paths.filter((p) => !p.includes(':'));
       }
-      const { page, problems, context } = await newPage(browser, { width: 1280, height: 800 });
+      const tab = await takeTab();
+      const { page, problems } = tab;
+      let clean = false;
       try {
-        await page.goto(site.url);
         await page.setInputFiles('[data-testid=file-input]', file);
         await page.waitForFunction(
-          (n) => document.querySelector('.trace-name')?.textContent === n || document.querySelector('[data-testid=error]'),
+          (n) => (document.querySelector('.trace-name')?.textContent === n && !document.querySelector('.progress')) ||
+            document.querySelector('[data-testid=error]'),
           path.basename(file), { timeout: 60_000 });
-        if (!(await page.$('.trace-name'))) {
-          // No trace at all (a file of the corpus no reader takes): the error is the view.
+        if (await page.$('[data-testid=error]')) {
+          // A file of the corpus no reader takes: the error is the view.
           assert.deepEqual(problems.errors, []);
           return;
         }
@@ -148,8 +165,9 @@ describe('every route', { concurrency: 2 }, () => {
           assert.deepEqual(problems.errors, [], `after ${hash}`);
         }
         assert.deepEqual(seen, []);
+        clean = !(await page.$('[data-testid=error]'));
       } finally {
-        await context.close();
+        await giveBack(tab, clean);
       }
     });
   }
