@@ -32,7 +32,31 @@ try {
   await page.mouse.move(box.x + r.x + 500, box.y + 200);
   await page.waitForTimeout(200);
   await page.screenshot({ path: out('timeline.png') });
-  console.log('wrote docs/screenshots/overview.png and timeline.png');
+
+  // The same trace with the system in dark mode, a goroutine group open and scrolled
+  // under its pinned header, a 1024 px wide window.
+  const dark = await newPage(browser, { width: 1024, height: 768 });
+  await dark.page.emulateMedia({ colorScheme: 'dark' });
+  await dark.page.goto(`${site.url}?url=go123-workload.trace#/timeline`);
+  await dark.page.waitForFunction(() => window.__gotraceTimeline?.idle(), null, { timeout: 60_000 });
+  const group = await dark.page.evaluate(() => {
+    const t = window.__gotraceTimeline;
+    return t.rowKeys().find((k, i) => k.startsWith('group:') && t.rowLabels()[i].includes('main.main.func3'));
+  });
+  // The group's header near the top, then open.
+  const at = await dark.page.evaluate((k) => window.__gotraceTimeline.rowRect(k), group);
+  await dark.page.evaluate((dy) => { document.querySelector('[data-testid=timeline]').scrollTop += dy; }, at.y - 120);
+  await dark.page.waitForFunction(() => window.__gotraceTimeline.idle());
+  const g = await dark.page.evaluate((k) => window.__gotraceTimeline.rowRect(k), group);
+  const dbox = await dark.page.locator('[data-testid=timeline-canvas]').boundingBox();
+  await dark.page.mouse.click(dbox.x + 20, dbox.y + g.y + g.height / 2);
+  await dark.page.waitForFunction((k) => window.__gotraceTimeline.rowLabels()[window.__gotraceTimeline.rowKeys().indexOf(k)].startsWith('▾'), group);
+  await dark.page.evaluate((dy) => { document.querySelector('[data-testid=timeline]').scrollTop += dy; }, g.y - 26 + g.height + 40);
+  await dark.page.mouse.move(dbox.x + 600, dbox.y + 30);  // no tooltip over the lanes
+  await dark.page.waitForFunction(() => window.__gotraceTimeline.idle());
+  await dark.page.waitForTimeout(300);
+  await dark.page.screenshot({ path: out('timeline-dark.png') });
+  console.log('wrote docs/screenshots/overview.png, timeline.png and timeline-dark.png');
 } finally {
   await browser.close();
   await site.close();

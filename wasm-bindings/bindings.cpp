@@ -25,6 +25,7 @@
 #include "gotrace/analysis/summary_pages.h"
 #include "gotrace/analysis/tasks.h"
 #include "gotrace/analysis/timeline_details.h"
+#include "gotrace/analysis/timeline_group.h"
 #include "gotrace/analysis/timeline_query.h"
 #include "gotrace/analysis/wake_index.h"
 #include "gotrace/event_format.h"
@@ -605,6 +606,18 @@ class WasmTrace {
         out.set("value", f64_copy(r.value));
         out.set("min", f64_copy(r.min));
         out.set("max", f64_copy(r.max));
+      } else if (kind == "group") {
+        // `id`: the index of a goroutine group in tracks().goroutines.groups.
+        const auto& members = timeline_group_members();
+        if (!(id >= 0) || id >= static_cast<double>(members.size()))
+          throw std::runtime_error("no goroutine group " + std::to_string(static_cast<long long>(id)));
+        GroupActivity r = query_group_activity(index, members[static_cast<size_t>(id)], v);
+        out.set("type", std::string("activity"));
+        out.set("from", static_cast<double>(r.from));
+        out.set("step", r.ns_per_pixel);
+        out.set("size", static_cast<double>(members[static_cast<size_t>(id)].size()));
+        for (SliceState st : {SliceState::Running, SliceState::Runnable, SliceState::Waiting, SliceState::Syscall})
+          out.set(std::string(to_string(st)), f64_copy(r.in[static_cast<size_t>(st)]));
       } else if (kind == "edges") {
         const uint32_t lim = limit >= 0 ? static_cast<uint32_t>(std::min(limit, 4e9)) : v.pixels * 2;
         WakeEdges r = query_wake_edges(index, v, lim);
@@ -958,6 +971,16 @@ class WasmTrace {
   mutable std::unique_ptr<WakeIndexBuild> wakes_build_;
   mutable std::array<std::optional<Profile>, std::size(kProfileTypes)> whole_profiles_;
   mutable std::array<std::unique_ptr<FlameGraph>, std::size(kProfileTypes)> whole_flames_;
+  // The goroutines of each group of tracks(), by the group's index there.
+  const std::vector<std::vector<GoID>>& timeline_group_members() const {
+    if (!timeline_groups_) {
+      TrackList t = list_tracks(timeline());
+      timeline_groups_ = std::make_unique<std::vector<std::vector<GoID>>>(t.groups.size());
+      for (size_t i = 0; i < t.goroutines.size(); i++) (*timeline_groups_)[t.goroutine_group[i]].push_back(t.goroutines[i]);
+    }
+    return *timeline_groups_;
+  }
+  mutable std::unique_ptr<std::vector<std::vector<GoID>>> timeline_groups_;
   mutable std::unique_ptr<std::vector<GoroutineGroup>> groups_;
   mutable std::vector<std::vector<const GoroutineSummary*>> group_members_;  // of each group shown, in its order
   mutable std::unordered_map<unsigned, std::unique_ptr<MmuCurve>> mmu_curves_;

@@ -13,6 +13,7 @@
 #include "corpus.h"
 #include "gotrace/stats.h"
 #include "gotrace/analysis/summary.h"
+#include "gotrace/analysis/timeline_group.h"
 #include "gotrace/analysis/timeline_json.h"
 #include "gotrace/event_view.h"
 #include "gotrace/reader.h"
@@ -244,6 +245,81 @@ TEST_CASE("timeline slices equal brute force", "[timeline][corpus]") {
       check_tracks(index, TrackKind::Goroutine, goroutine_slices(r.store), 1);
       check_tracks(index, TrackKind::Proc, exec_slices(r.store, false), 2);
       check_tracks(index, TrackKind::Thread, exec_slices(r.store, true), 3);
+    }
+  }
+}
+
+namespace {
+
+// A group's activity by brute force: every slice of its goroutines spread over the
+// pixels it overlaps.
+GroupActivity group_activity_brute(const Slices& all, std::span<const GoID> group, const TimelineView& v) {
+  GroupActivity out;
+  const uint32_t pixels = v.pixels;
+  out.from = v.from;
+  out.ns_per_pixel = static_cast<double>(v.to - v.from) / pixels;
+  for (auto& c : out.in) c.assign(pixels, 0.0);
+  const double w = out.ns_per_pixel;
+  for (GoID g : group) {
+    for (const Slice& sl : clip(slices_of(all, g), v)) {
+      for (uint32_t p = 0; p < pixels; p++) {
+        const double a = std::max<double>(static_cast<double>(sl.start - v.from), p * w);
+        const double b = std::min<double>(static_cast<double>(sl.end - v.from), (p + 1) * w);
+        if (b > a) out.in[static_cast<size_t>(sl.state)][p] += (b - a) / w;
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a goroutine group's activity per pixel equals brute force", "[timeline][corpus]") {
+  for (std::string name : {"go123-stress", "go122-workload", "http_1_5_good"}) {
+    DYNAMIC_SECTION(name) {
+      ReadResult r = read_trace(read_bytes(corpus_path(name + ".trace")));
+      REQUIRE(r.ok());
+      TimelineIndex index = build_timeline_index(r.store);
+      const Slices all = goroutine_slices(r.store);
+      auto ids = index.ids(TrackKind::Goroutine);
+      std::vector<GoID> everyone(ids.begin(), ids.end());
+      std::vector<GoID> some;
+      for (size_t i = 0; i < everyone.size(); i += 3) some.push_back(everyone[i]);
+      // Where the busiest goroutine is busiest, at 1 ns per pixel: every slice is exact.
+      GoID busiest = everyone[0];
+      for (GoID g : everyone)
+        if (slices_of(all, g).size() > slices_of(all, busiest).size()) busiest = g;
+      const Slice& pivot = all.at(busiest)[all.at(busiest).size() / 2];
+      const Time a = index.start(), b = index.end() + 1, len = b - a;
+      for (const std::vector<GoID>* group : {&everyone, &some}) {
+        INFO(group->size() << " goroutines");
+        {
+          TimelineView v{pivot.start - 2000, pivot.start + 2000, 4000};
+          GroupActivity got = query_group_activity(index, *group, v);
+          GroupActivity want = group_activity_brute(all, *group, v);
+          for (size_t s = 0; s < kSliceStates; s++)
+            for (uint32_t p = 0; p < v.pixels; p++) {
+              INFO("state " << s << " pixel " << p);
+              REQUIRE(got.in[s][p] == Approx(want.in[s][p]).margin(1e-9));
+            }
+        }
+        // Zoomed out, narrow slices merge: each state's time adds up exactly, and at
+        // every pixel's edge no more than a pixel of each goroutine lies on the wrong side.
+        for (TimelineView v : {TimelineView{a, b, 300}, TimelineView{a + len / 3, a + len / 3 + len / 50, 200}}) {
+          INFO("view [" << v.from << ", " << v.to << ") in " << v.pixels);
+          GroupActivity got = query_group_activity(index, *group, v);
+          GroupActivity want = group_activity_brute(all, *group, v);
+          for (size_t s = 0; s < kSliceStates; s++) {
+            double sum_got = 0, sum_want = 0;
+            for (uint32_t p = 0; p < v.pixels; p++) {
+              sum_got += got.in[s][p];
+              sum_want += want.in[s][p];
+              REQUIRE(std::abs(sum_got - sum_want) <= static_cast<double>(group->size()) + 1e-6);
+            }
+            REQUIRE(sum_got == Approx(sum_want).epsilon(1e-9).margin(1e-9));
+          }
+        }
+      }
     }
   }
 }

@@ -74,10 +74,19 @@ test('the groups copy as CSV, with the figures of `gotrace goroutines --json` in
   await page.click('[data-testid=goroutines-view] [data-testid=copy-csv]');
   await page.waitForSelector('[data-testid=goroutines-view] [data-testid=copy-csv]:text("copied")');
   const lines = (await page.evaluate(() => navigator.clipboard.readText())).trim().split('\n');
-  assert.equal(lines[0], 'Start function,Goroutines,Execution,Sched wait,Block,Syscall,Syscall blocked,Unknown,GC assist,Total');
+  // The block time by reason, a column per reason, most time over all groups first.
+  const byReason = new Map();
+  for (const g of native.groups) {
+    for (const [k, v] of Object.entries(g.stats)) if (k.startsWith('block:')) byReason.set(k, (byReason.get(k) ?? 0) + v);
+  }
+  const reasons = [...byReason].sort((a, b) => b[1] - a[1]).map(([k]) => k);
+  const csvField = (s) => (/[,"]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+  assert.equal(lines[0], ['Start function,Goroutines,Execution,Sched wait,Block',
+    ...reasons.map((r) => csvField(`Block: ${r.slice(6) || 'unknown reason'}`)), 'Syscall,Syscall blocked,Unknown,GC assist,Total'].join(','));
   assert.equal(lines.length, native.groups.length + 1);
   const first = native.groups[0];
-  assert.equal(lines[1], [`"${first.name}"`.replace(/^"([^,"]*)"$/, '$1'), first.count, first.exec, first.sched_wait, first.block, first.syscall,
+  assert.equal(lines[1], [`"${first.name}"`.replace(/^"([^,"]*)"$/, '$1'), first.count, first.exec, first.sched_wait, first.block,
+    ...reasons.map((r) => first.stats[r] ?? 0), first.syscall,
     first.syscall_block, first.unknown, first.stats['range:GC mark assist'] ?? 0, first.total].join(','));
 });
 

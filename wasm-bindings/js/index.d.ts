@@ -258,6 +258,8 @@ export type SeriesName =
  * - `{ kind: 'logs' | 'samples', by?: 'proc' | 'goroutine' | 'thread' }` (default proc)
  * - `{ kind: 'series', name }`
  * - `{ kind: 'edges', limit? }`: wake-ups (who unblocked whom), at most `limit` (default 2 per pixel)
+ * - `{ kind: 'group', id }`: what the goroutines of group `id` (an index into
+ *   `TrackList.goroutines.groups`) do, per pixel
  */
 export type TrackRef =
   | { kind: SliceTrackKind; id?: number }
@@ -265,7 +267,8 @@ export type TrackRef =
   | { kind: 'tasks' }
   | { kind: 'logs' | 'samples'; by?: 'proc' | 'goroutine' | 'thread' }
   | { kind: 'series'; name: SeriesName }
-  | { kind: 'edges'; limit?: number };
+  | { kind: 'edges'; limit?: number }
+  | { kind: 'group'; id: number };
 
 /** Every track the trace has, for laying out the timeline. */
 export interface TrackList {
@@ -386,7 +389,21 @@ export interface WakeEdges {
   reasons: string[];
 }
 
-export type TimelineResult = SliceRects | SpanRects | InstantMarks | SeriesPoints | WakeEdges;
+/** A goroutine group per pixel: how many of its goroutines are in each state there (on average over the pixel). */
+export interface GroupActivity {
+  type: 'activity';
+  /** Pixel p covers from + p * step on. */
+  from: number;
+  step: number;
+  /** Goroutines in the group. */
+  size: number;
+  running: Float64Array;
+  runnable: Float64Array;
+  waiting: Float64Array;
+  syscall: Float64Array;
+}
+
+export type TimelineResult = SliceRects | SpanRects | InstantMarks | SeriesPoints | WakeEdges | GroupActivity;
 
 export interface Frame {
   func: string;

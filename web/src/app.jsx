@@ -7,6 +7,7 @@ import { routes, headerItems, tabs } from './views/routes.js';
 import { Welcome } from './views/shell/Welcome.jsx';
 import { Progress } from './views/shell/Progress.jsx';
 import { ErrorBanner } from './views/shell/ErrorBanner.jsx';
+import { KeyboardHelp } from './views/shell/KeyboardHelp.jsx';
 
 const SAMPLE = 'go123-workload.trace';
 
@@ -85,11 +86,14 @@ export function App() {
             {opened.name}
           </span>
         )}
-        <button type="button" onClick={pick}>
-          Open trace…
+        {/* Narrow windows show the short words (styles.css). */}
+        <button type="button" class="topbar-button" onClick={pick} aria-label="Open trace…" title="Open a trace file">
+          <span class="wide-only">Open trace…</span>
+          <span class="narrow-only">Open…</span>
         </button>
-        <button type="button" onClick={openSample}>
-          Open the sample
+        <button type="button" class="topbar-button" onClick={openSample} aria-label="Open the sample" title="Open the sample trace">
+          <span class="wide-only">Open the sample</span>
+          <span class="narrow-only">Sample</span>
         </button>
         <input ref={fileInput} type="file" class="hidden" data-testid="file-input" onChange={onFile} />
       </header>
@@ -97,6 +101,7 @@ export function App() {
       {loading && <Progress name={loading.name} progress={loading.progress} onCancel={cancel} />}
       <main class="main">{body}</main>
       {dragging && <div class="drop-overlay">Drop a trace to open it</div>}
+      <KeyboardHelp />
     </div>
   );
 }

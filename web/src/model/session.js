@@ -13,7 +13,11 @@ import { rememberFile, recallFile } from './recent.js';
  */
 export function useSession({ onNewTrace } = {}) {
   const clientRef = useRef(null);
-  if (!clientRef.current) clientRef.current = new TraceClient();
+  if (!clientRef.current) {
+    clientRef.current = new TraceClient();
+    // Whether requests are in flight: the browser tests wait on it, not on timeouts.
+    window.__gotraceBusy = () => clientRef.current.busy;
+  }
   const client = clientRef.current;
   // opened: { name, info, trace (OpenedTrace), serial } | null
   const [opened, setOpened] = useState(null);

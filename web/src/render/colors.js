@@ -31,6 +31,13 @@ export function nameColor(i) {
   return `hsl(${h.toFixed(0)} 50% 62%)`;
 }
 
+/** Task bars: blues and teals by task name, never the reds of GC. */
+export function taskNameColor(i) {
+  const h = 175 + ((i * 37) % 70);
+  const l = 58 + ((i * 7) % 3) * 6;
+  return `hsl(${h} 45% ${l}%)`;
+}
+
 export const SERIES_COLORS = {
   'heap-alloc': '#2563eb',
   'heap-goal': '#9aa3b2',
@@ -40,4 +47,16 @@ export const SERIES_COLORS = {
   'goroutines-syscall': '#8e6bd1',
   'procs-running': '#3fa34d',
   gomaxprocs: '#9aa3b2',
+};
+
+/** What a plot's legend calls each series. */
+export const SERIES_NAMES = {
+  'heap-alloc': 'allocated',
+  'heap-goal': 'goal',
+  'goroutines-running': 'running',
+  'goroutines-runnable': 'runnable',
+  'goroutines-syscall': 'syscall',
+  'goroutines-waiting': 'waiting',
+  'procs-running': 'running',
+  gomaxprocs: 'GOMAXPROCS',
 };

@@ -1,6 +1,7 @@
 // A row's plot (slices, spans, instants, series) drawn on any 2D context: the page's
 // canvas, or an offscreen strip in the strip worker (stripWorker.js). Pure drawing.
-import { STATE_COLORS, STATES, SERIES_COLORS, goroutineColor, nameColor } from './colors.js';
+import { blockColor } from '../views/goroutines/breakdown.js';
+import { STATE_COLORS, STATES, SERIES_COLORS, goroutineColor, nameColor, taskNameColor } from './colors.js';
 
 export const FONT = '11px system-ui, sans-serif';
 const STATE_FILL = STATES.map((s) => STATE_COLORS[s] ?? '#999');
@@ -17,6 +18,7 @@ export function drawContent(ctx, row, datas, x, t0, t1) {
     if (d.type === 'slices') drawSlices(ctx, d, row, h, x, t0, t1);
     else if (d.type === 'spans') drawSpans(ctx, d, row, h, x, t0, t1);
     else if (d.type === 'instants') drawInstants(ctx, d, h, x, t0, t1);
+    else if (d.type === 'activity') drawActivity(ctx, d, h, x, t0, t1);
   }
   if (row.type === 'series') return drawSeries(ctx, row, datas, h, x, t1);
   return 0;
@@ -72,8 +74,10 @@ function drawSlices(ctx, d, row, h, x, t0, t1) {
     let x0 = x(start[i]);
     let x1 = x(end[i]);
     if (st === WAITING && !byGoroutine) {
-      // Waiting is the background of a goroutine lane: a thin line.
-      lines.add(STATE_FILL[WAITING], x0, Math.max(1, x1 - x0));
+      // Waiting is the background of a goroutine lane: a thin line, in the colour of
+      // why it blocked (the goroutine table's colours), grey when it does not say.
+      const reason = d.label[i] >= 0 ? d.labels[d.label[i]] : '';
+      lines.add(reason ? blockColor(reason) : STATE_FILL[WAITING], x0, Math.max(1, x1 - x0));
       continue;
     }
     if (x1 - x0 < 1) {
@@ -107,8 +111,12 @@ function drawSlices(ctx, d, row, h, x, t0, t1) {
 export function spanLane(row, r) {
   const rows = row.rowsOf || 1;
   const lane = (row.height - 4) / rows;
-  return { top: 2 + Math.min(r, rows - 1) * lane, height: lane - 1 };
+  return { top: 2 + Math.min(r, rows - 1) * lane, height: barHeight(lane) };
 }
+
+// Lanes a few pixels high keep a pixel between bars; thinner ones (a folded row of
+// many lanes) are filled.
+const barHeight = (lane) => (lane >= 3 ? lane - 1 : lane);
 
 function drawSpans(ctx, d, row, h, x, t0, t1) {
   const rows = row.rowsOf || 1;
@@ -130,7 +138,7 @@ function drawSpans(ctx, d, row, h, x, t0, t1) {
       x0 = px;
       x1 = px + 1;
     }
-    const color = spanColor(d.name[i]);
+    const color = row.key === 'tasks' ? taskColor(d.name[i]) : spanColor(d.name[i]);
     let b = rects.get(color);
     if (!b) rects.set(color, (b = []));
     b.push(x0, 2 + r * lane, x1 - x0);
@@ -139,7 +147,7 @@ function drawSpans(ctx, d, row, h, x, t0, t1) {
   for (const [color, b] of rects) {
     ctx.fillStyle = color;
     ctx.beginPath();
-    for (let k = 0; k < b.length; k += 3) ctx.rect(b[k], b[k + 1], b[k + 2], lane - 1);
+    for (let k = 0; k < b.length; k += 3) ctx.rect(b[k], b[k + 1], b[k + 2], barHeight(lane));
     ctx.fill();
   }
   ctx.fillStyle = '#111827';
@@ -151,6 +159,48 @@ function drawSpans(ctx, d, row, h, x, t0, t1) {
   }
 }
 
+// A folded group: per pixel, its goroutines running, in syscall and runnable stacked
+// from the bottom (scaled to the most at once in the view); a line where all wait.
+const ACTIVE = [['running', STATE_COLORS.running], ['syscall', STATE_COLORS.syscall], ['runnable', STATE_COLORS.runnable]];
+function drawActivity(ctx, d, h, x, t0, t1) {
+  const n = d.running.length;
+  let max = 0;
+  for (let p = 0; p < n; p++) max = Math.max(max, d.running[p] + d.syscall[p] + d.runnable[p]);
+  const scale = (h - 4) / Math.max(1, max);
+  const paths = ACTIVE.map(() => []);
+  const idle = [];
+  for (let p = 0; p < n; p++) {
+    const a = d.from + p * d.step;
+    if (a + d.step < t0 || a > t1) continue;
+    const x0 = x(a);
+    const w = Math.max(1, x(a + d.step) - x0);
+    let y = h - 2;
+    let any = false;
+    ACTIVE.forEach(([state], k) => {
+      const v = d[state][p];
+      if (v <= 0) return;
+      const bar = Math.max(1, v * scale);
+      paths[k].push(x0, y - bar, w, bar);
+      y -= bar;
+      any = true;
+    });
+    if (!any && d.waiting[p] > 0) idle.push(x0, w);
+  }
+  ACTIVE.forEach(([, color], k) => {
+    if (!paths[k].length) return;
+    ctx.fillStyle = color;
+    ctx.beginPath();
+    for (let i = 0; i < paths[k].length; i += 4) ctx.rect(paths[k][i], paths[k][i + 1], paths[k][i + 2], paths[k][i + 3]);
+    ctx.fill();
+  });
+  if (idle.length) {
+    ctx.fillStyle = STATE_COLORS.waiting;
+    ctx.beginPath();
+    for (let i = 0; i < idle.length; i += 2) ctx.rect(idle[i], h / 2 - 1, idle[i + 1], 2);
+    ctx.fill();
+  }
+}
+
 function drawInstants(ctx, d, h, x, t0, t1) {
   // Marks by opacity (a few steps), one path each.
   const steps = [[], [], [], [], []];
@@ -159,7 +209,7 @@ function drawInstants(ctx, d, h, x, t0, t1) {
     const c = Math.min(1, 0.35 + Math.log2(1 + d.count[i]) / 6);
     steps[Math.min(4, Math.round((c - 0.35) / 0.1625))].push(Math.floor(x(d.time[i])));
   }
-  ctx.fillStyle = '#374151';
+  ctx.fillStyle = '#6b7280'; // grey that reads on the light and the dark background
   for (let s = 0; s < steps.length; s++) {
     if (!steps[s].length) continue;
     ctx.globalAlpha = 0.35 + s * 0.1625;
@@ -180,6 +230,8 @@ function drawSeries(ctx, row, datas, h, x, t1) {
     for (let i = 0; i < d.max.length; i++) if (d.max[i] > max) max = d.max[i];
   });
   if (max <= 0) return 0;
+  // The top of the axis: a round figure (in bytes, of KiB, MiB…) at or above the maximum.
+  max = niceCeil(max, row.unit === 'bytes' ? 1024 : 1000);
   const yv = (v) => h - 3 - (v / max) * (h - 8);
   for (const [name, d] of list) {
     ctx.strokeStyle = SERIES_COLORS[name] ?? '#555';
@@ -216,9 +268,23 @@ function drawSeries(ctx, row, datas, h, x, t1) {
   return max;
 }
 
+/** The least of 1, 2, 2.5, 5 × 10^k (× base^j, in units of base) at or above v. */
+export function niceCeil(v, base = 1000) {
+  let unit = 1;
+  while (base === 1024 && v / unit >= 1024) unit *= 1024;
+  const x = v / unit;
+  const pow = 10 ** Math.floor(Math.log10(x));
+  const m = [1, 2, 2.5, 5, 10].find((f) => f * pow >= x - 1e-9);
+  return m * pow * unit;
+}
+
 const spanColors = [];
 function spanColor(i) {
   return (spanColors[i] ??= nameColor(i));
+}
+const taskColors = [];
+function taskColor(i) {
+  return (taskColors[i] ??= taskNameColor(i));
 }
 
 // Text widths in the timeline's font, measured once per text.
@@ -264,6 +330,7 @@ const DRAWN = {
   spans: ['start', 'end', 'row', 'count', 'name', 'names'],
   instants: ['time', 'count'],
   series: ['time', 'value', 'min', 'max', 'exact'],
+  activity: ['from', 'step', 'size', 'running', 'runnable', 'waiting', 'syscall'],
 };
 export function drawnPart(d) {
   const out = { type: d.type };

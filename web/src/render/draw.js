@@ -3,14 +3,18 @@
 //
 // Row plots come from the strip cache (strips.js), which draws each row once and
 // reuses it while panning and zooming; without a cache they are drawn directly.
-import { formatBytes, formatTick, timeTicks } from '../model/format.js';
-import { MARKED_TASK, STATES } from './colors.js';
+import { formatBytes, formatCount, formatTick, timeTicks } from '../model/format.js';
+import { LIGHT } from './theme.js';
+import { MARKED_TASK, SERIES_COLORS, SERIES_NAMES, STATES } from './colors.js';
 import { drawContent, FONT, spanLane } from './content.js';
-import { AXIS_HEIGHT, trackKey } from './layout.js';
+import { AXIS_HEIGHT, stickyHeader, trackKey } from './layout.js';
 
 export { createStripCache } from './strips.js';
 
 export const LABEL_WIDTH = 200;
+// The colours of the frame being drawn (theme.js).
+let T = LIGHT;
+export const MIN_LABEL_WIDTH = 120;
 // Strip work (strips.js) starts in a frame only until this much of it is spent (ms).
 const STRIP_BUDGET = 3;
 
@@ -19,20 +23,24 @@ const STRIP_BUDGET = 3;
  *          data: Map(key → result), selection: { rowKey, start, end } | null,
  *          task: the id of a task to mark in the Tasks row | null,
  *          range: [a, b] | null, arrows: [{ fromY, fromTime, toY, toTime, color }],
- *          hoverX, cache (createStripCache(); none: everything drawn directly) }
- * Returns { pending }: true when stale strips were left for a later frame.
+ *          hoverX, cache (createStripCache(); none: everything drawn directly),
+ *          labelWidth (the label column's, LABEL_WIDTH by default), theme (theme.js) }
+ * Returns { pending: true when stale strips were left for a later frame, axes: the top
+ * of each plot's Y axis drawn, [{ key, max, text }] }.
  */
 export function drawFrame(ctx, f) {
   const began = performance.now();
   const { width, height } = f;
+  const LW = f.labelWidth ?? LABEL_WIDTH;
+  T = f.theme ?? LIGHT;
   ctx.save();
-  ctx.fillStyle = '#ffffff';
+  ctx.fillStyle = T.bg;
   ctx.fillRect(0, 0, width, height);
   ctx.font = FONT;
   ctx.textBaseline = 'middle';
-  const pw = width - LABEL_WIDTH;
+  const pw = width - LW;
   const scale = pw / Math.max(1, f.t1 - f.t0);
-  const x = (t) => LABEL_WIDTH + (t - f.t0) * scale;
+  const x = (t) => LW + (t - f.t0) * scale;
   const top = AXIS_HEIGHT;
   const cache = f.cache ?? null;
 
@@ -59,14 +67,14 @@ export function drawFrame(ctx, f) {
   // Backgrounds: sections, the selected row, row separators.
   for (const [row, y] of visible) {
     if (row.type === 'section') {
-      ctx.fillStyle = '#eef1f5';
+      ctx.fillStyle = T.section;
       ctx.fillRect(0, y, width, row.height);
     } else if (f.selection && f.selection.rowKey === row.key) {
-      ctx.fillStyle = '#eef3fc';
+      ctx.fillStyle = T.selected;
       ctx.fillRect(0, y, width, row.height);
     }
   }
-  ctx.fillStyle = '#eef0f3';
+  ctx.fillStyle = T.separator;
   ctx.beginPath();
   for (const [row, y] of visible) if (row.type !== 'section') ctx.rect(0, y + row.height - 1, width, 1);
   ctx.fill();
@@ -75,16 +83,17 @@ export function drawFrame(ctx, f) {
   let pending = false;
   ctx.save();
   ctx.beginPath();
-  ctx.rect(LABEL_WIDTH, top, pw, height - top);
+  ctx.rect(LW, top, pw, height - top);
   ctx.clip();
+  const axes = []; // series rows drawn: [row, y, the top of their scale]
   const view = { t0: f.t0, t1: f.t1, start: f.start, end: f.end ?? f.t1, scale, pw, dpr: f.dpr || 1 };
   for (const [row, y] of visible) {
-    if (row.type === 'section' || row.type === 'group') continue;
+    if (row.type === 'section' || !row.tracks.length) continue;
     const datas = row.tracks.map((ref) => f.data.get(trackKey(ref)));
     if (!datas.some(Boolean)) continue;
     let max;
     if (cache) {
-      const r = cache.blit(ctx, row, datas, y, LABEL_WIDTH, view, performance.now() - began < STRIP_BUDGET);
+      const r = cache.blit(ctx, row, datas, y, LW, view, performance.now() - began < STRIP_BUDGET);
       pending = pending || r.pending;
       max = r.max;
     } else {
@@ -93,17 +102,12 @@ export function drawFrame(ctx, f) {
       max = drawContent(ctx, row, datas, x, f.t0, f.t1);
       ctx.restore();
     }
-    if (row.type === 'series' && max > 0) {
-      ctx.fillStyle = '#6b7280';
-      ctx.textAlign = 'right';
-      ctx.fillText(row.unit === 'bytes' ? formatBytes(max) : String(Math.round(max)), width - 4, y + 8);
-      ctx.textAlign = 'left';
-    }
+    if (row.type === 'series') axes.push([row, y, max]);
     const sel = f.selection;
     if (sel && sel.rowKey === row.key && row.type === 'slices') {
       const x0 = x(sel.start);
       const x1 = x(sel.end);
-      ctx.strokeStyle = '#111827';
+      ctx.strokeStyle = T.strong;
       ctx.lineWidth = 2;
       ctx.strokeRect(x0, y + 1, Math.max(2, x1 - x0), row.height - 2);
     }
@@ -114,20 +118,34 @@ export function drawFrame(ctx, f) {
 
   // Labels.
   for (const [row, y] of visible) {
-    ctx.fillStyle = row.type === 'section' || row.type === 'group' ? '#1d2129' : '#4b5563';
+    if (row.type === 'series') continue;
+    ctx.fillStyle = row.type === 'section' || row.type === 'group' ? T.fg : T.label;
     if (row.type === 'section') ctx.font = 'bold ' + FONT;
-    ctx.fillText(fitted(ctx, row.label, LABEL_WIDTH - 10), 6, y + row.height / 2);
+    ctx.fillText(fitted(ctx, row.label, LW - 10), 6, y + row.height / 2);
     if (row.type === 'section') ctx.font = FONT;
   }
-  ctx.fillStyle = '#dfe3ea';
+  ctx.fillStyle = T.line;
   ctx.beginPath();
-  for (const [row, y] of visible) if (row.type !== 'section') ctx.rect(LABEL_WIDTH - 1, y, 1, row.height);
+  for (const [row, y] of visible) if (row.type !== 'section') ctx.rect(LW - 1, y, 1, row.height);
   ctx.fill();
+  for (const [row, y, max] of axes) drawPlotLabel(ctx, row, y, max, LW);
+  // The header of the group whose lanes are on screen, pinned under the ruler.
+  const sticky = stickyHeader(rows, f.scrollY);
+  if (sticky) {
+    ctx.fillStyle = T.sticky;
+    ctx.fillRect(0, top, width, sticky.height);
+    ctx.fillStyle = T.tick;
+    ctx.fillRect(0, top + sticky.height - 1, width, 1);
+    ctx.fillStyle = T.fg;
+    ctx.font = 'bold ' + FONT;
+    ctx.fillText(sticky.label, 6, top + sticky.height / 2);
+    ctx.font = FONT;
+  }
   ctx.restore();
 
   // Range selection.
   if (f.range) {
-    const a = Math.max(LABEL_WIDTH, x(f.range[0]));
+    const a = Math.max(LW, x(f.range[0]));
     const b = Math.min(width, x(f.range[1]));
     if (b > a) {
       ctx.fillStyle = 'rgba(37, 99, 235, 0.12)';
@@ -137,32 +155,68 @@ export function drawFrame(ctx, f) {
       ctx.fillRect(b - 1, top, 1, height - top);
     }
   }
-  drawAxis(ctx, f, x, pw);
-  if (f.hoverX != null && f.hoverX > LABEL_WIDTH) {
-    ctx.fillStyle = 'rgba(0, 0, 0, 0.25)';
+  drawAxis(ctx, f, x, pw, LW);
+  if (f.hoverX != null && f.hoverX > LW) {
+    ctx.fillStyle = T.hover;
     ctx.fillRect(Math.round(f.hoverX), top, 1, height - top);
   }
   ctx.restore();
   cache?.endFrame();
-  return { pending };
+  return { pending, axes: axes.map(([row, , max]) => ({ key: row.key, max, text: axisText(row, max) })) };
 }
 
-function drawAxis(ctx, f, x, pw) {
-  ctx.fillStyle = '#f5f6f8';
+const axisText = (row, max) => (max <= 0 ? '' : row.unit === 'bytes' ? formatBytes(max) : formatCount(max));
+
+// A plot's label column: its name, a legend of its series, and its Y axis (the top of
+// its scale and 0, right-aligned against the plot).
+function drawPlotLabel(ctx, row, y, max, LW) {
+  const h = row.height;
+  ctx.fillStyle = T.fg;
+  ctx.fillText(row.label, 6, y + 9);
+  // The legend in up to two lines under the name.
+  let lx = 6;
+  let ly = y + 23;
+  for (const ref of row.tracks) {
+    const name = row.of === 'threads' && ref.name === 'goroutines-syscall' ? 'in syscall' : SERIES_NAMES[ref.name] ?? ref.name;
+    const w = ctx.measureText(name).width;
+    if (lx > 6 && lx + 10 + w > LW - 44) {
+      if (ly > y + 23) break;
+      lx = 6;
+      ly += 13;
+    }
+    ctx.fillStyle = SERIES_COLORS[ref.name] ?? '#555';
+    ctx.fillRect(lx, ly - 2, 8, 3);
+    ctx.fillStyle = T.label;
+    ctx.fillText(name, lx + 10, ly);
+    lx += 10 + w + 8;
+  }
+  ctx.fillStyle = T.tick;
+  ctx.fillRect(LW - 4, y + 5, 4, 1);
+  ctx.fillRect(LW - 4, y + h - 3, 4, 1);
+  if (max <= 0) return;
+  ctx.fillStyle = T.muted;
+  ctx.textAlign = 'right';
+  ctx.fillText(axisText(row, max), LW - 6, y + 7);
+  ctx.fillText('0', LW - 6, y + h - 5);
+  ctx.textAlign = 'left';
+}
+
+function drawAxis(ctx, f, x, pw, LW) {
+  ctx.fillStyle = T.axis;
   ctx.fillRect(0, 0, f.width, AXIS_HEIGHT);
-  ctx.fillStyle = '#dfe3ea';
+  ctx.fillStyle = T.line;
   ctx.fillRect(0, AXIS_HEIGHT - 1, f.width, 1);
   const { step, ticks } = timeTicks(f.t0 - f.start, f.t1 - f.start, pw);
   ctx.textAlign = 'left';
-  ctx.fillStyle = '#c5cad3';
+  ctx.fillStyle = T.tick;
   ctx.beginPath();
   for (const rel of ticks) ctx.rect(Math.round(x(rel + f.start)), AXIS_HEIGHT - 8, 1, 8);
   ctx.fill();
-  ctx.fillStyle = '#1d2129';
+  ctx.fillStyle = T.fg;
   for (const rel of ticks) ctx.fillText(formatTick(rel, step), Math.round(x(rel + f.start)) + 3, AXIS_HEIGHT / 2 - 2);
-  ctx.fillStyle = '#f5f6f8';
-  ctx.fillRect(0, 0, LABEL_WIDTH, AXIS_HEIGHT - 1);
-  ctx.fillStyle = '#6b7280';
+  ctx.fillStyle = T.axis;
+  ctx.fillRect(0, 0, LW, AXIS_HEIGHT - 1);
+  ctx.fillStyle = T.muted;
   ctx.fillText(`${formatTick(f.t1 - f.t0, step)} shown`, 8, AXIS_HEIGHT / 2 - 2);
 }
 
@@ -211,7 +265,8 @@ function drawArrows(ctx, f, x, top) {
 // A label cut to fit a width, with an ellipsis (cached per label).
 const fits = new Map();
 function fitted(ctx, text, width) {
-  let s = fits.get(text);
+  const key = width + '\u0000' + text;
+  let s = fits.get(key);
   if (s !== undefined) return s;
   s = text;
   if (ctx.measureText(s).width > width) {
@@ -225,7 +280,7 @@ function fitted(ctx, text, width) {
     s = text.slice(0, lo) + '…';
   }
   if (fits.size > 20000) fits.clear();
-  fits.set(text, s);
+  fits.set(key, s);
   return s;
 }
 

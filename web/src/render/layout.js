@@ -2,10 +2,14 @@
 // open. A row knows its height, its label and the tracks to query for it.
 export const AXIS_HEIGHT = 26;
 const SLICE = 18;
-const SERIES = 44;
+const SERIES = 52;
 const GROUP = 20;
 const INSTANTS = 16;
 const SECTION = 20;
+const TASK_LANE = 12;
+const TASK_LANES_SHOWN = 8;
+/** The name under which the Tasks row's header is opened (no goroutine group has it). */
+export const TASKS_GROUP = '\u0000tasks';
 
 export function trackKey(ref) {
   return ref.kind + (ref.id !== undefined ? ':' + ref.id : '') + (ref.name ? ':' + ref.name : '') + (ref.by ? ':' + ref.by : '');
@@ -14,24 +18,41 @@ export function trackKey(ref) {
 /** Rows top to bottom, each { key, type, label, height, y, tracks[] , … }. */
 export function layoutRows(list, openGroups) {
   const rows = [];
-  const add = (r) => rows.push({ tracks: [], ...r });
+  const add = (r) => {
+    const row = { tracks: [], ...r };
+    rows.push(row);
+    return row;
+  };
   const series = new Set(list.series);
+  // Go's Threads plot: threads in syscalls (one per goroutine in one) and running
+  // (one per proc running a goroutine).
   const plots = [
     ['Heap', ['heap-alloc', 'heap-goal'], 'bytes'],
     ['Goroutines', ['goroutines-running', 'goroutines-runnable', 'goroutines-syscall', 'goroutines-waiting'], 'count'],
+    ['Threads', ['procs-running', 'goroutines-syscall'], 'count', 'threads'],
     ['Procs', ['procs-running', 'gomaxprocs'], 'count'],
   ];
   const plotRows = plots.filter(([, names]) => names.some((n) => series.has(n)));
   if (plotRows.length) add({ key: 's:plots', type: 'section', label: 'Plots', height: SECTION });
-  for (const [label, names, unit] of plotRows) {
+  for (const [label, names, unit, of] of plotRows) {
     const present = names.filter((n) => series.has(n));
-    add({ key: 'plot:' + label, type: 'series', label, unit, height: SERIES, tracks: present.map((name) => ({ kind: 'series', name })) });
+    add({ key: 'plot:' + label, type: 'series', label, unit, of, height: SERIES, tracks: present.map((name) => ({ kind: 'series', name })) });
   }
   add({ key: 's:gc', type: 'section', label: 'Runtime', height: SECTION });
   if (list.gc) add({ key: 'gc', type: 'slices', label: 'GC', height: SLICE, tracks: [{ kind: 'gc' }] });
   if (list.stw) add({ key: 'stw', type: 'slices', label: 'STW', height: SLICE, tracks: [{ kind: 'stw' }] });
   if (list.taskRows > 0) {
-    add({ key: 'tasks', type: 'spans', label: 'Tasks', rowsOf: Math.min(list.taskRows, 8), height: 8 + 12 * Math.min(list.taskRows, 8), tracks: [{ kind: 'tasks' }] });
+    // Every lane of the task layout has its own line (a row cut to 8 lanes drew the
+    // tasks of the others over its last one, labels and all). Past 8 lanes the row is
+    // folded under a header: folded, the lanes share 8 lanes' height, unlabelled.
+    const lanes = list.taskRows;
+    const open = lanes <= TASK_LANES_SHOWN || openGroups.has(TASKS_GROUP);
+    let header;
+    if (lanes > TASK_LANES_SHOWN) {
+      header = add({ key: 'group:tasks', type: 'group', label: `${open ? '▾' : '▸'} Tasks (${lanes} rows)`, height: GROUP, group: TASKS_GROUP });
+    }
+    const shown = open ? lanes : TASK_LANES_SHOWN;
+    add({ key: 'tasks', type: 'spans', label: open ? 'Tasks' : 'Tasks (folded)', rowsOf: lanes, height: 4 + TASK_LANE * shown, tracks: [{ kind: 'tasks' }], header });
   }
   if (list.logs > 0) add({ key: 'logs', type: 'instants', label: 'Logs', height: INSTANTS, tracks: [{ kind: 'logs', by: 'proc' }] });
   if (list.samples > 0) add({ key: 'samples', type: 'instants', label: 'CPU samples', height: INSTANTS, tracks: [{ kind: 'samples', by: 'proc' }] });
@@ -57,12 +78,13 @@ export function layoutRows(list, openGroups) {
   for (const gi of order) {
     const name = g.groups[gi] || '(unknown start function)';
     const open = openGroups.has(g.groups[gi]);
-    add({ key: 'group:' + gi, type: 'group', label: `${open ? '▾' : '▸'} ${name} (${members[gi].length})`, height: GROUP, group: g.groups[gi] });
+    // A folded group's lane shows what its goroutines do (the core's group activity).
+    const header = add({ key: 'group:' + gi, type: 'group', label: `${open ? '▾' : '▸'} ${name} (${members[gi].length})`, height: GROUP, group: g.groups[gi], size: members[gi].length, tracks: open ? [] : [{ kind: 'group', id: gi }] });
     if (!open) continue;
     for (const id of members[gi]) {
-      add({ key: 'goroutine:' + id, type: 'slices', label: `G${id}`, height: SLICE, tracks: [{ kind: 'goroutine', id }], resource: ['goroutine', id] });
-      if (assist.has(id)) add({ key: 'assist:' + id, type: 'slices', label: '  assist', height: 8, tracks: [{ kind: 'assist', id }], thin: true });
-      if (regions.has(id)) add({ key: 'regions:' + id, type: 'spans', label: '  regions', rowsOf: 2, height: 26, tracks: [{ kind: 'regions', id }] });
+      add({ key: 'goroutine:' + id, type: 'slices', label: `G${id}`, height: SLICE, tracks: [{ kind: 'goroutine', id }], resource: ['goroutine', id], header });
+      if (assist.has(id)) add({ key: 'assist:' + id, type: 'slices', label: '  assist', height: 8, tracks: [{ kind: 'assist', id }], thin: true, header });
+      if (regions.has(id)) add({ key: 'regions:' + id, type: 'spans', label: '  regions', rowsOf: 2, height: 26, tracks: [{ kind: 'regions', id }], header });
     }
   }
   let y = 0;
@@ -71,6 +93,20 @@ export function layoutRows(list, openGroups) {
     y += r.height;
   }
   return { rows, height: y, groupOf: groupIndex(g) };
+}
+
+/** The header of the group whose rows the top of the screen shows, once the header
+ *  itself is scrolled off (drawn pinned under the ruler), or null. */
+export function stickyHeader(rows, scrollY) {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (rows[mid].y + rows[mid].height <= scrollY) lo = mid + 1;
+    else hi = mid;
+  }
+  const first = rows[lo];
+  return first?.header && first.header.y < scrollY ? first.header : null;
 }
 
 function groupIndex(g) {

@@ -81,7 +81,7 @@ function analysesFor(method, args) {
     // The curve of the default flags is built a piece at a time; others at once.
     return isDefaultMmuFlags(args[1] ?? {}) ? ['mmu'] : [];
   }
-  const goroutineTrack = (track) => track?.kind === 'goroutine';
+  const goroutineTrack = (track) => track?.kind === 'goroutine' || track?.kind === 'group';
   if ((method === 'timeline' && goroutineTrack(args[0])) ||
       (method === 'timelines' && args[0]?.some?.(([track]) => goroutineTrack(track)))) {
     return ['goroutineLanes'];  // the timeline first, then its goroutine lanes

@@ -1,5 +1,6 @@
 import { useMemo } from 'preact/hooks';
 import { BreakdownBar, BreakdownLegend } from './BreakdownBar.jsx';
+import { blockReasons } from './breakdown.js';
 import { CopyCSVButton, SortableTable } from './SortableTable.jsx';
 import { formatCount, formatDuration } from './format.js';
 import { groupsOf, Pending, useAsync } from './query.jsx';
@@ -9,7 +10,14 @@ export const goroutineHref = (id) => `#/goroutine/${id}`;
 
 const dur = (key, label) => ({ key, label, numeric: true, value: (g) => g[key] ?? 0, format: formatDuration, csv: (g) => g[key] ?? 0 });
 
-export function groupColumns(maxTotal) {
+// The block time of a group split by reason, one column per reason any group has (as
+// the breakdown bar splits it, and as go tool trace's table does).
+const blockColumn = (reason) => {
+  const key = `block:${reason}`;
+  return { key, label: `Block: ${reason || 'unknown reason'}`, numeric: true, value: (g) => g.stats[key] ?? 0, format: formatDuration, csv: (g) => g.stats[key] ?? 0 };
+};
+
+export function groupColumns(maxTotal, reasons = []) {
   return [
     {
       key: 'name',
@@ -21,6 +29,7 @@ export function groupColumns(maxTotal) {
     dur('exec', 'Execution'),
     dur('sched_wait', 'Sched wait'),
     dur('block', 'Block'),
+    ...reasons.map(blockColumn),
     dur('syscall', 'Syscall'),
     dur('syscall_block', 'Syscall blocked'),
     dur('unknown', 'Unknown'),
@@ -41,7 +50,10 @@ export function groupColumns(maxTotal) {
 export function GoroutinesView({ client }) {
   const state = useAsync(() => groupsOf(client), [client]);
   const data = state.data;
-  const columns = useMemo(() => groupColumns(data ? Math.max(...data.groups.map((g) => g.total)) : 1), [data]);
+  const columns = useMemo(
+    () => groupColumns(data ? Math.max(...data.groups.map((g) => g.total)) : 1, data ? blockReasons(data.groups.map((g) => g.stats)) : []),
+    [data],
+  );
   if (!data) return <Pending state={state} what="goroutines" />;
   return (
     <section class="gt-view" data-testid="goroutines-view">

@@ -54,7 +54,7 @@ export function SortableTable({ columns, rows, initialSort, initialDesc = true, 
           {shown.map((r, i) => (
             <tr key={rowKey ? rowKey(r) : i} onClick={onRowClick ? () => onRowClick(r) : undefined}>
               {columns.map((c) => (
-                <td key={c.key} data-key={c.key} class={c.numeric ? 'num' : ''}>
+                <td key={c.key} data-key={c.key} data-value={c.numeric ? c.value(r) : undefined} class={c.numeric ? 'num' : ''}>
                   {c.render ? c.render(r) : c.format ? c.format(c.value(r)) : c.value(r)}
                 </td>
               ))}

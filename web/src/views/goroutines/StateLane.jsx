@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'preact/hooks';
 import { formatDuration } from './format.js';
+import { canvasTheme } from '../../render/theme.js';
 
 // A goroutine's own timeline lane: its states over [t0, t1] from the timeline index,
 // drawn on a canvas at the width it is shown at.
@@ -20,7 +21,7 @@ export function drawLane(canvas, rects, t0, t1) {
   canvas.height = Math.round(h * dpr);
   const ctx = canvas.getContext('2d');
   ctx.scale(dpr, dpr);
-  ctx.fillStyle = '#fafafa';
+  ctx.fillStyle = canvasTheme().axis;
   ctx.fillRect(0, 0, w, h);
   if (!rects) return;
   const x = (t) => ((t - t0) / (t1 - t0)) * w;

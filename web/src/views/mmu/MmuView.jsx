@@ -120,7 +120,7 @@ export function MmuView({ client, query = new URLSearchParams() }) {
         <tbody>
           {mmu.windows.map((w) => (
             <tr key={w.window} class={picked === w.window ? 'sel' : ''}>
-              <td class="num">{w.label}</td>
+              <td class="num" data-testid="mmu-window" title={`${w.label} (as Go writes it)`}>{formatDuration(w.window)}</td>
               <td class="num">{(w.mmu * 100).toFixed(2)}%</td>
               {[1, 2, 3].map((k) => <td key={k} class="num">{w.mud[k] ? `${(w.mud[k].util * 100).toFixed(2)}%` : ''}</td>)}
               <td>

@@ -1,7 +1,8 @@
 // Draws the MMU curve: window length on a log axis (x), utilization 0..1 (y).
 import { formatDuration } from '../goroutines/format.js';
+import { canvasTheme } from '../../render/theme.js';
 
-const PAD = { left: 44, right: 12, top: 10, bottom: 28 };
+const PAD = { left: 60, right: 12, top: 10, bottom: 40 };
 
 export function chartGeometry(width, height, xMin, xMax) {
   const lx0 = Math.log10(xMin);
@@ -24,12 +25,13 @@ export function drawMmu(canvas, curve, marker) {
   canvas.height = Math.round(height * dpr);
   const ctx = canvas.getContext('2d');
   ctx.scale(dpr, dpr);
-  ctx.fillStyle = '#fff';
+  const T = canvasTheme();
+  ctx.fillStyle = T.bg;
   ctx.fillRect(0, 0, width, height);
   const g = chartGeometry(width, height, curve.xMin, curve.xMax);
   ctx.font = '11px system-ui, sans-serif';
-  ctx.strokeStyle = '#e0e0e0';
-  ctx.fillStyle = '#555';
+  ctx.strokeStyle = T.grid;
+  ctx.fillStyle = T.muted;
   ctx.lineWidth = 1;
   ctx.textAlign = 'right';
   ctx.textBaseline = 'middle';
@@ -50,6 +52,17 @@ export function drawMmu(canvas, curve, marker) {
     ctx.stroke();
     ctx.fillText(formatDuration(10 ** d), px, height - PAD.bottom + 4);
   }
+  // Axis titles.
+  ctx.fillStyle = T.fg;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'bottom';
+  ctx.fillText('Window length (log scale)', PAD.left + g.w / 2, height - 2);
+  ctx.save();
+  ctx.translate(12, PAD.top + g.h / 2);
+  ctx.rotate(-Math.PI / 2);
+  ctx.textBaseline = 'middle';
+  ctx.fillText('Minimum mutator utilization', 0, 0);
+  ctx.restore();
   ctx.strokeStyle = '#1565c0';
   ctx.lineWidth = 2;
   ctx.beginPath();

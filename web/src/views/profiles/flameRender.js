@@ -1,6 +1,7 @@
 // Draws a flame graph on a canvas: root on top, callees below, one row per depth.
 // Frames narrower than half a pixel are skipped; names are drawn with fillText only.
 import { inSubtree } from './flameLayout.js';
+import { canvasTheme } from '../../render/theme.js';
 
 export const ROW = 18;
 
@@ -24,7 +25,7 @@ export function drawFlame(canvas, flame, x, focus, highlight) {
   canvas.height = Math.round(height * dpr);
   const ctx = canvas.getContext('2d');
   ctx.scale(dpr, dpr);
-  ctx.fillStyle = '#ffffff';
+  ctx.fillStyle = canvasTheme().bg;
   ctx.fillRect(0, 0, width, height);
   ctx.font = '11px system-ui, sans-serif';
   ctx.textBaseline = 'middle';

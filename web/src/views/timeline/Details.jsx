@@ -3,7 +3,7 @@ import { formatDuration } from '../../model/format.js';
 import { href } from '../../model/router.js';
 import { formatSel } from './view.js';
 
-function Stack({ frames }) {
+export function Stack({ frames }) {
   if (!frames?.length) return <p class="muted">No stack.</p>;
   return (
     <ol class="stack" data-testid="stack">

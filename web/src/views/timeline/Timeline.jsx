@@ -4,11 +4,14 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { formatBytes, formatDuration, formatCount } from '../../model/format.js';
 import { navigate } from '../../model/router.js';
-import { createStripCache, drawFrame, hitTest, LABEL_WIDTH } from '../../render/draw.js';
-import { AXIS_HEIGHT, layoutRows, trackKey } from '../../render/layout.js';
+import { createStripCache, drawFrame, hitTest, LABEL_WIDTH, MIN_LABEL_WIDTH } from '../../render/draw.js';
+import { AXIS_HEIGHT, layoutRows, stickyHeader, TASKS_GROUP, trackKey } from '../../render/layout.js';
 import { STATES } from '../../render/colors.js';
+import { useCanvasTheme } from '../../render/theme.js';
 import { NO_VALUE } from '../../render/content.js';
 import { Details } from './Details.jsx';
+import { Legend } from './Legend.jsx';
+import { EventDetails } from './EventDetails.jsx';
 import { RangeStats } from './RangeStats.jsx';
 import { clampSpan, formatSel, num, parseSel } from './view.js';
 
@@ -54,6 +57,9 @@ function TimelineCanvas({ trace, list, query }) {
   const [details, setDetails] = useState(null);
   const [range, setRange] = useState(() => clampSpan(num(query.r0), num(query.r1), start, end));
   const [status, setStatus] = useState('');
+  const theme = useCanvasTheme();
+  const themeRef = useRef(theme);
+  themeRef.current = theme;
 
   // Mutable view state: pan and zoom redraw without re-rendering the component.
   const v = useRef(null);
@@ -74,6 +80,7 @@ function TimelineCanvas({ trace, list, query }) {
       edges: null,
       hoverX: null,
       drag: null,
+      labelWidth: savedLabelWidth(),
       frameTimes: [],
       // A strip drawn in the worker arriving asks for a frame (requestDraw, set below).
       strips: createStripCache({ onReady: () => v.current.onStrip?.() }),
@@ -83,7 +90,8 @@ function TimelineCanvas({ trace, list, query }) {
   const rowsRef = useRef(layout);
   rowsRef.current = layout;
 
-  const plotWidth = () => Math.max(1, sizeRef.current.width - LABEL_WIDTH);
+  const labelWidth = () => Math.min(v.current.labelWidth, sizeRef.current.width - 200);
+  const plotWidth = () => Math.max(1, sizeRef.current.width - labelWidth());
 
   // Scrolls a goroutine's lane into view once its group is open and the box measured.
   const pendingReveal = useRef(null);
@@ -115,7 +123,7 @@ function TimelineCanvas({ trace, list, query }) {
     const { rows } = rowsRef.current;
     s.arrows = arrowsFor(s, rowsRef.current);
     const { width, height } = sizeRef.current;
-    const { pending } = drawFrame(ctx, {
+    const { pending, axes } = drawFrame(ctx, {
       width,
       height,
       dpr,
@@ -132,7 +140,10 @@ function TimelineCanvas({ trace, list, query }) {
       arrows: s.arrows,
       hoverX: s.hoverX,
       cache: s.strips,
+      labelWidth: labelWidth(),
+      theme: themeRef.current,
     });
+    s.axes = axes;
     s.frameTimes.push(performance.now() - t);
     // Strips left for later frames (each frame draws a few within its budget).
     if (pending) s.frame = requestAnimationFrame(draw);
@@ -193,11 +204,23 @@ function TimelineCanvas({ trace, list, query }) {
     s.inFlight = true;
     setStatus('loading');
     try {
-      const res = await trace.timelines(want);
-      for (let i = 0; i < want.length; i++) {
-        const key = trackKey(want[i][0]);
-        s.data.set(key, res[i]);
-        s.cover.set(key, { t0: q0, t1: q1, nsPerPx: (q1 - q0) / px });
+      // Goroutine lanes need the goroutine lanes of the index (built on their first
+      // query), and a folded group is a query of each of its goroutines (a group of
+      // 300,000 takes a second): the other rows are asked for first, then the goroutines,
+      // then one group at a time, and what is left is dropped once the view has moved on
+      // (the next fetch asks again for what it shows then).
+      const kind = (k) => want.filter(([ref]) => (ref.kind === 'goroutine' || ref.kind === 'group' ? ref.kind : '') === k);
+      const batches = [kind(''), kind('goroutine'), ...kind('group').map((w) => [w])];
+      for (const batch of batches) {
+        if (!batch.length) continue;
+        if (s.dirty && batch[0][0].kind === 'group') break;
+        const res = await trace.timelines(batch);
+        for (let i = 0; i < batch.length; i++) {
+          const key = trackKey(batch[i][0]);
+          s.data.set(key, res[i]);
+          s.cover.set(key, { t0: q0, t1: q1, nsPerPx: (q1 - q0) / px });
+        }
+        requestDraw();
       }
       setStatus('');
     } catch (e) {
@@ -252,7 +275,7 @@ function TimelineCanvas({ trace, list, query }) {
     (factor, atX) => {
       const s = v.current;
       const pw = plotWidth();
-      const fx = atX == null ? 0.5 : Math.min(1, Math.max(0, (atX - LABEL_WIDTH) / pw));
+      const fx = atX == null ? 0.5 : Math.min(1, Math.max(0, (atX - labelWidth()) / pw));
       const at = s.t0 + (s.t1 - s.t0) * fx;
       const span = (s.t1 - s.t0) * factor;
       setView(at - span * fx, at - span * fx + span);
@@ -334,6 +357,7 @@ function TimelineCanvas({ trace, list, query }) {
     requestDraw();
     fetchVisible();
   }, [layout, size, requestDraw, fetchVisible]);
+  useEffect(requestDraw, [theme]);
 
   // The view follows the URL: on mount (a deep link, a reload) and when a link in the
   // page changes it (a goroutine's lane, a range's zoom). What syncUrl wrote is what is
@@ -355,7 +379,10 @@ function TimelineCanvas({ trace, list, query }) {
     if (sel && query.sel !== selShown) select(sel.track, sel.time);
     if (query.g !== shown.g && query.g !== undefined) revealGoroutine(Number(query.g));
     if (query.group !== shown.group && query.group !== undefined) openGroup(query.group);
-    if (query.task !== shown.task) s.task = num(query.task);
+    if (query.task !== shown.task) {
+      s.task = num(query.task);
+      if (s.task !== null) openGroup(TASKS_GROUP);
+    }
     shownFromUrl.current = { g: query.g, group: query.group, task: query.task };
     // A link out of the trace's span: the address says what is shown instead.
     if (query.t0 !== undefined && (Number(query.t0) !== Math.round(s.t0) || Number(query.t1) !== Math.round(s.t1))) syncUrl();
@@ -434,12 +461,14 @@ function TimelineCanvas({ trace, list, query }) {
     const top = scrollRef.current.scrollTop;
     const cy = y - AXIS_HEIGHT + top;
     if (y < AXIS_HEIGHT) return null;
+    const sticky = stickyHeader(rowsRef.current.rows, top);
+    if (sticky && y < AXIS_HEIGHT + sticky.height) return sticky;
     for (const r of rowsRef.current.rows) if (cy >= r.y && cy < r.y + r.height) return r;
     return null;
   };
   const timeAt = (x) => {
     const s = v.current;
-    return s.t0 + ((x - LABEL_WIDTH) / plotWidth()) * (s.t1 - s.t0);
+    return s.t0 + ((x - labelWidth()) / plotWidth()) * (s.t1 - s.t0);
   };
   const local = (e) => {
     const r = canvasRef.current.getBoundingClientRect();
@@ -450,7 +479,8 @@ function TimelineCanvas({ trace, list, query }) {
     if (e.button !== 0) return;
     const [x, y] = local(e);
     const s = v.current;
-    s.drag = { x0: x, y0: y, t0: s.t0, t1: s.t1, moved: false, select: e.shiftKey || y < AXIS_HEIGHT, id: e.pointerId };
+    const resize = Math.abs(x - labelWidth()) <= 4;
+    s.drag = { x0: x, y0: y, t0: s.t0, t1: s.t1, moved: false, select: !resize && (e.shiftKey || y < AXIS_HEIGHT), resize, width0: labelWidth(), id: e.pointerId };
     canvasRef.current.setPointerCapture?.(e.pointerId);
   };
   const onPointerMove = (e) => {
@@ -461,6 +491,11 @@ function TimelineCanvas({ trace, list, query }) {
       if (Math.abs(x - d.x0) > 3) d.moved = true;
       if (!d.moved) return;
       hideTip();
+      if (d.resize) {
+        s.labelWidth = Math.max(MIN_LABEL_WIDTH, Math.min(sizeRef.current.width - 200, d.width0 + x - d.x0));
+        requestDraw();
+        return;
+      }
       if (d.select) {
         const a = timeAt(Math.min(d.x0, x));
         const b = timeAt(Math.max(d.x0, x));
@@ -473,6 +508,7 @@ function TimelineCanvas({ trace, list, query }) {
       return;
     }
     s.hoverX = x;
+    canvasRef.current.style.cursor = Math.abs(x - labelWidth()) <= 4 ? 'col-resize' : '';
     requestDraw();
     showTip(x, y);
   };
@@ -483,6 +519,11 @@ function TimelineCanvas({ trace, list, query }) {
     s.drag = null;
     if (!d) return;
     if (d.moved) {
+      if (d.resize) {
+        saveLabelWidth(s.labelWidth);
+        fetchVisible();
+        return;
+      }
       if (d.select && s.range) {
         setRange(s.range);
         syncUrl();
@@ -500,7 +541,20 @@ function TimelineCanvas({ trace, list, query }) {
       });
       return;
     }
-    if (x < LABEL_WIDTH) return;
+    if (x < labelWidth()) return;
+    if (row.type === 'instants') {
+      const dd = s.data.get(trackKey(row.tracks[0]));
+      const i = hitTest(dd, timeAt(x), ((s.t1 - s.t0) / plotWidth()) * 3);
+      if (i < 0) return;
+      s.selection = null;
+      const what = row.tracks[0].kind === 'logs' ? 'Log' : 'CPU sample';
+      trace
+        .eventAt(dd.event[i])
+        .then((event) => setDetails({ kind: 'event', event, what, merged: dd.count[i] }))
+        .catch((err) => setStatus(`details failed: ${err.message}`));
+      requestDraw();
+      return;
+    }
     if (row.type === 'slices') {
       const t = timeAt(x);
       const dd = s.data.get(row.key);
@@ -528,11 +582,12 @@ function TimelineCanvas({ trace, list, query }) {
   const showTip = (x, y) => {
     const tip = tipRef.current;
     const row = rowAt(y);
-    if (!tip || !row || x < LABEL_WIDTH || row.type === 'section' || row.type === 'group') return hideTip();
+    if (!tip || !row) return hideTip();
     const s = v.current;
     const t = timeAt(x);
     const slop = ((s.t1 - s.t0) / plotWidth()) * 2;
-    const lines = tipLines(row, s.data, t, slop, start);
+    // Over the label column: the whole label (a long one is cut there).
+    const lines = x < labelWidth() ? [row.label.trim()] : tipLines(row, s.data, t, slop, start);
     if (!lines.length) return hideTip();
     tip.textContent = lines.join('\n');
     tip.style.display = 'block';
@@ -557,13 +612,19 @@ function TimelineCanvas({ trace, list, query }) {
       view: () => ({ t0: v.current.t0, t1: v.current.t1 }),
       range: () => v.current.range,
       markedTask: () => v.current.task,
+      labelWidth: () => labelWidth(),
+      axes: () => v.current.axes,
+      // What the last query of a track answered (typed arrays), for checks.
+      data: (key) => v.current.data.get(key) ?? null,
+      stickyHeader: () => stickyHeader(rowsRef.current.rows, scrollRef.current?.scrollTop ?? 0)?.label ?? null,
       rowLabels: () => rowsRef.current.rows.map((r) => r.label),
+      rowKeys: () => rowsRef.current.rows.map((r) => r.key),
       idle: () => !v.current.inFlight && !v.current.dirty && !v.current.frame && !v.current.strips.busy(),
       // Where a row is on the canvas (CSS pixels), or null when it is not laid out.
       rowRect: (key) => {
         const r = rowsRef.current.rows.find((x) => x.key === key);
         if (!r) return null;
-        return { x: LABEL_WIDTH, y: AXIS_HEIGHT + r.y - (scrollRef.current?.scrollTop ?? 0), width: plotWidth(), height: r.height };
+        return { x: labelWidth(), y: AXIS_HEIGHT + r.y - (scrollRef.current?.scrollTop ?? 0), width: plotWidth(), height: r.height };
       },
     };
     return () => {
@@ -583,8 +644,9 @@ function TimelineCanvas({ trace, list, query }) {
         <button type="button" onClick={() => zoom(2)} title="Zoom out (S)">
           −
         </button>
-        <span class="muted help">
-          Wheel or W/S: zoom · drag or A/D: pan · shift+drag or drag the ruler: select a range · click: details · Esc: clear
+        <Legend />
+        <span class="muted help" title="Wheel or W/S: zoom · drag or A/D: pan · shift+drag or drag the ruler: select a range · click: details · Esc: clear">
+          <kbd>?</kbd> keys
         </span>
         <span class="spacer" />
         <span class="muted" data-testid="timeline-status">
@@ -607,7 +669,16 @@ function TimelineCanvas({ trace, list, query }) {
         </div>
         {(details || range) && (
           <aside class="side">
-            {details && (
+            {details?.kind === 'event' && (
+              <EventDetails
+                event={details.event}
+                what={details.what}
+                merged={details.merged}
+                start={start}
+                onClose={() => setDetails(null)}
+              />
+            )}
+            {details && details.kind !== 'event' && (
               <Details
                 details={details}
                 start={start}
@@ -642,24 +713,55 @@ function TimelineCanvas({ trace, list, query }) {
   );
 }
 
+// The label column's width, kept for the next visit.
+const LABEL_WIDTH_KEY = 'gotrace.timeline.labelWidth';
+function savedLabelWidth() {
+  try {
+    const w = Number(localStorage.getItem(LABEL_WIDTH_KEY));
+    return w >= MIN_LABEL_WIDTH ? w : LABEL_WIDTH;
+  } catch {
+    return LABEL_WIDTH;
+  }
+}
+function saveLabelWidth(w) {
+  try {
+    localStorage.setItem(LABEL_WIDTH_KEY, String(Math.round(w)));
+  } catch {
+    // storage refused: the width lasts for this page
+  }
+}
+
 function parseQueryNow() {
   const raw = location.hash.replace(/^#/, '');
   const q = raw.indexOf('?');
   return Object.fromEntries(new URLSearchParams(q < 0 ? '' : raw.slice(q + 1)));
 }
 
+// The Threads plot's series, as Go's viewer names them.
+const THREAD_SERIES = { 'procs-running': 'threads running', 'goroutines-syscall': 'threads in syscall' };
+
 function tipLines(row, data, t, slop, start) {
   const out = [];
   for (const ref of row.tracks) {
     const d = data.get(trackKey(ref));
     if (!d) continue;
+    if (d.type === 'activity') {
+      const p = Math.floor((t - d.from) / d.step);
+      if (p < 0 || p >= d.running.length) continue;
+      const f = (n) => (n >= 10 || n === 0 ? String(Math.round(n)) : n.toFixed(1));
+      out.push(`${row.label.replace(/^[▸▾] /, '')}`);
+      out.push(`running ${f(d.running[p])} · runnable ${f(d.runnable[p])} · syscall ${f(d.syscall[p])} · waiting ${f(d.waiting[p])}`);
+      out.push(`goroutines on average over ${formatDuration(d.step)} at ${formatDuration(d.from + p * d.step - start, 6)}`);
+      continue;
+    }
     if (d.type === 'series') {
       let i = -1;
       for (let k = 0; k < d.time.length && d.time[k] <= t; k++) i = k;
       if (i < 0) continue;
       const value = d.value[i];
-      if (value === NO_VALUE[ref.name]) out.push(`${ref.name}: none`);
-      else out.push(`${ref.name}: ${row.unit === 'bytes' ? formatBytes(value) : formatCount(value)}`);
+      const name = row.of === 'threads' ? THREAD_SERIES[ref.name] : ref.name;
+      if (value === NO_VALUE[ref.name]) out.push(`${name}: none`);
+      else out.push(`${name}: ${row.unit === 'bytes' ? formatBytes(value) : formatCount(value)}`);
       continue;
     }
     const i = hitTest(d, t, slop);

@@ -1,0 +1,135 @@
+// Views against the native CLI and the page's layout: the goroutine groups' block time
+// by reason, the MMU's windows and axes, keyboard help, the dark scheme, a 1024 px wide
+// window.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, startSite } from './browser.mjs';
+import { SAMPLE, corpusTrace, gotrace } from './fixtures.mjs';
+import { canvasPixels, hsl, openFile, openPage, show, timelineIdle } from './pages.mjs';
+
+const json = (...args) => JSON.parse(gotrace(...args, '--json'));
+
+let site;
+let browser;
+
+before(async () => {
+  site = await startSite();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+test('the goroutine groups\' table splits block time by reason, as gotrace goroutines does', async () => {
+  const file = corpusTrace('go/go122-workload.trace');
+  const { page, problems, context } = await openPage(browser, site.url);
+  await openFile(page, file);
+  await show(page, '#/goroutines', '[data-testid=groups-table]');
+  const groups = json('goroutines', file).groups;
+  const reasons = [...new Set(groups.flatMap((g) => Object.keys(g.stats).filter((k) => k.startsWith('block:'))))];
+  assert.ok(reasons.length > 2, reasons.join());
+  const heads = await page.$$eval('[data-testid=groups-table] thead th', (th) => th.map((x) => x.dataset.key));
+  for (const r of reasons) assert.ok(heads.includes(r), `a column for ${r}`);
+  const rows = await page.$$eval('[data-testid=groups-table] tbody tr', (trs) =>
+    trs.map((tr) => Object.fromEntries([...tr.querySelectorAll('td')].map((td) => [td.dataset.key, td.dataset.value ?? td.textContent]))));
+  for (const g of groups) {
+    const row = rows.find((r) => r.name === (g.name || '(no start function)'));
+    if (!row) continue; // past the rows shown
+    for (const r of reasons) assert.equal(Number(row[r]), g.stats[r] ?? 0, `${g.name}: ${r}`);
+    const split = reasons.reduce((s, r) => s + (g.stats[r] ?? 0), 0);
+    assert.equal(Number(row.block), split, `${g.name}: the reasons add up to the block time`);
+  }
+  assert.deepEqual(problems.errors, []);
+  await context.close();
+});
+
+test('the MMU chart labels its windows as durations and has axis titles', async () => {
+  const file = corpusTrace('go/go122-workload.trace');
+  const { page, problems, context } = await openPage(browser, site.url);
+  await openFile(page, file);
+  await show(page, '#/mmu', '[data-testid=mmu-windows] tbody tr');
+  const cells = await page.$$eval('[data-testid=mmu-window]', (td) => td.map((x) => [x.textContent, x.title]));
+  assert.ok(cells.length > 3);
+  for (const [text, title] of cells) {
+    assert.match(text, /^\d+(\.\d{1,2})? (ns|µs|ms|s)$/, `"${text}" reads as a duration`);
+    assert.match(title, /as Go writes it/);
+  }
+  // Axis titles: text in the chart's left margin and under it (dark pixels there).
+  const dark = await page.evaluate(() => {
+    const c = document.querySelector('[data-testid=mmu-chart]');
+    const dpr = window.devicePixelRatio || 1;
+    const count = (x, y, w, h) => {
+      const d = c.getContext('2d').getImageData(x * dpr, y * dpr, w * dpr, h * dpr).data;
+      let n = 0;
+      for (let i = 0; i < d.length; i += 4) if (d[i] + d[i + 1] + d[i + 2] < 300) n++;
+      return n;
+    };
+    return { left: count(2, 20, 18, c.clientHeight - 80), bottom: count(80, c.clientHeight - 16, c.clientWidth - 100, 15) };
+  });
+  assert.ok(dark.left > 30 && dark.bottom > 30, JSON.stringify(dark));
+  assert.deepEqual(problems.errors, []);
+  await context.close();
+});
+
+test('? shows the keys, and Esc or ? hides them', async () => {
+  const { page, problems, context } = await openPage(browser, site.url);
+  await openFile(page, SAMPLE);
+  await page.keyboard.press('?');
+  await page.waitForSelector('[data-testid=keyboard-help]');
+  assert.match(await page.textContent('[data-testid=keyboard-help]'), /shift\+drag/);
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('[data-testid=keyboard-help]', { state: 'detached' });
+  await page.keyboard.press('?');
+  await page.waitForSelector('[data-testid=keyboard-help]');
+  await page.keyboard.press('?');
+  await page.waitForSelector('[data-testid=keyboard-help]', { state: 'detached' });
+  assert.deepEqual(problems.errors, []);
+  await context.close();
+});
+
+test('with the system in dark mode the page and the timeline are dark', async () => {
+  const { page, problems, context } = await openPage(browser, site.url);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await openFile(page, SAMPLE);
+  await show(page, '#/timeline', '[data-testid=timeline-canvas]');
+  await timelineIdle(page);
+  const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const [r, g, b] = bg.match(/\d+/g).map(Number);
+  assert.ok(hsl([r, g, b])[2] < 0.2, `the page is ${bg}`);
+  // The label column and the plots' background.
+  const { pixels } = await canvasPixels(page, { x: 2, y: 40, width: 4, height: 200 });
+  const light = pixels.filter((p) => hsl(p)[2] > 0.5).length;
+  assert.ok(light < pixels.length / 10, `${light} of ${pixels.length} light pixels`);
+  // And back to light when the system is.
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.waitForFunction(() => getComputedStyle(document.body).backgroundColor !== 'rgb(17, 19, 23)');
+  await timelineIdle(page);
+  const after = await canvasPixels(page, { x: 2, y: 40, width: 4, height: 200 });
+  assert.ok(after.pixels.filter((p) => hsl(p)[2] > 0.5).length > after.pixels.length / 2);
+  assert.deepEqual(problems.errors, []);
+  await context.close();
+});
+
+test('at 1024 px wide the trace\'s name and the buttons stay in view', async () => {
+  const { page, problems, context } = await openPage(browser, site.url, { width: 1024, height: 700 });
+  await openFile(page, SAMPLE);
+  await show(page, '#/timeline', '[data-testid=timeline-canvas]');
+  // Every tab whole in the tabs' box (which would hide what overflows it).
+  const tabs = await page.$$eval('.tab', (t) => {
+    const box = document.querySelector('.tabs').getBoundingClientRect();
+    return t.map((x) => x.getBoundingClientRect()).map((r) => r.left >= box.left - 0.5 && r.right <= box.right + 0.5);
+  });
+  assert.ok(tabs.length >= 7 && tabs.every(Boolean), `tabs in view: ${tabs}`);
+  for (const sel of ['.trace-name', 'button[aria-label="Open trace…"]', 'button[aria-label="Open the sample"]', '.brand']) {
+    const b = await page.locator(sel).boundingBox();
+    assert.ok(b && b.width >= 40 && b.x >= 0 && b.x + b.width <= 1024, `${sel}: ${JSON.stringify(b)}`);
+  }
+  const name = await page.locator('.trace-name').boundingBox();
+  assert.ok(name.width >= 80, `the name has ${name.width} px`);
+  const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(scroll <= 1024, `the page is ${scroll} px wide`);
+  assert.deepEqual(problems.errors, []);
+  await context.close();
+});
