@@ -174,6 +174,9 @@ StateTransition EventView::state_transition() const {
     case EvGoStatus:
     case EvGoStatusStack:
       go(arg_g, static_cast<GoState>(s_->c(i_) & 0xff), to_go_state(static_cast<WireGoStatus>(s_->c(i_) >> 8)));
+      // Since Go 1.26 the status's stack is the goroutine's, so its transition's too
+      // (in a store read as Go 1.27 reads it; Go 1.23 gave it none).
+      if (s_->format.leading_syncs) own_stack();
       break;
   }
   return st;
