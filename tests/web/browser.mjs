@@ -1,5 +1,6 @@
 // Shared by the browser tests, screenshots and benchmarks: the built site served on
 // 127.0.0.1 and Debian's Chromium driven by playwright-core (nothing is downloaded).
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 import { serve } from '../../web/serve.mjs';
 
@@ -17,6 +18,21 @@ export const CHROMIUM_ARGS = [
 export async function startSite() {
   if (process.env.GOTRACE_WEB_URL) return { url: process.env.GOTRACE_WEB_URL, close: async () => {} };
   return serve();
+}
+
+/** The built site and Chromium for a test file: started before its tests, closed after
+ *  them. The returned object's `site` and `browser` are set once its tests run. */
+export function useBrowser() {
+  const env = { site: null, browser: null };
+  before(async () => {
+    env.site = await startSite();
+    env.browser = await launch();
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.site?.close();
+  });
+  return env;
 }
 
 export async function launch(extraArgs = []) {

@@ -4,15 +4,14 @@
 // with values the native CLI gives for the trace (a group, a goroutine, a task); each
 // view is left once the page has no request in flight and shows no "Computing…". Each
 // trace is opened over the one before in the same tab.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { launch, newPage, startSite } from './browser.mjs';
-import { corpusTrace, gotrace, root } from './fixtures.mjs';
+import { newPage, useBrowser } from './browser.mjs';
+import { corpusTrace, gotraceJson as json, root } from './fixtures.mjs';
 import { corpusDir } from '../js/corpus.mjs';
 
-const json = (...args) => JSON.parse(gotrace(...args, '--json'));
 
 /** The paths the route registry names. */
 function registeredPaths() {
@@ -94,27 +93,16 @@ const smallCanvases = () => {
 const traces = ['go', 'newest'].flatMap((dir) =>
   readdirSync(path.join(corpusDir, dir)).filter((f) => f.endsWith('.trace')).sort().map((f) => `${dir}/${f}`));
 
-let site;
-let browser;
+const env = useBrowser();
 const paths = registeredPaths();
-
-before(async () => {
-  site = await startSite();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await site?.close();
-});
 
 // Tabs reused from one trace to the next (each trace is opened over the one before, as a
 // person would): one per trace crawled at a time. A tab that saw a problem is closed.
 const idle = [];
 async function takeTab() {
   if (idle.length) return idle.pop();
-  const tab = await newPage(browser, { width: 1280, height: 800 });
-  await tab.page.goto(site.url);
+  const tab = await newPage(env.browser, { width: 1280, height: 800 });
+  await tab.page.goto(env.site.url);
   return tab;
 }
 async function giveBack(tab, clean) {

@@ -14,6 +14,8 @@ export const SAMPLE = path.join(root, 'public/go123-workload.trace');
 export const HOSTILE = '<img src=x onerror=alert(1)>';
 
 export const gotrace = (...args) => execFileSync(cli, args, { maxBuffer: 1 << 30 }).toString();
+/** `gotrace COMMAND ARGS... --json`, parsed. */
+export const gotraceJson = (...args) => JSON.parse(gotrace(...args, '--json'));
 
 /** A trace of the test corpus by name ('go/go121-workload.trace'). */
 export function corpusTrace(name) {

@@ -8,10 +8,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { launch, newPage, startSite } from './browser.mjs';
-import { SAMPLE, corpusTrace, gotrace, makeGcOffTrace, root } from './fixtures.mjs';
+import { launch, startSite } from './browser.mjs';
+import { SAMPLE, corpusTrace, gotrace, gotraceJson as json, makeGcOffTrace, root } from './fixtures.mjs';
+import { openFile, openPage as openPageAt } from './pages.mjs';
 
-const json = (...args) => JSON.parse(gotrace(...args, '--json'));
 const count = (s) => Number(String(s).replace(/[^0-9]/g, ''));
 // `gotrace pprof --folded` lines: "COUNT NS leaf;...;root".
 const foldedTotal = (folded) => folded.split('\n').filter(Boolean).reduce((s, l) => s + Number(l.split(' ')[1]), 0);
@@ -38,17 +38,7 @@ after(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-async function openPage() {
-  const p = await newPage(browser);
-  await p.page.goto(site.url);
-  return p;
-}
-
-/** Opens a file with the "Open trace…" input and waits until the header names it. */
-async function openFile(page, file) {
-  await page.setInputFiles('[data-testid=file-input]', file);
-  await page.waitForFunction((n) => document.querySelector('.trace-name')?.textContent === n, path.basename(file), { timeout: 60_000 });
-}
+const openPage = () => openPageAt(browser, site.url);
 
 async function show(page, hash, selector) {
   await page.evaluate((h) => { location.hash = h; }, hash);

@@ -3,29 +3,17 @@
 // goroutines do; the label column widens and a long label reads whole; a header names
 // the group whose lanes are on screen; plots have scales, legends, and the Threads plot;
 // a log's details show its stack.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, startSite } from './browser.mjs';
-import { SAMPLE, gotrace } from './fixtures.mjs';
+import { useBrowser } from './browser.mjs';
+import { SAMPLE, gotrace, gotraceJson as json } from './fixtures.mjs';
 import { canvasPixels, hsl, openFile, openPage, show, timelineIdle } from './pages.mjs';
 
-const json = (...args) => JSON.parse(gotrace(...args, '--json'));
 
-let site;
-let browser;
-
-before(async () => {
-  site = await startSite();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const env = useBrowser();
 
 async function openTimeline(file = SAMPLE, size) {
-  const p = await openPage(browser, site.url, size);
+  const p = await openPage(env.browser, env.site.url, size);
   await openFile(p.page, file);
   await show(p.page, '#/timeline', '[data-testid=timeline-canvas]');
   await timelineIdle(p.page);

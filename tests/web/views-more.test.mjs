@@ -1,30 +1,18 @@
 // Views against the native CLI and the page's layout: the goroutine groups' block time
 // by reason, the MMU's windows and axes, keyboard help, the dark scheme, a 1024 px wide
 // window.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, startSite } from './browser.mjs';
-import { SAMPLE, corpusTrace, gotrace } from './fixtures.mjs';
+import { useBrowser } from './browser.mjs';
+import { SAMPLE, corpusTrace, gotraceJson as json } from './fixtures.mjs';
 import { canvasPixels, hsl, openFile, openPage, show, timelineIdle } from './pages.mjs';
 
-const json = (...args) => JSON.parse(gotrace(...args, '--json'));
 
-let site;
-let browser;
-
-before(async () => {
-  site = await startSite();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const env = useBrowser();
 
 test('the goroutine groups\' table splits block time by reason, as gotrace goroutines does', async () => {
   const file = corpusTrace('go/go122-workload.trace');
-  const { page, problems, context } = await openPage(browser, site.url);
+  const { page, problems, context } = await openPage(env.browser, env.site.url);
   await openFile(page, file);
   await show(page, '#/goroutines', '[data-testid=groups-table]');
   const groups = json('goroutines', file).groups;
@@ -47,7 +35,7 @@ test('the goroutine groups\' table splits block time by reason, as gotrace gorou
 
 test('the MMU chart labels its windows as durations and has axis titles', async () => {
   const file = corpusTrace('go/go122-workload.trace');
-  const { page, problems, context } = await openPage(browser, site.url);
+  const { page, problems, context } = await openPage(env.browser, env.site.url);
   await openFile(page, file);
   await show(page, '#/mmu', '[data-testid=mmu-windows] tbody tr');
   const cells = await page.$$eval('[data-testid=mmu-window]', (td) => td.map((x) => [x.textContent, x.title]));
@@ -74,7 +62,7 @@ test('the MMU chart labels its windows as durations and has axis titles', async 
 });
 
 test('? shows the keys, and Esc or ? hides them', async () => {
-  const { page, problems, context } = await openPage(browser, site.url);
+  const { page, problems, context } = await openPage(env.browser, env.site.url);
   await openFile(page, SAMPLE);
   await page.keyboard.press('?');
   await page.waitForSelector('[data-testid=keyboard-help]');
@@ -90,7 +78,7 @@ test('? shows the keys, and Esc or ? hides them', async () => {
 });
 
 test('with the system in dark mode the page and the timeline are dark', async () => {
-  const { page, problems, context } = await openPage(browser, site.url);
+  const { page, problems, context } = await openPage(env.browser, env.site.url);
   await page.emulateMedia({ colorScheme: 'dark' });
   await openFile(page, SAMPLE);
   await show(page, '#/timeline', '[data-testid=timeline-canvas]');
@@ -113,7 +101,7 @@ test('with the system in dark mode the page and the timeline are dark', async ()
 });
 
 test('at 1024 px wide the trace\'s name and the buttons stay in view', async () => {
-  const { page, problems, context } = await openPage(browser, site.url, { width: 1024, height: 700 });
+  const { page, problems, context } = await openPage(env.browser, env.site.url, { width: 1024, height: 700 });
   await openFile(page, SAMPLE);
   await show(page, '#/timeline', '[data-testid=timeline-canvas]');
   // Every tab whole in the tabs' box (which would hide what overflows it).

@@ -1,5 +1,6 @@
 // The keys and gestures of the app, shown on "?" (and closed by "?", Esc or a click).
 import { useEffect, useState } from 'preact/hooks';
+import { PanelHead } from './PanelHead.jsx';
 
 const KEYS = [
   ['Anywhere', [
@@ -37,12 +38,7 @@ export function KeyboardHelp() {
   return (
     <div class="help-overlay" data-testid="keyboard-help" onClick={() => setOpen(false)}>
       <div class="help-panel" role="dialog" aria-label="Keyboard help" onClick={(e) => e.stopPropagation()}>
-        <div class="panel-head">
-          <strong>Keys and gestures</strong>
-          <button type="button" onClick={() => setOpen(false)} aria-label="Close">
-            ×
-          </button>
-        </div>
+        <PanelHead onClose={() => setOpen(false)}>Keys and gestures</PanelHead>
         {KEYS.map(([where, keys]) => (
           <section key={where}>
             <h4>{where}</h4>

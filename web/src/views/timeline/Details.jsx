@@ -2,6 +2,7 @@
 import { formatDuration } from '../../model/format.js';
 import { href } from '../../model/router.js';
 import { formatSel } from './view.js';
+import { PanelHead } from '../shell/PanelHead.jsx';
 
 export function Stack({ frames }) {
   if (!frames?.length) return <p class="muted">No stack.</p>;
@@ -27,15 +28,7 @@ export function Details({ details, start, query, onClose, onSelect }) {
   const link = (track, time) => href('/timeline', { ...query, sel: formatSel(track, time) });
   return (
     <div class="details" data-testid="details">
-      <div class="panel-head">
-        <strong>
-          {d.state}
-          {d.label ? ` — ${d.label}` : ''}
-        </strong>
-        <button type="button" onClick={onClose} aria-label="Close">
-          ×
-        </button>
-      </div>
+      <PanelHead onClose={onClose}>{d.state}{d.label ? ` — ${d.label}` : ''}</PanelHead>
       <table class="kv">
         <tbody>
           <tr>

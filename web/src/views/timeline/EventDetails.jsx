@@ -3,18 +3,14 @@
 import { formatDuration } from '../../model/format.js';
 import { href } from '../../model/router.js';
 import { Stack } from './Details.jsx';
+import { PanelHead } from '../shell/PanelHead.jsx';
 
 // Go's text of an event ends with its stack, which the panel lists below it.
 export function EventDetails({ event, what, merged, start, onClose }) {
   const g = event.goroutine;
   return (
     <div class="details" data-testid="event-details">
-      <div class="panel-head">
-        <strong>{what}</strong>
-        <button type="button" onClick={onClose} aria-label="Close">
-          ×
-        </button>
-      </div>
+      <PanelHead onClose={onClose}>{what}</PanelHead>
       <table class="kv">
         <tbody>
           <tr>

@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { formatCount, formatDuration } from '../../model/format.js';
 import { href } from '../../model/router.js';
+import { PanelHead } from '../shell/PanelHead.jsx';
 
 const RUNNING = 0;
 const ACTIVE = 4;
@@ -53,12 +54,7 @@ export function RangeStats({ trace, list, range, start, onClose }) {
   const pct = (v) => `${((100 * v) / span).toFixed(1)}%`;
   return (
     <div class="details" data-testid="range-stats">
-      <div class="panel-head">
-        <strong>Range {formatDuration(b - a)}</strong>
-        <button type="button" onClick={onClose} aria-label="Close">
-          ×
-        </button>
-      </div>
+      <PanelHead onClose={onClose}>Range {formatDuration(b - a)}</PanelHead>
       <p class="muted">
         From {formatDuration(a - start, 6)} to {formatDuration(b - start, 6)}.{' '}
         <a href={href('/timeline', { t0: Math.round(a), t1: Math.round(b) })}>Zoom to it</a>
