@@ -1,6 +1,7 @@
 #include "output.h"
 
 #include "batch_pool.h"
+#include "gotrace/v2_spec.h"
 
 namespace gotrace::tracer::detail {
 
@@ -12,8 +13,9 @@ Generation::~Generation() {
   }
 }
 
-void Output::begin(std::unique_ptr<Sink> sink, size_t flight_generations, size_t flight_bytes) {
+void Output::begin(std::unique_ptr<Sink> sink, Format format, size_t flight_generations, size_t flight_bytes) {
   sink_ = std::move(sink);
+  format_ = format;
   header_written_ = gap_ = ended_ = false;
   ending_ = false;
   queue_.clear();
@@ -96,7 +98,7 @@ void Output::run() {
 void Output::write(const Generation& g) {
   uint64_t bytes = 0;
   if (!header_written_) {
-    if (!sink_->write(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(kTraceHeader), sizeof kTraceHeader))) {
+    if (!sink_->write(header())) {
       ended_ = true;
       std::lock_guard lock(mu_);
       stats_.sink_failed = true;
@@ -104,7 +106,7 @@ void Output::write(const Generation& g) {
       return;
     }
     header_written_ = true;
-    bytes += sizeof kTraceHeader;
+    bytes += header().size();
     std::lock_guard lock(mu_);
     stats_.segments++;
   }
@@ -118,6 +120,14 @@ void Output::write(const Generation& g) {
       return;
     }
   }
+  if (!end_of_generation().empty() && !sink_->write(end_of_generation())) {
+    ended_ = true;
+    std::lock_guard lock(mu_);
+    stats_.sink_failed = true;
+    drop_locked(g);
+    return;
+  }
+  bytes += end_of_generation().size();
   std::lock_guard lock(mu_);
   stats_.generations++;
   stats_.events += g.events;
@@ -160,11 +170,11 @@ FlightRecording Output::write_flight(Sink& sink) {
     rec.error = "the flight recorder holds no generation";
     return rec;
   }
-  if (!sink.write(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(kTraceHeader), sizeof kTraceHeader))) {
+  if (!sink.write(header())) {
     rec.error = "the sink refused the header";
     return rec;
   }
-  rec.bytes = sizeof kTraceHeader;
+  rec.bytes = header().size();
   for (const GenerationPtr& g : gens) {
     for (const Batch* b = g->batches; b; b = b->next) {
       if (!sink.write(b->bytes())) {
@@ -172,13 +182,28 @@ FlightRecording Output::write_flight(Sink& sink) {
         return rec;
       }
     }
+    if (!end_of_generation().empty() && !sink.write(end_of_generation())) {
+      rec.error = "the sink refused a write";
+      return rec;
+    }
     rec.generations++;
     rec.events += g->events;
-    rec.bytes += g->bytes;
+    rec.bytes += g->bytes + end_of_generation().size();
   }
   sink.close();
   rec.ok = true;
   return rec;
+}
+
+std::span<const uint8_t> Output::header() const {
+  const char* h = format_ == Format::go1_23 ? kTraceHeader123 : kTraceHeader126;
+  return {reinterpret_cast<const uint8_t*>(h), sizeof kTraceHeader126};
+}
+
+std::span<const uint8_t> Output::end_of_generation() const {
+  static constexpr uint8_t kEnd[1] = {v2::EvEndOfGeneration};
+  if (format_ == Format::go1_23) return {};
+  return {kEnd, 1};
 }
 
 }  // namespace gotrace::tracer::detail

@@ -21,7 +21,13 @@
 
 namespace gotrace::tracer {
 
+// The trace format written. Go 1.26's (which Go 1.27 still writes) has a sync batch with
+// a clock snapshot in each generation and marks each generation's end; Go 1.23's reader
+// and validator cannot read it, so Go 1.23's stays available.
+enum class Format { go1_26, go1_23 };
+
 struct Options {
+  Format format = Format::go1_26;
   // How often the advancer ends a generation (Go's default: 1 s).
   std::chrono::nanoseconds generation_period = std::chrono::seconds(1);
   // Capture a stack (frame pointers) for events that carry one in Go's traces.
