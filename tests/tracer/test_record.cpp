@@ -114,11 +114,12 @@ int record(const std::string& options, const std::string& mode, std::string* out
   return at == std::string::npos ? -1 : std::stoi(output.substr(at + 12));
 }
 
-// Go's validator for the trace's format, where installed (Go 1.27's for Go 1.26 traces).
-void check_with_go(const std::string& path) {
-  CHECK(summarize(test::read_bytes(path)).go_minor == 26);
-  if (!go_oracle_available(26)) {
-    WARN("Go 1.27's tracedump not installed (../shared/tools/install-go-newest.sh); not checked with Go");
+// Go's validator for the trace's format, where installed: Go 1.27's for Go 1.26 traces,
+// Go 1.23's for Go 1.23 traces.
+void check_with_go(const std::string& path, int go_minor = 26) {
+  CHECK(summarize(test::read_bytes(path)).go_minor == go_minor);
+  if (!go_oracle_available(go_minor)) {
+    WARN("Go's tools for go 1." << go_minor << " traces not installed (../shared/tools); not checked with Go");
     return;
   }
   std::string out;
@@ -176,6 +177,20 @@ TEST_CASE("gotrace-record: a program's threads, their waits and reasons", "[trac
   // Nothing is recorded of the tracer's own threads.
   CHECK(t.goroutines.size() == 6);
   check_with_go(path);
+}
+
+TEST_CASE("gotrace-record: --go 1.23 writes Go 1.23's format", "[tracer][record]") {
+  std::string path = temp_path("record-go123.trace");
+  std::string out;
+  int status = record("-o " + in_quotes(path) + " --go 1.23", "", &out);
+  INFO(out);
+  REQUIRE(status == 0);
+  RecordedTrace t = read_recorded(path);
+  INFO(t.error);
+  REQUIRE(t.ok);
+  CHECK(t.goroutines["record-program"] == 1);
+  check_with_go(path, 23);
+  CHECK(record("--go 1.24 true", "", &out) == 2);
 }
 
 TEST_CASE("gotrace-record: SIGUSR2 writes a flight recording, exit writes nothing", "[tracer][record]") {
