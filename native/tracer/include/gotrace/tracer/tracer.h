@@ -1,5 +1,6 @@
 // The C++ tracer runtime: records a C++ program's execution as a Go execution trace
-// (Go 1.23 format, "go 1.23 trace"), readable by gotrace and by Go's `go tool trace`.
+// (Go 1.26's format, "go 1.26 trace", or Go 1.23's: Options::format), readable by gotrace
+// and by Go's `go tool trace`.
 //
 //   gotrace::tracer::start(gotrace::tracer::file_sink("out.trace"));
 //   ... the program runs; schedulers and threads report through scheduler.h,
