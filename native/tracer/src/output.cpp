@@ -17,6 +17,7 @@ void Output::begin(std::unique_ptr<Sink> sink, Format format, size_t flight_gene
   sink_ = std::move(sink);
   format_ = format;
   header_written_ = gap_ = ended_ = false;
+  leading_empty_.reset();
   ending_ = false;
   queue_.clear();
   flight_.clear();
@@ -72,7 +73,7 @@ void Output::run() {
     {
       std::unique_lock lock(mu_);
       cv_.wait(lock, [&] { return !queue_.empty() || ending_; });
-      if (queue_.empty()) return;
+      if (queue_.empty()) break;
       g = std::move(queue_.front());
       queue_.pop_front();
     }
@@ -91,8 +92,15 @@ void Output::run() {
       drop(*g);
       continue;
     }
+    if (!header_written_ && !g->has_ordered_events()) {
+      leading_empty_ = std::move(g);
+      continue;
+    }
+    leading_empty_.reset();
     write(*g);
   }
+  if (!header_written_ && leading_empty_ && !ended_) write(*leading_empty_);
+  leading_empty_.reset();
 }
 
 void Output::write(const Generation& g) {
@@ -166,6 +174,8 @@ FlightRecording Output::write_flight(Sink& sink) {
     std::lock_guard lock(mu_);
     gens = flight_;
   }
+  // As in the stream: the recording starts at a generation with events, if any has one.
+  while (gens.size() > 1 && !gens.front()->has_ordered_events()) gens.pop_front();
   if (gens.empty()) {
     rec.error = "the flight recorder holds no generation";
     return rec;

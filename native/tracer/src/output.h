@@ -32,6 +32,9 @@ struct Generation {
   uint64_t dropped_events = 0;  // events that did not fit (then `lossy`)
   uint64_t bytes = 0;
   bool lossy = false;           // some data was dropped: it cannot be written
+  // Events Go's reader orders (CPU samples are not): a trace's first generation needs one,
+  // or Go 1.27's validator finds the procs of the next "undetermined after the first sync".
+  bool has_ordered_events() const { return events > cpu_samples; }
 
  private:
   BatchPool& pool_;
@@ -73,6 +76,9 @@ class Output {
   bool header_written_ = false;
   bool gap_ = false;       // a generation was dropped since the last one written
   bool ended_ = false;     // the stream can take nothing more
+  // The last generation without events held back at the start of a trace: written only
+  // if the trace ends before one has events.
+  GenerationPtr leading_empty_;
 
   // The flight recorder, under mu_.
   size_t flight_generations_ = 0;
