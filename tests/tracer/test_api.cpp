@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include <atomic>
+#include <cstdio>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -381,4 +382,44 @@ TEST_CASE("generations advance on demand and carry a clock snapshot", "[tracer][
   CHECK(t.generations == 5);
   CHECK(t.regions["named"] == 4);
   CHECK(trace::stats().generations == 5);  // the last trace's, after stop
+}
+
+TEST_CASE("a trace starts at its first generation with events", "[tracer][api]") {
+  // Generations with no event at all (nothing traced yet) are not written ahead of the
+  // first with events: Go 1.27's validator would find that one's procs undetermined
+  // after the first sync.
+  trace::Options o;
+  o.generation_period = std::chrono::hours(1);  // only explicit advances
+  auto mem = std::make_shared<trace::MemorySink>(false);
+  REQUIRE(trace::start(trace::shared_sink(mem), o));
+  trace::advance();
+  trace::advance();
+  std::thread([] { region_in_a_named_function(); }).join();
+  trace::Stats st = trace::stop();
+  ReadResult r = read_trace(mem->bytes());
+  REQUIRE(r.ok());
+  REQUIRE(!r.store.generations.empty());
+  CHECK(r.store.generations.size() == st.generations);
+  CHECK(st.generations < 3);
+  CHECK(r.store.generations.front().event_count > 1);  // more than its Sync
+  CHECK(summarize(mem->bytes()).regions["named"] == 1);
+  if (go_oracle_available(26)) {
+    std::string path = temp_path("first-generation-with-events.trace");
+    std::vector<uint8_t> bytes = mem->bytes();
+    FILE* f = std::fopen(path.c_str(), "wb");
+    REQUIRE(f);
+    std::fwrite(bytes.data(), 1, bytes.size(), f);
+    std::fclose(f);
+    std::string out;
+    bool accepted = go_oracle_accepts(path, &out);
+    INFO(out);
+    CHECK(accepted);
+  }
+
+  // A trace with no event at all is still one generation long.
+  REQUIRE(trace::start(trace::shared_sink(mem = std::make_shared<trace::MemorySink>(false)), o));
+  trace::advance();
+  st = trace::stop();
+  CHECK(st.generations == 1);
+  CHECK(summarize(mem->bytes()).generations == 1);
 }

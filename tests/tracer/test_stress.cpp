@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <chrono>
 #include <mutex>
+#include <span>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -41,6 +43,29 @@ void plain_thread(int index, std::atomic<bool>& stop, std::mutex& shared) {
     task.end();
     if (n % 16 == 0) std::this_thread::sleep_for(200us);  // paced: coverage, not volume
   }
+}
+
+void write_file(const std::string& path, std::span<const uint8_t> bytes) {
+  FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) return;
+  std::fwrite(bytes.data(), 1, bytes.size(), f);
+  std::fclose(f);
+}
+
+// The rules of Go 1.27's validator checked here, and the validator itself where installed.
+void check_go_rules(const TraceSummary& t, std::span<const uint8_t> bytes, const std::string& name) {
+  CHECK(t.go_minor == 26);
+  CHECK(t.incomplete_frames == 0);
+  CHECK(t.clock_snapshots == int(t.generations));
+  CHECK(t.bad_clock_snapshots == 0);
+  if (!go_oracle_available(26)) return;
+  std::string path = temp_path(name);
+  write_file(path, bytes);
+  std::string out;
+  bool accepted = go_oracle_accepts(path, &out);
+  INFO(out);
+  CHECK(accepted);
+  if (accepted) std::remove(path.c_str());
 }
 
 }  // namespace
@@ -112,16 +137,12 @@ TEST_CASE("stress: threads and scheduler and advancer and start/stop together", 
     if (!t.ok) {
       // Kept for a closer look.
       std::string path = temp_path("stress-failed.trace");
-      trace::MemorySink keep;
-      FILE* f = std::fopen(path.c_str(), "wb");
-      if (f) {
-        std::fwrite(bytes.data(), 1, bytes.size(), f);
-        std::fclose(f);
-      }
+      write_file(path, bytes);
       WARN("failed trace kept in " << path);
     }
     REQUIRE(t.ok);
     CHECK(t.events == st.events + st.generations);
+    if (st.generations > 0) check_go_rules(t, bytes, "stress-" + std::to_string(traces) + ".trace");
     INFO(rec.error);
     // (Empty only if the last generation before it was dropped.)
     CHECK((rec.ok || st.generations_dropped > 0));
@@ -130,6 +151,7 @@ TEST_CASE("stress: threads and scheduler and advancer and start/stop together", 
       INFO(f.error);
       REQUIRE(f.ok);
       CHECK(f.events == rec.events + rec.generations);
+      check_go_rules(f, flight.bytes(), "stress-flight-" + std::to_string(traces) + ".trace");
     }
   }
   stop = true;

@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
+#include <optional>
 
 #include "corpus.h"
 #include "gotrace/event_view.h"
@@ -20,6 +22,7 @@ std::string root_function(const EventStore& s, StackID stack) {
 
 const char* kValidator = "/usr/local/lib/gotrace-oracle/gotracevalidate";
 const char* kGo = "/usr/lib/go-1.23/bin/go";
+const char* kTracedump = "/usr/local/lib/gotrace-go1.27/bin/tracedump";
 
 }  // namespace
 
@@ -31,6 +34,26 @@ TraceSummary summarize(std::span<const uint8_t> trace) {
   const EventStore& s = r.store;
   t.events = s.size();
   t.generations = s.generations.size();
+  t.go_minor = s.format.go_minor;
+  std::optional<ClockSnapshot> last_clock;
+  for (const GenerationInfo& g : s.generations) {
+    if (!g.clock) continue;
+    const ClockSnapshot& c = *g.clock;
+    t.clock_snapshots++;
+    bool zero = c.trace == 0 || c.mono == 0 || (c.sec == 0 && c.nsec == 0);
+    bool back = last_clock && (c.trace <= last_clock->trace || c.mono <= last_clock->mono ||
+                               std::pair(c.sec, c.nsec) <= std::pair(last_clock->sec, last_clock->nsec));
+    if (zero || back) t.bad_clock_snapshots++;
+    last_clock = c;
+  }
+  for (StackID id = 1; id < s.stacks.size(); id++) {
+    for (FrameID f : s.stacks.frames(id)) {
+      const Frame& fr = s.stacks.frame(f);
+      t.frames++;
+      if (s.strings.get(fr.func).empty() || s.strings.get(fr.file).empty() || fr.pc == 0 || fr.line == 0)
+        t.incomplete_frames++;
+    }
+  }
   std::set<int64_t> named;
   for (size_t i = 0; i < s.size(); i++) {
     EventView ev(s, i);
@@ -75,10 +98,26 @@ TraceSummary summarize(std::span<const uint8_t> trace) {
   return t;
 }
 
-bool go_oracle_available() { return access(kValidator, X_OK) == 0 && access(kGo, X_OK) == 0; }
+bool go_oracle_available(int go_minor) {
+  if (go_minor >= 26) return access(kTracedump, X_OK) == 0;
+  return access(kValidator, X_OK) == 0 && access(kGo, X_OK) == 0;
+}
 
 bool go_oracle_accepts(const std::string& path, std::string* output) {
   std::string out;
+  std::ifstream in(path, std::ios::binary);
+  char header[16] = {};
+  in.read(header, sizeof header);
+  if (std::string_view(header, 7) != "go 1.23") {
+    // Go 1.27's reader and strict validator; any complaint is printed.
+    int rc = test::run_command(std::string(kTracedump) + " -validate -fmt=none '" + path + "' 2>&1", &out);
+    if (rc != 0 || !out.empty()) {
+      if (output) *output = "tracedump -validate: " + out;
+      return false;
+    }
+    if (output) output->clear();
+    return true;
+  }
   int rc = test::run_command(std::string(kValidator) + " < '" + path + "' 2>&1", &out);
   if (rc != 0 || !out.empty()) {
     if (output) *output = "gotracevalidate: " + out;

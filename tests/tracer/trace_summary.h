@@ -35,13 +35,20 @@ struct TraceSummary {
   std::map<std::string, int> log_categories;
   std::vector<std::string> log_messages;
   std::set<std::string> stack_functions;       // every function in any stack
+  // What Go 1.27's validator checks besides the events.
+  int go_minor = 0;            // the header's version
+  int frames = 0;              // frames in the stack table
+  int incomplete_frames = 0;   // of them, missing a function, file, PC or line
+  int clock_snapshots = 0;     // generations with a clock snapshot
+  int bad_clock_snapshots = 0; // of them, with a zero or non-increasing time
 };
 
 TraceSummary summarize(std::span<const uint8_t> trace);
 
-// Go's oracle tools, when installed: true (and *output empty) if Go's validator accepts
-// the trace and `go tool trace -d=1` reads it to the end.
-bool go_oracle_available();
+// Go's oracle tools, when installed. For a Go 1.23 trace: Go 1.23's validator accepts it
+// and `go tool trace -d=1` reads it to the end; for a Go 1.26 trace: Go 1.27's
+// `tracedump -validate` reads and validates it. True (and *output empty) if they pass.
+bool go_oracle_available(int go_minor);
 bool go_oracle_accepts(const std::string& path, std::string* output);
 
 // Traces once (per process) with a stack, so the symbolizer has loaded the debug

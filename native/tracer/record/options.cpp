@@ -36,6 +36,9 @@ Settings settings_from_environment() {
   long period = number("GOTRACE_RECORD_PERIOD_MS", 1000, 3600 * 1000, s.error);
   s.options.generation_period = std::chrono::milliseconds(period < 1 ? 1 : period);
   s.options.stacks = number("GOTRACE_RECORD_STACKS", 1, 1, s.error) != 0;
+  const char* go = std::getenv("GOTRACE_RECORD_GO");
+  if (go && *go && std::string(go) == "1.23") s.options.format = tracer::Format::go1_23;
+  else if (go && *go && std::string(go) != "1.26") s.error = std::string("GOTRACE_RECORD_GO=") + go + ": expected 1.23 or 1.26";
   s.children = number("GOTRACE_RECORD_CHILDREN", 0, 1, s.error) != 0;
   s.quiet = number("GOTRACE_RECORD_QUIET", 0, 1, s.error) != 0;
   // A process the recorded program executed (with GOTRACE_RECORD_CHILDREN) writes beside

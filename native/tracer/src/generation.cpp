@@ -119,9 +119,27 @@ void write_missing_statuses(uint64_t gen, const std::vector<UntracedGoroutine>& 
   for (auto& [m, w] : writers) w.finish();
 }
 
+// Go 1.23's format: a batch of the frequency alone.
 void write_frequency(uint64_t gen) {
   if (Batch* b = new_table_batch(gen, v2::EvFrequency)) {
     b->put_varint(clock_frequency());
+    rt().full[gen & 1].push(b);
+  }
+}
+
+// Go 1.26's (traceSyncBatch): the frequency and the clock snapshot taken as `gen` began.
+// The batch is timed at the snapshot, so the snapshot's delta is 0.
+void write_sync(uint64_t gen, const ClockSnapshot& c) {
+  if (Batch* b = new_table_batch(gen, 0)) {
+    b->begin(gen, kNoThread, int64_t(c.trace_ticks));
+    b->put_byte(v2::EvSync);
+    b->put_byte(v2::EvFrequency);
+    b->put_varint(c.frequency);
+    b->put_byte(v2::EvClockSnapshot);
+    b->put_varint(0);
+    b->put_varint(c.mono_ns);
+    b->put_varint(uint64_t(c.wall_sec));
+    b->put_varint(uint64_t(c.wall_nsec));
     rt().full[gen & 1].push(b);
   }
 }
@@ -243,6 +261,7 @@ void advance_generation(bool stop_trace) {
   r.goroutines.snapshot_untraced(gen, goroutines);
   r.procs.snapshot_untraced(gen, session, procs);
 
+  const ClockSnapshot snapshot = r.clock;  // taken as `gen` began
   if (stop_trace) {
     r.gen.store(0, std::memory_order_seq_cst);
     g_enabled.store(false, std::memory_order_relaxed);
@@ -263,7 +282,8 @@ void advance_generation(bool stop_trace) {
   if (Batch* b = r.cpu_batch[gen & 1]) r.full[gen & 1].push(b);
   r.cpu_batch[gen & 1] = nullptr;
   if (!r.lossy[gen & 1].load(std::memory_order_relaxed)) {
-    write_frequency(gen);
+    if (r.options.format == Format::go1_23) write_frequency(gen);
+    else write_sync(gen, snapshot);
     write_stacks(gen);
   } else {
     r.stacks[gen & 1].take();

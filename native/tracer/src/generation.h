@@ -4,7 +4,8 @@
 //  3. take each thread's batch of the old generation once its write flag is clear —
 //     after that no thread can write to it;
 //  4. write the statuses still missing, in a batch of no thread;
-//  5. add the CPU samples, the frequency, the stacks (symbolized now) and the strings;
+//  5. add the CPU samples, the sync batch (Go 1.23: the frequency batch), the stacks
+//     (symbolized now) and the strings;
 //  6. hand the finished generation to the output.
 #pragma once
 

@@ -1,6 +1,7 @@
 #include "output.h"
 
 #include "batch_pool.h"
+#include "gotrace/v2_spec.h"
 
 namespace gotrace::tracer::detail {
 
@@ -12,9 +13,11 @@ Generation::~Generation() {
   }
 }
 
-void Output::begin(std::unique_ptr<Sink> sink, size_t flight_generations, size_t flight_bytes) {
+void Output::begin(std::unique_ptr<Sink> sink, Format format, size_t flight_generations, size_t flight_bytes) {
   sink_ = std::move(sink);
+  format_ = format;
   header_written_ = gap_ = ended_ = false;
+  leading_empty_.reset();
   ending_ = false;
   queue_.clear();
   flight_.clear();
@@ -70,7 +73,7 @@ void Output::run() {
     {
       std::unique_lock lock(mu_);
       cv_.wait(lock, [&] { return !queue_.empty() || ending_; });
-      if (queue_.empty()) return;
+      if (queue_.empty()) break;
       g = std::move(queue_.front());
       queue_.pop_front();
     }
@@ -89,14 +92,21 @@ void Output::run() {
       drop(*g);
       continue;
     }
+    if (!header_written_ && !g->has_ordered_events()) {
+      leading_empty_ = std::move(g);
+      continue;
+    }
+    leading_empty_.reset();
     write(*g);
   }
+  if (!header_written_ && leading_empty_ && !ended_) write(*leading_empty_);
+  leading_empty_.reset();
 }
 
 void Output::write(const Generation& g) {
   uint64_t bytes = 0;
   if (!header_written_) {
-    if (!sink_->write(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(kTraceHeader), sizeof kTraceHeader))) {
+    if (!sink_->write(header())) {
       ended_ = true;
       std::lock_guard lock(mu_);
       stats_.sink_failed = true;
@@ -104,7 +114,7 @@ void Output::write(const Generation& g) {
       return;
     }
     header_written_ = true;
-    bytes += sizeof kTraceHeader;
+    bytes += header().size();
     std::lock_guard lock(mu_);
     stats_.segments++;
   }
@@ -118,6 +128,14 @@ void Output::write(const Generation& g) {
       return;
     }
   }
+  if (!end_of_generation().empty() && !sink_->write(end_of_generation())) {
+    ended_ = true;
+    std::lock_guard lock(mu_);
+    stats_.sink_failed = true;
+    drop_locked(g);
+    return;
+  }
+  bytes += end_of_generation().size();
   std::lock_guard lock(mu_);
   stats_.generations++;
   stats_.events += g.events;
@@ -156,15 +174,17 @@ FlightRecording Output::write_flight(Sink& sink) {
     std::lock_guard lock(mu_);
     gens = flight_;
   }
+  // As in the stream: the recording starts at a generation with events, if any has one.
+  while (gens.size() > 1 && !gens.front()->has_ordered_events()) gens.pop_front();
   if (gens.empty()) {
     rec.error = "the flight recorder holds no generation";
     return rec;
   }
-  if (!sink.write(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(kTraceHeader), sizeof kTraceHeader))) {
+  if (!sink.write(header())) {
     rec.error = "the sink refused the header";
     return rec;
   }
-  rec.bytes = sizeof kTraceHeader;
+  rec.bytes = header().size();
   for (const GenerationPtr& g : gens) {
     for (const Batch* b = g->batches; b; b = b->next) {
       if (!sink.write(b->bytes())) {
@@ -172,13 +192,28 @@ FlightRecording Output::write_flight(Sink& sink) {
         return rec;
       }
     }
+    if (!end_of_generation().empty() && !sink.write(end_of_generation())) {
+      rec.error = "the sink refused a write";
+      return rec;
+    }
     rec.generations++;
     rec.events += g->events;
-    rec.bytes += g->bytes;
+    rec.bytes += g->bytes + end_of_generation().size();
   }
   sink.close();
   rec.ok = true;
   return rec;
+}
+
+std::span<const uint8_t> Output::header() const {
+  const char* h = format_ == Format::go1_23 ? kTraceHeader123 : kTraceHeader126;
+  return {reinterpret_cast<const uint8_t*>(h), sizeof kTraceHeader126};
+}
+
+std::span<const uint8_t> Output::end_of_generation() const {
+  static constexpr uint8_t kEnd[1] = {v2::EvEndOfGeneration};
+  if (format_ == Format::go1_23) return {};
+  return {kEnd, 1};
 }
 
 }  // namespace gotrace::tracer::detail

@@ -8,6 +8,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <thread>
 
 #include "batch.h"
@@ -31,6 +32,9 @@ struct Generation {
   uint64_t dropped_events = 0;  // events that did not fit (then `lossy`)
   uint64_t bytes = 0;
   bool lossy = false;           // some data was dropped: it cannot be written
+  // Events Go's reader orders (CPU samples are not): a trace's first generation needs one,
+  // or Go 1.27's validator finds the procs of the next "undetermined after the first sync".
+  bool has_ordered_events() const { return events > cpu_samples; }
 
  private:
   BatchPool& pool_;
@@ -38,11 +42,12 @@ struct Generation {
 using GenerationPtr = std::shared_ptr<const Generation>;
 
 // The 16-byte header of every trace (FORMAT.md §1).
-inline constexpr char kTraceHeader[16] = {'g', 'o', ' ', '1', '.', '2', '3', ' ', 't', 'r', 'a', 'c', 'e', 0, 0, 0};
+inline constexpr char kTraceHeader123[16] = {'g', 'o', ' ', '1', '.', '2', '3', ' ', 't', 'r', 'a', 'c', 'e', 0, 0, 0};
+inline constexpr char kTraceHeader126[16] = {'g', 'o', ' ', '1', '.', '2', '6', ' ', 't', 'r', 'a', 'c', 'e', 0, 0, 0};
 
 class Output {
  public:
-  void begin(std::unique_ptr<Sink> sink, size_t flight_generations, size_t flight_bytes);
+  void begin(std::unique_ptr<Sink> sink, Format format, size_t flight_generations, size_t flight_bytes);
   // The next finished generation (called in generation order).
   void push(GenerationPtr g);
   // Every generation is pushed: waits until the sink has them all, then stops.
@@ -55,8 +60,12 @@ class Output {
   void write(const Generation& g);
   void drop(const Generation& g);
   void drop_locked(const Generation& g);
+  std::span<const uint8_t> header() const;
+  // After each generation's batches, Go 1.26's format has one byte at top level.
+  std::span<const uint8_t> end_of_generation() const;
 
   std::unique_ptr<Sink> sink_;
+  Format format_ = Format::go1_26;
   std::thread thread_;
   mutable std::mutex mu_;
   std::condition_variable cv_;
@@ -67,6 +76,9 @@ class Output {
   bool header_written_ = false;
   bool gap_ = false;       // a generation was dropped since the last one written
   bool ended_ = false;     // the stream can take nothing more
+  // The last generation without events held back at the start of a trace: written only
+  // if the trace ends before one has events.
+  GenerationPtr leading_empty_;
 
   // The flight recorder, under mu_.
   size_t flight_generations_ = 0;

@@ -43,6 +43,18 @@ void on_syminfo(void* data, uintptr_t, const char* name, uintptr_t, uintptr_t) {
 }
 #endif
 
+// Go's validator wants every frame to have a function, a file, a PC and a line; what is
+// not known gets a stand-in (docs/tracer.md): "?" as Go's runtime writes for an unknown
+// function or file, and line 1 for a frame with no line.
+void complete(std::vector<SymbolFrame>& frames) {
+  for (SymbolFrame& f : frames) {
+    if (f.func.empty()) f.func = "?";
+    if (f.file.empty()) f.file = "?";
+    if (f.line == 0) f.line = 1;
+    if (f.pc == 0) f.pc = 1;
+  }
+}
+
 }  // namespace
 
 const std::vector<SymbolFrame>& Symbolizer::frames(uint64_t pc) {
@@ -62,7 +74,8 @@ void Symbolizer::warm_up() {
 std::vector<SymbolFrame> Symbolizer::resolve(uint64_t pc) {
   std::vector<SymbolFrame> out;
   if (LabelRegistry::is_label(pc)) {
-    out.push_back({pc, labels_.name(pc), "", 0});
+    out.push_back({pc, labels_.name(pc), kLabelFile, 1});
+    complete(out);
     return out;
   }
   // `symbol`: the physical function's name from the symbol tables, which have every
@@ -104,6 +117,7 @@ std::vector<SymbolFrame> Symbolizer::resolve(uint64_t pc) {
   // user address.
   if (out.size() > 64) out.resize(64);
   for (size_t i = 0; i < out.size(); i++) out[i].pc = i == 0 ? pc : (pc | (uint64_t(i) << 56));
+  complete(out);
   return out;
 }
 

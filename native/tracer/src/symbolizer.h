@@ -12,6 +12,7 @@
 
 namespace gotrace::tracer::detail {
 
+// Every frame has all four fields: see complete() in the .cpp.
 struct SymbolFrame {
   uint64_t pc = 0;  // unique per frame: inlined frames get synthetic PCs (see .cpp)
   std::string func;
@@ -20,6 +21,9 @@ struct SymbolFrame {
 };
 
 class LabelRegistry;
+
+// The file of a label's frame (the frame that names a goroutine): it has no source.
+inline constexpr const char* kLabelFile = "[label]";
 
 class Symbolizer {
  public:

@@ -100,7 +100,7 @@ bool start(std::unique_ptr<Sink> sink, const Options& options, std::string* erro
   r.cpu.begin(options.cpu_profile_hz);
   if (options.stacks || options.cpu_profile_hz > 0) r.symbolizer.warm_up();
   size_t flight_bytes = options.flight_max_bytes ? options.flight_max_bytes : options.max_buffer_bytes / 2;
-  r.output.begin(std::move(sink), options.flight_generations, flight_bytes);
+  r.output.begin(std::move(sink), options.format, options.flight_generations, flight_bytes);
 
   // Generations keep counting across traces (as Go's do), so a thread's state from an
   // earlier trace is recognized by its session, the first generation of its trace.

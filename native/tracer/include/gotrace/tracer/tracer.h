@@ -1,5 +1,6 @@
 // The C++ tracer runtime: records a C++ program's execution as a Go execution trace
-// (Go 1.23 format, "go 1.23 trace"), readable by gotrace and by Go's `go tool trace`.
+// (Go 1.26's format, "go 1.26 trace", or Go 1.23's: Options::format), readable by gotrace
+// and by Go's `go tool trace`.
 //
 //   gotrace::tracer::start(gotrace::tracer::file_sink("out.trace"));
 //   ... the program runs; schedulers and threads report through scheduler.h,
@@ -21,7 +22,13 @@
 
 namespace gotrace::tracer {
 
+// The trace format written. Go 1.26's (which Go 1.27 still writes) has a sync batch with
+// a clock snapshot in each generation and marks each generation's end; Go 1.23's reader
+// and validator cannot read it, so Go 1.23's stays available.
+enum class Format { go1_26, go1_23 };
+
 struct Options {
+  Format format = Format::go1_26;
   // How often the advancer ends a generation (Go's default: 1 s).
   std::chrono::nanoseconds generation_period = std::chrono::seconds(1);
   // Capture a stack (frame pointers) for events that carry one in Go's traces.
