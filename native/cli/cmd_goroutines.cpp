@@ -6,9 +6,9 @@
 #include "command.h"
 #include "file_io.h"
 #include "gotrace/analysis/analysis_json.h"
-#include "gotrace/analysis/go_duration.h"
 #include "gotrace/analysis/goroutines.h"
 #include "gotrace/reader.h"
+#include "gotrace/session.h"
 #include "output.h"
 
 namespace gotrace::cli {
@@ -16,22 +16,15 @@ namespace {
 
 using namespace gotrace::analysis;
 
-// A duration to about four significant digits ("1.235ms").
-std::string human(int64_t ns) {
-  int64_t unit = 1;
-  for (int64_t a = ns < 0 ? -ns : ns; a >= 10'000; a /= 10) unit *= 10;
-  return go_duration_string((ns + (ns < 0 ? -unit : unit) / 2) / unit * unit);
-}
-
 void print_groups(const std::vector<GoroutineGroup>& groups) {
   std::printf("%-60s %7s %12s %12s %12s %12s %12s %12s %12s\n", "Start function", "Count", "Execution", "Sched wait",
               "Block", "Syscall", "Syscall blk", "Unknown", "Total");
   for (const GoroutineGroup& g : groups) {
     std::string name = g.name.empty() ? "(inactive, no stack trace sampled)" : std::string(g.name);
-    std::printf("%-60s %7zu %12s %12s %12s %12s %12s %12s %12s\n", name.c_str(), g.count, human(g.totals.exec).c_str(),
-                human(g.totals.sched_wait).c_str(), human(g.totals.block_total()).c_str(),
-                human(g.totals.syscall).c_str(), human(g.totals.syscall_block).c_str(),
-                human(g.totals.unknown()).c_str(), human(g.totals.total).c_str());
+    std::printf("%-60s %7zu %12s %12s %12s %12s %12s %12s %12s\n", name.c_str(), g.count, human_duration(g.totals.exec).c_str(),
+                human_duration(g.totals.sched_wait).c_str(), human_duration(g.totals.block_total()).c_str(),
+                human_duration(g.totals.syscall).c_str(), human_duration(g.totals.syscall_block).c_str(),
+                human_duration(g.totals.unknown()).c_str(), human_duration(g.totals.total).c_str());
   }
 }
 
@@ -40,22 +33,22 @@ void print_group(const Summary& s, const GoroutineGroup& group) {
               group.count);
   for (GoID id : group.goroutines) {
     const GoroutineSummary& g = *s.goroutine(id);
-    std::printf("goroutine %lld  total %s  created %lld", static_cast<long long>(g.id), human(g.stats.total).c_str(),
+    std::printf("goroutine %lld  total %s  created %lld", static_cast<long long>(g.id), human_duration(g.stats.total).c_str(),
                 static_cast<long long>(g.creation_time));
     if (g.end_time) std::printf("  ended %lld", static_cast<long long>(g.end_time));
     std::printf("\n");
     for (const NamedDuration& d : non_overlapping_stats(s, g.stats))
-      if (d.ns) std::printf("    %-36s %12s\n", d.name.c_str(), human(d.ns).c_str());
+      if (d.ns) std::printf("    %-36s %12s\n", d.name.c_str(), human_duration(d.ns).c_str());
     for (const StatEntry& e : g.stats.ranges)
-      std::printf("    %-36s %12s\n", s.range_names[e.name].c_str(), human(e.ns).c_str());
+      std::printf("    %-36s %12s\n", s.range_names[e.name].c_str(), human_duration(e.ns).c_str());
     if (!g.regions.empty()) std::printf("    regions: %zu\n", g.regions.size());
   }
 }
 
 int run_goroutines(const Args& args) {
   if (args.positional().size() != 1) throw std::runtime_error("expected one trace file (see --help)");
-  ReadResult r = read_trace(read_file(args.positional()[0]));
-  Summary s = summarize(r.store);
+  TraceSession session(read_trace(read_file(args.positional()[0])));
+  const Summary& s = session.summary();
   std::vector<GoroutineGroup> groups = goroutine_groups(s);
   if (args.flag("json")) {
     print_json([&](JsonWriter& w) { goroutines_json(w, s, groups); });
@@ -69,7 +62,7 @@ int run_goroutines(const Args& args) {
   } else {
     print_groups(groups);
   }
-  return finish(r);
+  return finish(session.read());
 }
 
 Register reg({

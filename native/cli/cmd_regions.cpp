@@ -6,22 +6,15 @@
 #include "command.h"
 #include "file_io.h"
 #include "gotrace/analysis/analysis_json.h"
-#include "gotrace/analysis/go_duration.h"
 #include "gotrace/analysis/regions.h"
 #include "gotrace/reader.h"
+#include "gotrace/session.h"
 #include "output.h"
 
 namespace gotrace::cli {
 namespace {
 
 using namespace gotrace::analysis;
-
-// A duration to about four significant digits ("1.235ms").
-std::string human(int64_t ns) {
-  int64_t unit = 1;
-  for (int64_t a = ns < 0 ? -ns : ns; a >= 10'000; a /= 10) unit *= 10;
-  return go_duration_string((ns + (ns < 0 ? -unit : unit) / 2) / unit * unit);
-}
 
 void print_types(const std::vector<RegionTypeStats>& types) {
   std::printf("%-30s %-50s %8s %12s %12s %12s %12s\n", "Region type", "Started at", "Count", "p50", "p90", "p99",
@@ -32,7 +25,7 @@ void print_types(const std::vector<RegionTypeStats>& types) {
     std::snprintf(pc, sizeof pc, " @ 0x%llx", static_cast<unsigned long long>(t.pc));
     std::string where = t.func.empty() ? "-" : std::string(t.func) + pc;
     std::printf("%-30s %-50s %8zu %12s %12s %12s %12s\n", std::string(t.name).c_str(), where.c_str(), t.count,
-                human(q.p50).c_str(), human(q.p90).c_str(), human(q.p99).c_str(), human(q.max).c_str());
+                human_duration(q.p50).c_str(), human_duration(q.p90).c_str(), human_duration(q.p99).c_str(), human_duration(q.max).c_str());
   }
 }
 
@@ -45,17 +38,17 @@ void print_regions(const Summary& s) {
       std::string start = r.has_start() ? std::to_string(r.start) : "-";
       std::printf("%10lld %10llu %-30s %16s %12s %12s %12s\n", static_cast<long long>(g.id),
                   static_cast<unsigned long long>(r.task), std::string(r.name).c_str(), start.c_str(),
-                  human(region_interval(s, r).duration()).c_str(), human(r.stats.exec).c_str(),
-                  human(r.stats.block_total()).c_str());
+                  human_duration(region_interval(s, r).duration()).c_str(), human_duration(r.stats.exec).c_str(),
+                  human_duration(r.stats.block_total()).c_str());
     }
   }
 }
 
 int run_regions(const Args& args) {
   if (args.positional().size() != 1) throw std::runtime_error("expected one trace file (see --help)");
-  ReadResult r = read_trace(read_file(args.positional()[0]));
-  Summary s = summarize(r.store);
-  std::vector<RegionTypeStats> types = region_types(r.store, s);
+  TraceSession session(read_trace(read_file(args.positional()[0])));
+  const Summary& s = session.summary();
+  const std::vector<RegionTypeStats>& types = session.region_types();
   if (args.flag("json")) {
     print_json([&](JsonWriter& w) { regions_json(w, s, types); });
   } else if (args.flag("list")) {
@@ -63,7 +56,7 @@ int run_regions(const Args& args) {
   } else {
     print_types(types);
   }
-  return finish(r);
+  return finish(session.read());
 }
 
 Register reg({

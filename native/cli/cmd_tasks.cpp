@@ -6,9 +6,9 @@
 #include "command.h"
 #include "file_io.h"
 #include "gotrace/analysis/analysis_json.h"
-#include "gotrace/analysis/go_duration.h"
 #include "gotrace/analysis/tasks.h"
 #include "gotrace/reader.h"
+#include "gotrace/session.h"
 #include "output.h"
 
 namespace gotrace::cli {
@@ -16,18 +16,11 @@ namespace {
 
 using namespace gotrace::analysis;
 
-// A duration to about four significant digits ("1.235ms").
-std::string human(int64_t ns) {
-  int64_t unit = 1;
-  for (int64_t a = ns < 0 ? -ns : ns; a >= 10'000; a /= 10) unit *= 10;
-  return go_duration_string((ns + (ns < 0 ? -unit : unit) / 2) / unit * unit);
-}
-
 void print_types(const std::vector<TaskTypeStats>& types) {
   std::printf("%-40s %8s %9s %12s %12s %12s %12s\n", "Task type", "Count", "Complete", "p50", "p90", "p99", "max");
   for (const TaskTypeStats& t : types) {
     const DurationQuantiles& q = t.durations.quantiles;
-    auto cell = [&](int64_t v) { return q.count ? human(v) : std::string("-"); };
+    auto cell = [&](int64_t v) { return q.count ? human_duration(v) : std::string("-"); };
     std::printf("%-40s %8zu %9zu %12s %12s %12s %12s\n", std::string(t.name).c_str(), t.count, t.complete,
                 cell(q.p50).c_str(), cell(q.p90).c_str(), cell(q.p99).c_str(), cell(q.max).c_str());
   }
@@ -40,7 +33,7 @@ void print_tasks(const Summary& s) {
     Interval iv = task_interval(s, t);
     std::string parent = t.has_parent() ? std::to_string(t.parent) : "-";
     std::string start = t.start_event != kNoEvent ? std::to_string(t.start) : "-";
-    std::string dur = t.complete() ? human(iv.duration()) : ">" + human(iv.duration());
+    std::string dur = t.complete() ? human_duration(iv.duration()) : ">" + human_duration(iv.duration());
     std::printf("%10llu %-30s %10s %16s %12s %6zu %6zu %8zu\n", static_cast<unsigned long long>(t.id),
                 std::string(t.name).c_str(), parent.c_str(), start.c_str(), dur.c_str(), t.logs.size(),
                 t.regions.size(), t.goroutines.size());
@@ -49,17 +42,18 @@ void print_tasks(const Summary& s) {
 
 int run_tasks(const Args& args) {
   if (args.positional().size() != 1) throw std::runtime_error("expected one trace file (see --help)");
-  ReadResult r = read_trace(read_file(args.positional()[0]));
-  Summary s = summarize(r.store);
-  std::vector<TaskTypeStats> types = task_types(s);
+  TraceSession session(read_trace(read_file(args.positional()[0])));
+  const EventStore& store = session.store();
+  const Summary& s = session.summary();
+  const std::vector<TaskTypeStats>& types = session.task_types();
   if (args.flag("json")) {
-    print_json([&](JsonWriter& w) { tasks_json(w, r.store, s, types); });
+    print_json([&](JsonWriter& w) { tasks_json(w, store, s, types); });
   } else if (args.flag("list")) {
     print_tasks(s);
   } else {
     print_types(types);
   }
-  return finish(r);
+  return finish(session.read());
 }
 
 Register reg({

@@ -1,7 +1,9 @@
 // Ending a command's output the same way everywhere.
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <string>
 
 #include "gotrace/json_writer.h"
 #include "gotrace/reader.h"
@@ -10,6 +12,9 @@ namespace gotrace::cli {
 
 // Writes one indented JSON document (what `write` puts in it) to standard output.
 void print_json(const std::function<void(JsonWriter&)>& write);
+
+// A duration to about four significant digits ("1.235ms"), for tables.
+std::string human_duration(int64_t ns);
 
 // After a command printed what it could of a trace: flushes standard output, and for a
 // trace that could not be read to the end prints the reader's error on standard error.

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openTrace, isDefaultMmuFlags } from '../../dist/index.js';
+import { openTrace, isDefaultMmuFlags, analyses } from '../../dist/index.js';
 import { corpusDir } from './corpus.mjs';
 import { GOROUTINE_SORT, sortGoroutines } from '../../web/src/views/goroutines/breakdown.js';
 import { bucketIndex, bucketOfMin } from '../../web/src/views/tasks/buckets.js';
@@ -191,6 +191,24 @@ test('wakeups() gives goroutineWakeups() with no limit, from the index of wake e
       assert.equal(want.sampled, false);
       assert.deepEqual(trace.wakeups(g.id, t0, t1), want, `G${g.id}`);
     }
+  }
+  trace.dispose();
+});
+
+test('analyses() lists what prepare() and advance() build, each after what it needs', async () => {
+  const list = await analyses();
+  const names = list.map((a) => a.name);
+  for (const name of ['summary', 'goroutineGroups', 'taskTypes', 'regionTypes', 'timeline', 'goroutineLanes', 'wakes', 'mmu', 'flames']) {
+    assert.ok(names.includes(name), name);
+  }
+  assert.equal(new Set(names).size, names.length);
+  list.forEach((a, k) => a.needs && assert.ok(names.slice(0, k).includes(a.needs), `${a.name} after ${a.needs}`));
+  const trace = await opened(traces[2]);
+  assert.deepEqual(trace.analyses(), list);
+  for (const { name, piecewise } of list) {
+    let calls = 1;
+    while (!trace.advance(name, 2000)) calls++;
+    assert.equal(calls > 1, piecewise, `${name} in ${calls} pieces`);
   }
   trace.dispose();
 });

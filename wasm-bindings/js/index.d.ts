@@ -458,14 +458,16 @@ export declare class Trace {
   tasks(): TasksResult;
   /** `gotrace regions --json`. */
   regions(): RegionsResult;
-  /** Computes an analysis now, so that the calls needing it answer at once later. */
-  prepare(what: 'summary' | 'goroutineGroups' | 'taskTypes' | 'regionTypes' | 'timeline' | 'goroutineLanes' | 'wakes' | 'mmu' | `flame:${ProfileType}` | 'flames'): void;
+  /** The analyses prepare() and advance() build (see analyses()). */
+  analyses(): AnalysisInfo[];
+  /** Computes an analysis now (a name of analyses(), or `flame:${ProfileType}`), so that the calls needing it answer at once later. */
+  prepare(what: string): void;
   /**
-   * The next piece of a long analysis ('summary', 'timeline', 'goroutineLanes', 'wakes' or 'mmu'), about
+   * The next piece of a long analysis (one of analyses() with `piecewise`), about
    * `events` events' worth of work; true once it is complete ('mmu': the curve of the
    * default flags, see isDefaultMmuFlags). Other names of prepare() are computed whole.
    */
-  advance(what: 'summary' | 'goroutineGroups' | 'taskTypes' | 'regionTypes' | 'timeline' | 'goroutineLanes' | 'wakes' | 'mmu' | `flame:${ProfileType}` | 'flames', events: number): boolean;
+  advance(what: string, events: number): boolean;
   /** The groups of goroutines() without their goroutines' ids. */
   goroutineGroups(): { count: number; groups: Omit<GoroutineGroup, 'goroutines'>[] };
   /** One group's goroutines sorted by a column, a page of them (all when limit is omitted). */
@@ -529,5 +531,14 @@ export declare class Trace {
 export declare function isDefaultMmuFlags(flags?: MmuFlags): boolean;
 
 export declare function loadCore(): Promise<unknown>;
+
+/** An analysis the core builds and keeps: its name, whether advance() builds it a piece at a time, and what it needs built first. */
+export interface AnalysisInfo {
+  name: string;
+  piecewise: boolean;
+  needs: string | null;
+}
+/** The analyses prepare() and advance() build, in the order to compute them ahead of requests (the core's one list). */
+export declare function analyses(): Promise<AnalysisInfo[]>;
 /** Bytes are copied into WebAssembly memory once; a Blob (a File) is read straight into it. */
 export declare function openTrace(input: Uint8Array | ArrayBuffer | Blob, options?: OpenOptions): Promise<Trace>;

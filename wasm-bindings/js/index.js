@@ -23,6 +23,15 @@ export function loadCore() {
   return corePromise;
 }
 
+/**
+ * The analyses prepare() and advance() build, in the order to compute them ahead of
+ * requests: [{ name, piecewise, needs }] (needs: what is built first, or null). The
+ * core's one list of them.
+ */
+export async function analyses() {
+  return (await loadCore()).analyses();
+}
+
 const KINDS = [
   'Bad', 'Sync', 'Metric', 'Label', 'StackSample', 'RangeBegin', 'RangeActive', 'RangeEnd',
   'TaskBegin', 'TaskEnd', 'RegionBegin', 'RegionEnd', 'Log', 'StateTransition', 'Experimental',
@@ -172,26 +181,26 @@ export class Trace {
     return JSON.parse(unwrap(this.#live().regions()));
   }
 
+  /** The analyses prepare() and advance() build (see analyses()). */
+  analyses() {
+    return this.#core.analyses();
+  }
+
   /**
-   * Computes an analysis now so that the calls needing it answer at once later:
-   * 'summary' (goroutines, tasks, regions), 'goroutineGroups', 'taskTypes',
-   * 'regionTypes', 'timeline' (the index behind tracks() and timeline()),
-   * 'goroutineLanes' (the timeline's goroutine tracks), 'wakes' (the
-   * index behind wakeups()), 'flame:TYPE' (the whole trace's flame() of a profile type,
-   * kept), 'flames' (those of every type, in one pass over the events) or 'mmu' (the
-   * utilization curve for mmu()'s default flags).
+   * Computes an analysis now so that the calls needing it answer at once later: a name
+   * of analyses() ('summary' for goroutines, tasks and regions, 'timeline' for tracks()
+   * and timeline(), 'wakes' for wakeups(), 'mmu' for mmu()'s default flags...), or
+   * 'flame:TYPE' (the whole trace's flame() of a profile type, kept).
    */
   prepare(what) {
     unwrap(this.#live().prepare(String(what)));
   }
 
   /**
-   * The next piece of a long analysis, about `events` events' worth of work (a million
-   * is some tens of milliseconds): 'summary', 'timeline', 'goroutineLanes' (the
-   * timeline's goroutine tracks, otherwise built by their first query), 'wakes' or 'mmu'
-   * (the curve of the default flags); true once it is complete. Any other name prepare()
-   * knows is computed whole. A caller with other work to do (a worker answering
-   * requests) can do it between pieces.
+   * The next piece of a long analysis (one of analyses() with `piecewise`), about
+   * `events` events' worth of work (a million is some tens of milliseconds); true once
+   * it is complete. Any other name prepare() knows is computed whole. A caller with
+   * other work to do (a worker answering requests) can do it between pieces.
    */
   advance(what, events) {
     return unwrap(this.#live().advance(String(what), Number(events)));

@@ -80,23 +80,19 @@ export function analysisPart(trace, what, arg) {
 /** Events per piece of a long analysis: some tens of milliseconds of work. */
 export const PIECE_EVENTS = 1 << 19;
 
+// The parts kept here that an analysis of the same name answers.
+const partsOf = { goroutineGroups: groups, taskTypes, regionTypes };
+
 /**
- * The analyses the views need, in the order to compute them ahead of a request. A step
- * that returns false is not done: it is called again (the long analyses, a piece of
- * pieceEvents() events at a time).
+ * The analyses the engine lists (trace.analyses()), in its order, computed ahead of a
+ * request. A step that returns false is not done: it is called again (the long
+ * analyses, a piece of pieceEvents() events at a time).
  */
 export function backgroundSteps(trace, pieceEvents = () => PIECE_EVENTS) {
-  const piece = (what) => () => trace.advance(what, pieceEvents());
-  return [
-    piece('summary'),
-    () => groups(trace),
-    () => trace.prepare('goroutineGroups'),  // each group's goroutines in order, for its page
-    piece('wakes'),
-    () => taskTypes(trace),
-    () => regionTypes(trace),
-    piece('mmu'),
-    piece('timeline'),
-    piece('goroutineLanes'),
-    () => trace.prepare('flames'),  // every profile type in one pass over the events
-  ];
+  return trace.analyses().map(({ name, piecewise }) => (piecewise
+    ? () => trace.advance(name, pieceEvents())
+    : () => {
+      partsOf[name]?.(trace);
+      trace.prepare(name);
+    }));
 }

@@ -142,20 +142,14 @@ std::vector<std::pair<const TaskSummary*, uint64_t>> logs_matching(const EventSt
   return out;
 }
 
-void goroutine_group_json(JsonWriter& w, const Summary& s, const GoroutineGroup& g) {
-  w.begin_object();
-  w.field("name", g.name);
-  w.field("count", static_cast<uint64_t>(g.count));
-  w.field("exec", g.totals.exec);
-  w.field("sched_wait", g.totals.sched_wait);
-  w.field("syscall", g.totals.syscall);
-  w.field("syscall_block", g.totals.syscall_block);
-  w.field("block", g.totals.block_total());
-  w.field("unknown", g.totals.unknown());
-  w.field("total", g.totals.total);
-  w.key("stats");
-  exec_stats_json(w, s, g.totals);
-  w.end_object();
+// A task log's "time", "goroutine", "category" and "message".
+static void log_fields_json(JsonWriter& w, const EventStore& store, uint64_t i) {
+  EventView ev(store, i);
+  Log l = ev.log();
+  w.field("time", ev.time());
+  w.field("goroutine", ev.goroutine());
+  w.field("category", l.category);
+  w.field("message", l.message);
 }
 
 void task_entry_json(JsonWriter& w, const EventStore& store, const Summary& s, const TaskSummary& t) {
@@ -185,13 +179,8 @@ void task_entry_json(JsonWriter& w, const EventStore& store, const Summary& s, c
   w.end_array();
   w.key("logs").begin_array();
   for (uint64_t i : t.logs) {
-    EventView ev(store, i);
-    Log l = ev.log();
     w.begin_object();
-    w.field("time", ev.time());
-    w.field("goroutine", ev.goroutine());
-    w.field("category", l.category);
-    w.field("message", l.message);
+    log_fields_json(w, store, i);
     w.end_object();
   }
   w.end_array();
@@ -219,6 +208,49 @@ void region_entry_json(JsonWriter& w, const Summary& s, const RegionSummary& r) 
   w.field("duration", region_interval(s, r).duration());
   w.key("stats");
   exec_stats_json(w, s, r.stats);
+  w.end_object();
+}
+
+void task_logs_json(JsonWriter& w, const EventStore& store,
+                    std::span<const std::pair<const TaskSummary*, uint64_t>> logs) {
+  w.begin_array();
+  for (auto [t, i] : logs) {
+    w.begin_object();
+    w.field("task", t->id);
+    log_fields_json(w, store, i);
+    w.end_object();
+  }
+  w.end_array();
+}
+
+void goroutine_group_page_json(JsonWriter& w, const Summary& s, const GoroutineGroup& group,
+                               std::span<const GoroutineSummary* const> rows, size_t from, size_t to) {
+  int64_t max_total = 1;
+  Time first = 0, last = 0;
+  bool any_start = false, alive = false;
+  for (const GoroutineSummary* g : rows) {
+    max_total = std::max(max_total, g->stats.total);
+    if (Time t = g->start_time ? g->start_time : g->creation_time) {
+      first = any_start ? std::min(first, t) : t;
+      any_start = true;
+    }
+    if (g->end_time) last = std::max(last, g->end_time);
+    else alive = true;
+  }
+  w.begin_object();
+  w.key("group");
+  goroutine_group_json(w, s, group);
+  w.field("count", static_cast<uint64_t>(rows.size()));
+  w.field("maxTotal", max_total);
+  w.key("first");
+  if (any_start) w.value(first);
+  else w.null();
+  w.key("last");
+  if (alive || rows.empty()) w.null();
+  else w.value(last);
+  w.key("rows").begin_array();
+  for (size_t i = from; i < to; i++) goroutine_row_json(w, s, *rows[i]);
+  w.end_array();
   w.end_object();
 }
 

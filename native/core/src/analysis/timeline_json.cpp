@@ -83,4 +83,23 @@ void series_json(JsonWriter& w, const SeriesPoints& r) {
   w.end_object();
 }
 
+void wake_counts_json(JsonWriter& w, const WakeCounts& c, bool sampled) {
+  auto list = [&](const char* key, const std::vector<WakeCount>& l) {
+    w.key(key).begin_array();
+    for (const WakeCount& e : l) {
+      w.begin_object();
+      w.field("goroutine", e.goroutine);
+      w.field("count", static_cast<int64_t>(e.count));
+      w.field("first", e.first);
+      w.end_object();
+    }
+    w.end_array();
+  };
+  w.begin_object();
+  list("wokenBy", c.woken_by);
+  list("woke", c.woke);
+  w.field("sampled", sampled);
+  w.end_object();
+}
+
 }  // namespace gotrace::analysis

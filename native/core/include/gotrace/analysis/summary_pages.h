@@ -48,6 +48,14 @@ std::vector<std::pair<const TaskSummary*, uint64_t>> logs_matching(const EventSt
 // A group without its goroutines' ids: {"name", "count", "exec", "sched_wait", "syscall",
 // "syscall_block", "block", "unknown", "total", "stats"} (as in goroutines_json).
 void goroutine_group_json(JsonWriter& w, const Summary& s, const GoroutineGroup& group);
+// A page of a group's goroutines (sorted_goroutines), rows [from, to): {"group", "count",
+// "maxTotal", "first" (the earliest start or creation), "last" (the latest end; null while
+// one is alive), "rows": [goroutine_row_json...]}.
+void goroutine_group_page_json(JsonWriter& w, const Summary& s, const GoroutineGroup& group,
+                               std::span<const GoroutineSummary* const> rows, size_t from, size_t to);
+// Task logs (logs_matching): [{"task", "time", "goroutine", "category", "message"}].
+void task_logs_json(JsonWriter& w, const EventStore& store,
+                    std::span<const std::pair<const TaskSummary*, uint64_t>> logs);
 // One task as `gotrace tasks --json` lists it.
 void task_entry_json(JsonWriter& w, const EventStore& store, const Summary& s, const TaskSummary& t);
 // One region as `gotrace regions --json` lists it.

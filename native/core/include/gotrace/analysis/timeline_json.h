@@ -4,6 +4,7 @@
 #pragma once
 
 #include "gotrace/analysis/timeline_query.h"
+#include "gotrace/analysis/wake_index.h"
 #include "gotrace/json_writer.h"
 
 namespace gotrace::analysis {
@@ -20,5 +21,8 @@ void instants_json(JsonWriter& w, const InstantMarks& r);
 void wake_edges_json(JsonWriter& w, const EventStore& store, const WakeEdges& r);
 // {"exact", "time", "value", "min", "max"}.
 void series_json(JsonWriter& w, const SeriesPoints& r);
+// A goroutine's wake edges counted per goroutine: {"wokenBy": [{"goroutine", "count",
+// "first"}], "woke": [...], "sampled"}.
+void wake_counts_json(JsonWriter& w, const WakeCounts& c, bool sampled);
 
 }  // namespace gotrace::analysis

@@ -1,0 +1,176 @@
+// A trace that was read and the analyses of it, each built on its first use (at once, or
+// a piece at a time by a caller with other work between pieces) and kept: what the CLI,
+// the tests and the WebAssembly bindings ask of a trace. `kAnalyses` is the one list of
+// the analyses, with what each needs first.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "gotrace/analysis/flame_graph.h"
+#include "gotrace/analysis/goroutines.h"
+#include "gotrace/analysis/mmu.h"
+#include "gotrace/analysis/profile.h"
+#include "gotrace/analysis/profile_selection.h"
+#include "gotrace/analysis/regions.h"
+#include "gotrace/analysis/summary.h"
+#include "gotrace/analysis/summary_pages.h"
+#include "gotrace/analysis/tasks.h"
+#include "gotrace/analysis/timeline.h"
+#include "gotrace/analysis/timeline_query.h"
+#include "gotrace/analysis/wake_index.h"
+#include "gotrace/reader.h"
+#include "gotrace/stats.h"
+#include "gotrace/value.h"
+
+namespace gotrace {
+
+// The analyses a session builds and keeps, in the order a viewer computes them ahead of
+// its requests.
+enum class Analysis : uint8_t {
+  Summary,          // goroutines, tasks and regions (analysis::summarize)
+  GoroutineGroups,  // the goroutines by start function, each group's in order
+  Wakes,            // the index of wake edges
+  TaskTypes,        // tasks by type with their duration distributions
+  RegionTypes,      // regions by type, likewise
+  Mmu,              // the MMU curve of the default flags (STW, background, assist, sweep)
+  Timeline,         // the timeline index
+  GoroutineLanes,   // the timeline's goroutine tracks (otherwise built on their first query)
+  Flames,           // the whole trace's flame graph of every profile type
+};
+
+struct AnalysisInfo {
+  Analysis id;
+  std::string_view name;  // as the bindings and the CLI name it
+  bool piecewise;         // advance() builds it a piece at a time
+  std::optional<Analysis> needs;  // built first
+};
+
+inline constexpr AnalysisInfo kAnalyses[] = {
+    {Analysis::Summary, "summary", true, std::nullopt},
+    {Analysis::GoroutineGroups, "goroutineGroups", false, Analysis::Summary},
+    {Analysis::Wakes, "wakes", true, std::nullopt},
+    {Analysis::TaskTypes, "taskTypes", false, Analysis::Summary},
+    {Analysis::RegionTypes, "regionTypes", false, Analysis::Summary},
+    {Analysis::Mmu, "mmu", true, std::nullopt},
+    {Analysis::Timeline, "timeline", true, std::nullopt},
+    {Analysis::GoroutineLanes, "goroutineLanes", true, Analysis::Timeline},
+    {Analysis::Flames, "flames", false, Analysis::Summary},
+};
+
+const AnalysisInfo& info(Analysis a);
+std::optional<Analysis> parse_analysis(std::string_view name);
+
+class TraceSession {
+ public:
+  explicit TraceSession(ReadResult read);
+  TraceSession(const TraceSession&) = delete;
+  TraceSession& operator=(const TraceSession&) = delete;
+  ~TraceSession();
+
+  const ReadResult& read() const { return read_; }
+  const EventStore& store() const { return read_.store; }
+
+  // Builds an analysis whole (and what it needs); "flame:TYPE" names one profile type's
+  // whole flame graph besides kAnalyses. Throws for an unknown name.
+  void prepare(Analysis a);
+  void prepare(std::string_view name);
+  // The next piece of an analysis, about `events` events' worth of work; true once it
+  // is complete. One that is not piecewise is built whole.
+  bool advance(Analysis a, size_t events);
+  bool advance(std::string_view name, size_t events);
+
+  // The count of events of each type, which the stats and the summary both need: once.
+  const std::array<uint64_t, 256>& events_by_type();
+  const std::string& stats_json();  // `gotrace stats --json`, compact
+  const analysis::Summary& summary();
+  // The groups (goroutine_groups_unordered), and a group's goroutines in its order,
+  // put in order when first asked for.
+  const std::vector<analysis::GoroutineGroup>& groups();
+  const std::vector<const analysis::GoroutineSummary*>& members_of(size_t group);
+  const std::vector<analysis::TaskTypeStats>& task_types();
+  const std::vector<analysis::RegionTypeStats>& region_types();
+  const analysis::TimelineIndex& timeline();
+  const analysis::WakeIndex& wakes();
+  // The MMU curve of a flag set, kept: a viewer asks again with other windows.
+  const analysis::MmuCurve& mmu_curve(unsigned flags);
+  static constexpr unsigned kDefaultMmuFlags = 1 | 2 | 4 | 8;
+  // The whole trace's profile and flame graph of a type, kept.
+  const analysis::Profile& whole_profile(analysis::ProfileType t);
+  const analysis::FlameGraph& whole_flame(analysis::ProfileType t);
+  // The goroutines of each group of the timeline's track list, by the group's index there.
+  const std::vector<std::vector<GoID>>& timeline_group_members();
+
+  // The JSON objects the CLI's --json prints and the bindings return.
+  std::string goroutines_json(bool pretty = false);
+  std::string tasks_json(bool pretty = false);
+  std::string regions_json(bool pretty = false);
+  // The parts a viewer shows of them (see wasm-bindings/js/index.d.ts for their shapes).
+  std::string goroutine_groups_json();
+  std::string goroutine_group_page_json(std::string_view name, std::string_view column, bool descending,
+                                        size_t offset, std::optional<size_t> limit);
+  std::string goroutine_json(double id);
+  std::string task_types_json();
+  std::string tasks_in_bucket_json(std::string_view type, double min);
+  std::string task_json(double id);
+  std::string region_types_json();
+  std::string regions_in_bucket_json(std::string_view type, double min);
+  std::string task_logs_matching_json(std::string_view text, size_t limit);
+  std::string goroutine_wakeups_json(double id, double t0, double t1, double pixels, double limit);
+  std::string wakeups_json(double id, double t0, double t1);
+  std::string mmu_json(std::span<const double> windows, unsigned flags, int worst);
+  std::vector<uint8_t> pprof(std::string_view type, const analysis::ProfileSelection& selection);
+
+  // The results that cross to JavaScript as typed arrays (see index.d.ts for their shapes).
+  Value events_page(double from, double limit, double goroutine, double proc, double thread, double kind_mask);
+  Value event_at(double index);
+  Value clock_snapshots();
+  Value flame(std::string_view type, const analysis::ProfileSelection& selection);
+  Value tracks();
+  Value timeline_query(std::string_view kind, double id, std::string_view arg, double t0, double t1, double pixels,
+                       double limit);
+  Value slice_at(std::string_view kind, double id, double time);
+
+ private:
+  struct Builds;
+  static analysis::ProfileType profile_type(std::string_view name);  // throws for an unknown one
+  static analysis::TimelineView view_of(double t0, double t1, double pixels);  // throws for a bad width
+  template <class Build, class Result, class... Args>
+  bool advance_piece(std::unique_ptr<Result>& done, std::unique_ptr<Build>& build, size_t events, Args... args);
+  void prepare_whole_profiles();
+  StackID event_stack(size_t i) const;
+  Value frames(StackID id) const;
+
+  ReadResult read_;
+  std::string stats_json_;  // empty until asked for
+  std::optional<std::array<uint64_t, 256>> events_by_type_;
+  std::unique_ptr<analysis::Summary> summary_;
+  std::unique_ptr<analysis::TimelineIndex> timeline_;
+  std::unique_ptr<analysis::WakeIndex> wakes_;
+  std::unique_ptr<Builds> builds_;  // the analyses under way a piece at a time
+  std::array<std::optional<analysis::Profile>, std::size(analysis::kProfileTypes)> whole_profiles_;
+  std::array<std::unique_ptr<analysis::FlameGraph>, std::size(analysis::kProfileTypes)> whole_flames_;
+  std::unique_ptr<std::vector<std::vector<GoID>>> timeline_groups_;
+  std::unique_ptr<std::vector<analysis::GoroutineGroup>> groups_;
+  std::vector<std::vector<const analysis::GoroutineSummary*>> group_members_;  // of each group shown, in its order
+  std::unordered_map<unsigned, std::unique_ptr<analysis::MmuCurve>> mmu_curves_;
+  std::unique_ptr<std::vector<analysis::TaskTypeStats>> task_types_;
+  std::unique_ptr<std::vector<analysis::RegionTypeStats>> region_types_;
+  // The last group sorted for a page (paging through it sorts once).
+  struct SortedGroup {
+    std::string name;
+    analysis::GoroutineSort by = analysis::GoroutineSort::Total;
+    bool descending = true;
+    std::vector<const analysis::GoroutineSummary*> rows;
+  };
+  std::unique_ptr<SortedGroup> sorted_;
+};
+
+}  // namespace gotrace

@@ -1,0 +1,179 @@
+// TraceSession's JSON results: the analyses' own writers (analysis_json.h, summary_pages.h,
+// timeline_json.h) over what the session keeps.
+#include <algorithm>
+#include <stdexcept>
+
+#include "gotrace/analysis/analysis_json.h"
+#include "gotrace/analysis/pprof_writer.h"
+#include "gotrace/analysis/summary_pages.h"
+#include "gotrace/analysis/timeline_json.h"
+#include "gotrace/analysis/timeline_query.h"
+#include "gotrace/session.h"
+
+namespace gotrace {
+
+using namespace gotrace::analysis;
+
+namespace {
+
+template <class F>
+std::string json_of(bool pretty, F&& write) {
+  std::string out;
+  JsonWriter w(out, pretty);
+  write(w);
+  return out;
+}
+
+}  // namespace
+
+std::string TraceSession::goroutines_json(bool pretty) {
+  const Summary& s = summary();
+  return json_of(pretty, [&](JsonWriter& w) { analysis::goroutines_json(w, s, goroutine_groups(s)); });
+}
+
+std::string TraceSession::tasks_json(bool pretty) {
+  const Summary& s = summary();
+  return json_of(pretty, [&](JsonWriter& w) { analysis::tasks_json(w, read_.store, s, analysis::task_types(s)); });
+}
+
+std::string TraceSession::regions_json(bool pretty) {
+  const Summary& s = summary();
+  return json_of(pretty, [&](JsonWriter& w) { analysis::regions_json(w, s, analysis::region_types(read_.store, s)); });
+}
+
+std::string TraceSession::goroutine_groups_json() {
+  const Summary& s = summary();
+  return json_of(false, [&](JsonWriter& w) {
+    w.begin_object();
+    w.field("count", static_cast<uint64_t>(s.goroutines.size()));
+    w.key("groups").begin_array();
+    for (const GoroutineGroup& g : groups()) goroutine_group_json(w, s, g);
+    w.end_array();
+    w.end_object();
+  });
+}
+
+std::string TraceSession::goroutine_group_page_json(std::string_view name, std::string_view column, bool descending,
+                                                    size_t offset, std::optional<size_t> limit) {
+  const Summary& s = summary();
+  size_t k = 0;
+  while (k < groups().size() && groups()[k].name != name) k++;
+  if (k == groups().size()) return "null";
+  std::optional<GoroutineSort> by = parse_goroutine_sort(column);
+  if (!by) by = GoroutineSort::Total;
+  if (!sorted_ || sorted_->name != name || sorted_->by != *by || sorted_->descending != descending) {
+    sorted_ = std::make_unique<SortedGroup>(
+        SortedGroup{std::string(name), *by, descending, sorted_goroutines(s, members_of(k), *by, descending)});
+  }
+  const auto& rows = sorted_->rows;
+  const size_t from = std::min(rows.size(), offset);
+  const size_t to = limit ? std::min(rows.size(), from + *limit) : rows.size();
+  return json_of(false, [&](JsonWriter& w) { analysis::goroutine_group_page_json(w, s, groups()[k], rows, from, to); });
+}
+
+std::string TraceSession::goroutine_json(double id) {
+  const Summary& s = summary();
+  const GoroutineSummary* g = s.goroutine(static_cast<GoID>(id));
+  if (!g || static_cast<double>(g->id) != id) return "null";
+  return json_of(false, [&](JsonWriter& w) {
+    w.begin_object();
+    w.key("goroutine");
+    analysis::goroutine_json(w, s, *g);
+    w.field("group", g->name);
+    w.end_object();
+  });
+}
+
+std::string TraceSession::task_types_json() {
+  return json_of(false, [&](JsonWriter& w) {
+    w.begin_object();
+    w.key("types");
+    analysis::task_types_json(w, task_types());
+    w.end_object();
+  });
+}
+
+std::string TraceSession::tasks_in_bucket_json(std::string_view type, double min) {
+  const Summary& s = summary();
+  return json_of(false, [&](JsonWriter& w) {
+    w.begin_array();
+    for (const TaskSummary* t : tasks_in_bucket(s, type, bucket_of_min(min))) task_entry_json(w, read_.store, s, *t);
+    w.end_array();
+  });
+}
+
+std::string TraceSession::task_json(double id) {
+  const Summary& s = summary();
+  const TaskSummary* t = s.task(static_cast<TaskID>(id));
+  if (!t || static_cast<double>(t->id) != id) return "null";
+  return json_of(false, [&](JsonWriter& w) { task_entry_json(w, read_.store, s, *t); });
+}
+
+std::string TraceSession::region_types_json() {
+  return json_of(false, [&](JsonWriter& w) {
+    w.begin_object();
+    w.key("types");
+    analysis::region_types_json(w, region_types());
+    w.end_object();
+  });
+}
+
+std::string TraceSession::regions_in_bucket_json(std::string_view type, double min) {
+  const Summary& s = summary();
+  return json_of(false, [&](JsonWriter& w) {
+    w.begin_array();
+    for (const RegionSummary* r : regions_in_bucket(s, type, bucket_of_min(min))) region_entry_json(w, s, *r);
+    w.end_array();
+  });
+}
+
+std::string TraceSession::task_logs_matching_json(std::string_view text, size_t limit) {
+  const Summary& s = summary();
+  auto logs = logs_matching(read_.store, s, text, limit);
+  return json_of(false, [&](JsonWriter& w) { task_logs_json(w, read_.store, logs); });
+}
+
+TimelineView TraceSession::view_of(double t0, double t1, double pixels) {
+  if (!(pixels >= 1) || pixels > 1e7) throw std::runtime_error("pixels must be between 1 and 10000000");
+  return TimelineView{static_cast<Time>(t0), static_cast<Time>(t1), static_cast<uint32_t>(pixels)};
+}
+
+std::string TraceSession::goroutine_wakeups_json(double id, double t0, double t1, double pixels, double limit) {
+  const TimelineView v = view_of(t0, t1, pixels);
+  WakeEdges r = query_wake_edges(timeline(), v, static_cast<uint32_t>(std::clamp(limit, 0.0, 4e9)));
+  return json_of(false, [&](JsonWriter& w) { wake_counts_json(w, count_wakeups(r, static_cast<int64_t>(id)), r.sampled); });
+}
+
+std::string TraceSession::wakeups_json(double id, double t0, double t1) {
+  const WakeCounts c = wakes().count(static_cast<int64_t>(id), static_cast<Time>(t0), static_cast<Time>(t1));
+  return json_of(false, [&](JsonWriter& w) { wake_counts_json(w, c, false); });
+}
+
+std::string TraceSession::mmu_json(std::span<const double> windows, unsigned flags, int worst) {
+  const MmuCurve& curve = mmu_curve(flags);
+  std::vector<MmuWindowResult> results;
+  for (double w : windows) {
+    if (!(w >= 1)) throw std::runtime_error("an MMU window must be at least 1 ns");
+    results.push_back(mmu_window(curve, static_cast<int64_t>(w), worst, kMudQuantiles));
+  }
+  return json_of(false, [&](JsonWriter& w) {
+    w.begin_object();
+    w.key("mmu");
+    analysis::mmu_json(w, flags, curve, results, kMudQuantiles);
+    w.key("plot");
+    mmu_plot_json(w, mmu_plot(curve, false));
+    w.end_object();
+  });
+}
+
+static bool whole_trace(const ProfileSelection& sel) {
+  return sel.goroutines.empty() && !sel.group && !sel.region && !sel.range;
+}
+
+std::vector<uint8_t> TraceSession::pprof(std::string_view type, const ProfileSelection& selection) {
+  const ProfileType t = profile_type(type);
+  if (whole_trace(selection)) return write_pprof(build_pprof_profile(read_.store, whole_profile(t)));
+  return write_pprof(build_pprof_profile(read_.store, select_profile(read_.store, summary(), t, selection)));
+}
+
+}  // namespace gotrace
