@@ -1,33 +1,14 @@
 #include "gotrace/event_format.h"
 
-#include <charconv>
-
 #include "gotrace/event_view.h"
 #include "gotrace/go_quote.h"
 #include "gotrace/wall_clock.h"
+#include "strings_util.h"
 
 namespace gotrace {
 using namespace v2;
 
 namespace {
-
-void add_i64(std::string& out, int64_t v) {
-  char buf[24];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, r.ptr);
-}
-
-void add_u64(std::string& out, uint64_t v) {
-  char buf[24];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, r.ptr);
-}
-
-void add_hex(std::string& out, uint64_t v) {
-  char buf[24];
-  auto r = std::to_chars(buf, buf + sizeof buf, v, 16);
-  out.append(buf, r.ptr);
-}
 
 void add_resource(std::string& out, const ResourceID& r) {
   out += to_string(r.kind);

@@ -55,6 +55,10 @@ char32_t decode_rune(std::string_view s, size_t i, size_t& width, bool& ok) {
   return 0xFFFD;
 }
 
+constexpr char kHex[] = "0123456789abcdef";
+
+}  // namespace
+
 void append_utf8(std::string& out, char32_t r) {
   if (r < 0x80) {
     out += static_cast<char>(r);
@@ -72,10 +76,6 @@ void append_utf8(std::string& out, char32_t r) {
     out += static_cast<char>(0x80 | (r & 0x3F));
   }
 }
-
-constexpr char kHex[] = "0123456789abcdef";
-
-}  // namespace
 
 bool go_is_print(char32_t r) {
   if (r <= 0xFF) {

@@ -303,24 +303,6 @@ std::vector<uint8_t> text_to_binary(std::string_view text) {
 
 namespace {
 
-void append_rune_utf8(std::string& out, char32_t r) {
-  if (r < 0x80) {
-    out += static_cast<char>(r);
-  } else if (r < 0x800) {
-    out += static_cast<char>(0xC0 | (r >> 6));
-    out += static_cast<char>(0x80 | (r & 0x3F));
-  } else if (r < 0x10000) {
-    out += static_cast<char>(0xE0 | (r >> 12));
-    out += static_cast<char>(0x80 | ((r >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (r & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (r >> 18));
-    out += static_cast<char>(0x80 | ((r >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((r >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (r & 0x3F));
-  }
-}
-
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -386,7 +368,7 @@ bool go_unquote(std::string_view in, std::string& out) {
           r = r * 16 + static_cast<char32_t>(v);
         }
         if (r > 0x10FFFF || (r >= 0xD800 && r <= 0xDFFF)) return false;
-        append_rune_utf8(out, r);
+        append_utf8(out, r);
         i += n;
         break;
       }

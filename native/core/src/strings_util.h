@@ -1,7 +1,9 @@
-// printf-style formatting into std::string (error messages keep Go's wording).
+// Formatting into std::string: printf-style (error messages keep Go's wording) and numbers.
 #pragma once
 
+#include <charconv>
 #include <cstdarg>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
@@ -23,6 +25,25 @@ inline std::string fmt(const char* f, ...) {
   vsnprintf(out.data(), out.size() + 1, f, ap);
   va_end(ap);
   return out;
+}
+
+// A number in decimal (hex: base 16) at the end of `out`, as Go's strconv.Append* writes it.
+inline void add_i64(std::string& out, int64_t v) {
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, r.ptr);
+}
+
+inline void add_u64(std::string& out, uint64_t v) {
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, r.ptr);
+}
+
+inline void add_hex(std::string& out, uint64_t v) {
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, v, 16);
+  out.append(buf, r.ptr);
 }
 
 }  // namespace gotrace

@@ -1,21 +1,9 @@
 #include "v1_event_string.h"
 
-#include <charconv>
+#include "strings_util.h"
 
 namespace gotrace::v1 {
 namespace {
-
-void add_i64(std::string& out, int64_t v) {
-  char buf[24];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, r.ptr);
-}
-
-void add_u64(std::string& out, uint64_t v) {
-  char buf[24];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, r.ptr);
-}
 
 void add_args(std::string& out, const Event& ev) {
   const EventSpec& sp = spec(ev.type);
