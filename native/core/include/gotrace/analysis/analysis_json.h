@@ -2,6 +2,7 @@
 // --json and the wasm bindings print the same objects. All times and durations in ns.
 #pragma once
 
+#include "gotrace/analysis/critical_path.h"
 #include "gotrace/analysis/goroutines.h"
 #include "gotrace/analysis/mmu.h"
 #include "gotrace/analysis/regions.h"
@@ -62,5 +63,16 @@ void mmu_json(JsonWriter& w, unsigned flags, const MmuCurve& curve, const std::v
               std::span<const double> quantiles);
 // {"x_min", "x_max", "quantiles", "curve": [[window, value...]]}.
 void mmu_plot_json(JsonWriter& w, const MmuPlot& plot);
+
+// `gotrace critical-path --json`: {"goroutine", "from", "to", "duration", "handoffs",
+// "segments": [{"goroutine", "state", "reason" (null if none), "start", "end", "stack"
+// (0: none), "function"}], "by_category" / "by_goroutine" / "by_function": [{"key",
+// "goroutine" (by_goroutine only), "ns", "share"}], "stacks": {"ID": [{"func", "file",
+// "line"}]}} for the stacks the segments name.
+void critical_path_json(JsonWriter& w, const EventStore& store, const Summary& s, const CriticalPath& path);
+// The same for many paths of one task or region type: {"kind", "name", "instances",
+// "durations": {"min", "p50", "p90", "p99", "max", "total"}, "by_category",
+// "by_function": [{"key", "ns", "share"}]} (the 50 largest functions).
+void path_aggregate_json(JsonWriter& w, const PathAggregate& a);
 
 }  // namespace gotrace::analysis
