@@ -2,6 +2,7 @@
 // waited on, walked back along the wake-ups (critical_path.h); or the same summed over
 // every task or region of a type.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -18,6 +19,22 @@ namespace gotrace::cli {
 namespace {
 
 using namespace gotrace::analysis;
+using Clock = std::chrono::steady_clock;
+
+// --timing: how long each stage took, on standard error.
+class Stages {
+ public:
+  explicit Stages(bool on) : on_(on) {}
+  void done(const char* stage) {
+    const Clock::time_point now = Clock::now();
+    if (on_) std::fprintf(stderr, "%-28s %9.1f ms\n", stage, std::chrono::duration<double, std::milli>(now - last_).count());
+    last_ = now;
+  }
+
+ private:
+  bool on_;
+  Clock::time_point last_ = Clock::now();
+};
 
 void print_totals(const char* title, const std::vector<PathTotal>& totals, int64_t whole, size_t limit) {
   std::printf("\n%s\n", title);
@@ -96,10 +113,14 @@ int run_critical_path(const Args& args) {
       throw std::runtime_error("--slowest goes with --task-type or --region-type");
     }
   }
+  Stages stages(args.flag("timing"));
   ReadResult r = read_trace(read_file(args.positional()[0]));
+  stages.done("read");
   const EventStore& store = r.store;
   const Summary s = summarize(store);
+  stages.done("summary");
   const CriticalPathIndex index = build_critical_path_index(store, s);
+  stages.done("critical path index");
 
   if (args.has_value("task-type") || args.has_value("region-type")) {
     PathAggregate a;
@@ -114,7 +135,7 @@ int run_critical_path(const Args& args) {
       if (all.empty()) throw std::runtime_error("no complete task of type '" + a.name + "' in the trace");
       for (const TaskSummary* t : slowest(all, percent, [](const TaskSummary* t) { return t->end - t->start; })) {
         const PathInterval i = task_path_interval(store, *t);
-        add_to_aggregate(a, store, critical_path(index, i.goroutine, i.from, i.to, i.end_event));
+        add_to_aggregate(a, critical_path(index, i.goroutine, i.from, i.to, i.end_event));
       }
     } else {
       std::vector<const RegionSummary*> all;
@@ -128,10 +149,11 @@ int run_critical_path(const Args& args) {
       };
       for (const RegionSummary* reg : slowest(all, percent, duration)) {
         const PathInterval i = region_path_interval(s, *reg);
-        add_to_aggregate(a, store, critical_path(index, i.goroutine, i.from, i.to, i.end_event));
+        add_to_aggregate(a, critical_path(index, i.goroutine, i.from, i.to, i.end_event));
       }
     }
-    finish_aggregate(a);
+    finish_aggregate(a, store);
+    stages.done("paths of every instance");
     if (args.flag("json")) {
       print_json([&](JsonWriter& w) { path_aggregate_json(w, a); });
     } else {
@@ -173,6 +195,7 @@ int run_critical_path(const Args& args) {
     }
   }
   const CriticalPath path = critical_path(index, interval.goroutine, interval.from, interval.to, interval.end_event);
+  stages.done("the path");
   if (args.flag("json")) {
     print_json([&](JsonWriter& w) { critical_path_json(w, store, s, path); });
   } else {
@@ -203,11 +226,13 @@ Register reg({
     "  --region-type=NAME  the distribution of their durations\n"
     "  --slowest=PCT       only the slowest PCT percent of them (1: the p99 tail)\n"
     "  --segments          print every segment (the first 40 otherwise)\n"
-    "  --json              the path or the sums as one JSON object (times in ns)\n\n"
+    "  --json              the path or the sums as one JSON object (times in ns)\n"
+    "  --timing            how long reading, the summary, the index and the walk took\n"
+    "                      (on standard error)\n\n"
     "A trace that cannot be read to the end is analysed as far as it was read; the exit\n"
     "status is then 1.\n",
     {"task", "region", "goroutine", "from", "to", "task-type", "region-type", "slowest"},
-    {"task", "region", "goroutine", "from", "to", "task-type", "region-type", "slowest", "segments", "json"},
+    {"task", "region", "goroutine", "from", "to", "task-type", "region-type", "slowest", "segments", "json", "timing"},
     run_critical_path,
 });
 

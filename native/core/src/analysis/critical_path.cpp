@@ -222,8 +222,10 @@ CriticalPath critical_path(const CriticalPathIndex& index, GoID g, Time from, Ti
     if (seg.start < seg.end) {
       const std::vector<Span>* spans = nullptr;
       if (state == PathState::Running) {
-        auto it = d.gc_work.find(x);
-        if (it != d.gc_work.end()) spans = &it->second;
+        if (!d.gc_work.empty()) {
+          auto it = d.gc_work.find(x);
+          if (it != d.gc_work.end()) spans = &it->second;
+        }
       } else if (state == PathState::Runnable) {
         spans = &d.stw;
       }
@@ -232,8 +234,14 @@ CriticalPath critical_path(const CriticalPathIndex& index, GoID g, Time from, Ti
     t = std::max(begin, from);
   };
 
+  const std::vector<uint32_t>* trans_of_x = &d.transitions.at(x);
+  GoID trans_owner = x;
   while (t > from) {
-    const std::vector<uint32_t>& trans = d.transitions.at(x);
+    if (trans_owner != x) {
+      trans_of_x = &d.transitions.at(x);
+      trans_owner = x;
+    }
+    const std::vector<uint32_t>& trans = *trans_of_x;
     // X's last transition before the walk's position.
     auto it = std::lower_bound(trans.begin(), trans.end(), pos);
     if (it == trans.begin()) {
@@ -425,28 +433,27 @@ PathTotals path_totals(const EventStore& store, const Summary& summary, const Cr
   return out;
 }
 
-void add_to_aggregate(PathAggregate& a, const EventStore& store, const CriticalPath& path) {
-  // Keys are looked up linearly: the lists are short (categories) or trimmed by the caller.
-  auto add_key = [](std::vector<PathTotal>& v, const std::string& key, int64_t ns) {
-    for (PathTotal& t : v) {
-      if (t.key == key) {
-        t.ns += ns;
-        return;
-      }
-    }
-    v.push_back({key, kNoGoroutine, ns});
-  };
+void add_to_aggregate(PathAggregate& a, const CriticalPath& path) {
   a.instances++;
   a.durations.push_back(path.to - path.from);
   a.total_ns += path.to - path.from;
   for (const PathSegment& s : path.segments) {
-    add_key(a.by_category, path_category(s), s.duration());
-    add_key(a.by_function, function_key(store, s), s.duration());
+    a.pending[{s.state, s.reason.data(), s.reason.size(), s.stack}] += s.duration();
   }
 }
 
-void finish_aggregate(PathAggregate& a) {
+void finish_aggregate(PathAggregate& a, const EventStore& store) {
   std::sort(a.durations.begin(), a.durations.end());
+  std::unordered_map<std::string, size_t> cat, fn;
+  for (const auto& [key, ns] : a.pending) {
+    PathSegment s;
+    s.state = key.state;
+    s.reason = std::string_view(key.reason, key.reason_size);
+    s.stack = key.stack;
+    add(a.by_category, cat, path_category(s), kNoGoroutine, ns);
+    add(a.by_function, fn, function_key(store, s), kNoGoroutine, ns);
+  }
+  a.pending.clear();
   largest_first(a.by_category);
   largest_first(a.by_function);
 }

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <unordered_map>
 #include <string_view>
 #include <vector>
 
@@ -131,11 +132,26 @@ struct PathAggregate {
   size_t instances = 0;
   std::vector<int64_t> durations;  // ascending
   int64_t total_ns = 0;
-  std::vector<PathTotal> by_category;
+  std::vector<PathTotal> by_category;  // filled by finish_aggregate
   std::vector<PathTotal> by_function;
+
+  // Time by (state, reason, stack) while paths are added: names are made once, at the end.
+  struct Key {
+    PathState state;
+    const char* reason;  // into the store's string table
+    size_t reason_size;
+    StackID stack;
+    bool operator==(const Key&) const = default;
+  };
+  struct KeyHash {
+    size_t operator()(const Key& k) const {
+      return std::hash<const void*>()(k.reason) * 31 + (static_cast<size_t>(k.stack) << 4) + static_cast<size_t>(k.state);
+    }
+  };
+  std::unordered_map<Key, int64_t, KeyHash> pending;
 };
-// Adds `path` to `aggregate` (totals re-sorted by finish_aggregate).
-void add_to_aggregate(PathAggregate& aggregate, const EventStore& store, const CriticalPath& path);
-void finish_aggregate(PathAggregate& aggregate);
+// Adds `path` to `aggregate`; finish_aggregate then names and sorts the totals.
+void add_to_aggregate(PathAggregate& aggregate, const CriticalPath& path);
+void finish_aggregate(PathAggregate& aggregate, const EventStore& store);
 
 }  // namespace gotrace::analysis
