@@ -4,7 +4,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
+#include <exception>
+#include <optional>
 #include <string>
+#include <thread>
 
 #include "command.h"
 #include "file_io.h"
@@ -151,27 +154,52 @@ int run_diff(const Args& args) {
                                     : "expected two trace files, before and after (see --help)");
   }
   const size_t top = args.has_value("top") ? static_cast<size_t>(std::max<int64_t>(1, parse_whole("top", args.value("top")))) : 20;
-  std::vector<ReadResult> reads;
-  for (const std::string& path : args.positional()) reads.push_back(read_trace(read_file(path)));
+  std::optional<Interval> range_a, range_b;
+  if (ranges) {
+    const std::string v = args.value("range");
+    const size_t comma = v.find(',');
+    if (comma == std::string::npos) throw std::runtime_error("--range wants two ranges: FROM:TO,FROM:TO");
+    range_a = parse_range(v.substr(0, comma));
+    range_b = parse_range(v.substr(comma + 1));
+  }
+  // The two sides are independent: each is read and measured on a thread of its own.
+  std::vector<ReadResult> reads(files);
+  std::vector<Summary> summaries(files);
+  auto read_side = [&](size_t k) {
+    reads[k] = read_trace(read_file(args.positional()[k]));
+    summaries[k] = summarize(reads[k].store);
+  };
+  TraceFigures before, after;
+  if (ranges) {
+    read_side(0);
+    std::thread other([&] { after = trace_figures(reads[0].store, summaries[0], range_b); });
+    before = trace_figures(reads[0].store, summaries[0], range_a);
+    other.join();
+  } else {
+    std::exception_ptr failed;
+    std::thread other([&] {
+      try {
+        read_side(1);
+        after = trace_figures(reads[1].store, summaries[1]);
+      } catch (...) {
+        failed = std::current_exception();
+      }
+    });
+    try {
+      read_side(0);
+      before = trace_figures(reads[0].store, summaries[0]);
+    } catch (...) {
+      other.join();
+      throw;
+    }
+    other.join();
+    if (failed) std::rethrow_exception(failed);
+  }
   for (size_t k = 0; k < reads.size(); k++) {
     if (!reads[k].ok()) {
       std::fprintf(stderr, "%s: %s (compared as far as it was read)\n", args.positional()[k].c_str(),
                    reads[k].error->what());
     }
-  }
-  TraceFigures before, after;
-  if (ranges) {
-    const std::string v = args.value("range");
-    const size_t comma = v.find(',');
-    if (comma == std::string::npos) throw std::runtime_error("--range wants two ranges: FROM:TO,FROM:TO");
-    const Summary s = summarize(reads[0].store);
-    before = trace_figures(reads[0].store, s, parse_range(v.substr(0, comma)));
-    after = trace_figures(reads[0].store, s, parse_range(v.substr(comma + 1)));
-  } else {
-    const Summary a = summarize(reads[0].store);
-    const Summary b = summarize(reads[1].store);
-    before = trace_figures(reads[0].store, a);
-    after = trace_figures(reads[1].store, b);
   }
   if (args.has_value("pprof")) {
     const std::string type = args.value("pprof");
