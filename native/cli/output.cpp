@@ -1,11 +1,28 @@
 #include "output.h"
 
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 
 #include "gotrace/analysis/go_duration.h"
 
 namespace gotrace::cli {
+
+std::string human_duration(int64_t ns) {
+  int64_t unit = 1;
+  for (int64_t a = ns < 0 ? -ns : ns; a >= 10'000; a /= 10) unit *= 10;
+  return analysis::go_duration_string((ns + (ns < 0 ? -unit : unit) / 2) / unit * unit);
+}
+
+int64_t parse_whole(const std::string& name, const std::string& v) {
+  try {
+    size_t used = 0;
+    long long n = std::stoll(v, &used);
+    if (used == v.size()) return n;
+  } catch (const std::exception&) {
+  }
+  throw std::runtime_error("--" + name + " wants a whole number, not '" + v + "'");
+}
 
 void print_json(const std::function<void(JsonWriter&)>& write) {
   std::string out;

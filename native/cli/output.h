@@ -10,6 +10,12 @@
 
 namespace gotrace::cli {
 
+// A duration to about four significant digits ("1.235ms"), as Go prints durations.
+std::string human_duration(int64_t ns);
+
+// A number given to --NAME: a whole number (ns, an id); a clear error otherwise.
+int64_t parse_whole(const std::string& name, const std::string& v);
+
 // Writes one indented JSON document (what `write` puts in it) to standard output.
 void print_json(const std::function<void(JsonWriter&)>& write);
 

@@ -2,12 +2,14 @@
 // --json and the wasm bindings print the same objects. All times and durations in ns.
 #pragma once
 
+#include "gotrace/analysis/critical_path.h"
 #include "gotrace/analysis/goroutines.h"
 #include "gotrace/analysis/mmu.h"
 #include "gotrace/analysis/regions.h"
 #include "gotrace/analysis/report.h"
 #include "gotrace/analysis/summary.h"
 #include "gotrace/analysis/tasks.h"
+#include "gotrace/analysis/trace_diff.h"
 #include "gotrace/json_writer.h"
 
 namespace gotrace::analysis {
@@ -62,5 +64,26 @@ void mmu_json(JsonWriter& w, unsigned flags, const MmuCurve& curve, const std::v
               std::span<const double> quantiles);
 // {"x_min", "x_max", "quantiles", "curve": [[window, value...]]}.
 void mmu_plot_json(JsonWriter& w, const MmuPlot& plot);
+
+// `gotrace critical-path --json`: {"goroutine", "from", "to", "duration", "handoffs",
+// "segments": [{"goroutine", "state", "reason" (null if none), "start", "end", "stack"
+// (0: none), "function"}], "by_category" / "by_goroutine" / "by_function": [{"key",
+// "goroutine" (by_goroutine only), "ns", "share"}], "stacks": {"ID": [{"func", "file",
+// "line"}]}} for the stacks the segments name.
+void critical_path_json(JsonWriter& w, const EventStore& store, const Summary& s, const CriticalPath& path);
+// The same for many paths of one task or region type: {"kind", "name", "instances",
+// "durations": {"min", "p50", "p90", "p99", "max", "total"}, "by_category",
+// "by_function": [{"key", "ns", "share"}]} (the 50 largest functions).
+void path_aggregate_json(JsonWriter& w, const PathAggregate& a);
+
+// `gotrace diff --json`: {"before": {"from", "to"}, "after": {...}, "groups": [{"name",
+// "before", "after", "delta": {"count", "exec", ..., "block:<reason>", ...}, "relative":
+// {same keys: delta / before, null where before is 0}}] (largest |delta total| first),
+// "tasks" / "regions": [{"name", "before", "after": {"histogram", "quantiles"}, "delta":
+// {"count", "p50", "p90", "p99", "max", "total"}}], "gc": {"before", "after": {"cycles",
+// "stw_count", "stw_ns", "mmu": [[window, mmu]...]}, "delta"}, "profiles": {TYPE:
+// {"before", "after", "delta": {"count", "ns"}, "stacks": [{"stack", "before", "after",
+// "delta": {"count", "ns"}}] (the `top` largest |delta| first)}}.
+void trace_diff_json(JsonWriter& w, const TraceFigures& before, const TraceFigures& after, size_t top);
 
 }  // namespace gotrace::analysis

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,6 +37,8 @@ struct PprofProfile {
   std::vector<PprofFunction> functions;  // functions[k].id == k + 1
   std::vector<PprofLocation> locations;  // locations[k].id == k + 1
   std::vector<PprofSample> samples;      // in the order of the records
+  // Names the profile owns, for a profile not built from a store's strings (a diff).
+  std::deque<std::string> owned_names;
 
   const PprofLocation& location(uint64_t id) const { return locations[id - 1]; }
   const PprofFunction& function(uint64_t id) const { return functions[id - 1]; }

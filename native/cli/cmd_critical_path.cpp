@@ -1,0 +1,240 @@
+// gotrace critical-path: what the end of a task, a region or a goroutine's interval
+// waited on, walked back along the wake-ups (critical_path.h); or the same summed over
+// every task or region of a type.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+
+#include "command.h"
+#include "file_io.h"
+#include "gotrace/analysis/analysis_json.h"
+#include "gotrace/analysis/critical_path.h"
+#include "gotrace/analysis/summary.h"
+#include "gotrace/reader.h"
+#include "output.h"
+
+namespace gotrace::cli {
+namespace {
+
+using namespace gotrace::analysis;
+using Clock = std::chrono::steady_clock;
+
+// --timing: how long each stage took, on standard error.
+class Stages {
+ public:
+  explicit Stages(bool on) : on_(on) {}
+  void done(const char* stage) {
+    const Clock::time_point now = Clock::now();
+    if (on_) std::fprintf(stderr, "%-28s %9.1f ms\n", stage, std::chrono::duration<double, std::milli>(now - last_).count());
+    last_ = now;
+  }
+
+ private:
+  bool on_;
+  Clock::time_point last_ = Clock::now();
+};
+
+void print_totals(const char* title, const std::vector<PathTotal>& totals, int64_t whole, size_t limit) {
+  std::printf("\n%s\n", title);
+  for (size_t k = 0; k < totals.size() && k < limit; k++) {
+    const double share = whole > 0 ? 100.0 * static_cast<double>(totals[k].ns) / static_cast<double>(whole) : 0;
+    std::printf("  %12s %6.1f%%  %s\n", human_duration(totals[k].ns).c_str(), share, totals[k].key.c_str());
+  }
+  if (totals.size() > limit) std::printf("  … %zu more (--json for all)\n", totals.size() - limit);
+}
+
+void print_path(const EventStore& store, const Summary& s, const CriticalPath& path, bool all_segments) {
+  const int64_t whole = path.to - path.from;
+  std::printf("critical path of goroutine %lld from %lld to %lld: %s, %zu segments, %zu hand-offs\n",
+              static_cast<long long>(path.goroutine), static_cast<long long>(path.from),
+              static_cast<long long>(path.to), human_duration(whole).c_str(), path.segments.size(), path.handoffs);
+  const PathTotals totals = path_totals(store, s, path);
+  print_totals("By category:", totals.by_category, whole, 20);
+  print_totals("By goroutine:", totals.by_goroutine, whole, 10);
+  print_totals("By category and function:", totals.by_function, whole, 15);
+  std::printf("\nSegments:\n  %16s %12s %10s  %s\n", "Start", "Duration", "Goroutine", "State @ function");
+  const size_t limit = all_segments ? path.segments.size() : 40;
+  for (size_t k = 0; k < path.segments.size() && k < limit; k++) {
+    const PathSegment& seg = path.segments[k];
+    std::string_view f = path_function(store, seg.stack);
+    std::printf("  %16lld %12s %10lld  %s%s%s\n", static_cast<long long>(seg.start),
+                human_duration(seg.duration()).c_str(), static_cast<long long>(seg.goroutine),
+                path_category(seg).c_str(), f.empty() ? "" : " @ ", std::string(f).c_str());
+  }
+  if (path.segments.size() > limit) std::printf("  … %zu more (--segments for all)\n", path.segments.size() - limit);
+}
+
+// "NAME" or "NAME#N": the region's type and which of its instances (1: the first to start).
+std::pair<std::string, size_t> region_spec(const std::string& v) {
+  const size_t hash = v.rfind('#');
+  if (hash == std::string::npos) return {v, 1};
+  const int64_t n = parse_whole("region", v.substr(hash + 1));
+  if (n < 1) throw std::runtime_error("--region NAME#N counts from 1");
+  return {v.substr(0, hash), static_cast<size_t>(n)};
+}
+
+std::vector<const RegionSummary*> regions_named(const Summary& s, const std::string& name) {
+  std::vector<const RegionSummary*> out;
+  for (const RegionSummary& r : s.regions) {
+    if (r.name == name) out.push_back(&r);
+  }
+  std::stable_sort(out.begin(), out.end(), [](const RegionSummary* a, const RegionSummary* b) { return a->start < b->start; });
+  return out;
+}
+
+// The instances at or beyond the `slowest` percent tail of durations (all for 100).
+template <class T, class Duration>
+std::vector<const T*> slowest(std::vector<const T*> all, double percent, Duration duration) {
+  if (percent >= 100 || all.empty()) return all;
+  std::stable_sort(all.begin(), all.end(), [&](const T* a, const T* b) { return duration(a) > duration(b); });
+  size_t keep = static_cast<size_t>(static_cast<double>(all.size()) * percent / 100.0 + 0.999999);
+  all.resize(std::max<size_t>(1, keep));
+  return all;
+}
+
+int run_critical_path(const Args& args) {
+  if (args.positional().size() != 1) throw std::runtime_error("expected one trace file (see --help)");
+  const int selections = args.has_value("task") + args.has_value("region") + args.has_value("goroutine") +
+                         args.has_value("task-type") + args.has_value("region-type");
+  if (selections != 1) {
+    throw std::runtime_error("give one of --task, --region, --goroutine, --task-type, --region-type (see --help)");
+  }
+  const bool by_goroutine = args.has_value("goroutine");
+  if ((args.has_value("from") || args.has_value("to")) && !by_goroutine) {
+    throw std::runtime_error("--from and --to go with --goroutine");
+  }
+  double percent = 100;
+  if (args.has_value("slowest")) {
+    percent = std::stod(args.value("slowest"));
+    if (!(percent > 0 && percent <= 100)) throw std::runtime_error("--slowest wants a percentage in (0, 100]");
+    if (!args.has_value("task-type") && !args.has_value("region-type")) {
+      throw std::runtime_error("--slowest goes with --task-type or --region-type");
+    }
+  }
+  Stages stages(args.flag("timing"));
+  ReadResult r = read_trace(read_file(args.positional()[0]));
+  stages.done("read");
+  const EventStore& store = r.store;
+  const Summary s = summarize(store);
+  stages.done("summary");
+  const CriticalPathIndex index = build_critical_path_index(store, s);
+  stages.done("critical path index");
+
+  if (args.has_value("task-type") || args.has_value("region-type")) {
+    PathAggregate a;
+    const bool tasks = args.has_value("task-type");
+    a.kind = tasks ? "task" : "region";
+    a.name = args.value(tasks ? "task-type" : "region-type");
+    if (tasks) {
+      std::vector<const TaskSummary*> all;
+      for (const TaskSummary& t : s.tasks) {
+        if (t.name == a.name && t.complete() && store.goroutine(t.end_event) != kNoGoroutine) all.push_back(&t);
+      }
+      if (all.empty()) throw std::runtime_error("no complete task of type '" + a.name + "' in the trace");
+      for (const TaskSummary* t : slowest(all, percent, [](const TaskSummary* t) { return t->end - t->start; })) {
+        const PathInterval i = task_path_interval(store, *t);
+        add_to_aggregate(a, critical_path(index, i.goroutine, i.from, i.to, i.end_event));
+      }
+    } else {
+      std::vector<const RegionSummary*> all;
+      for (const RegionSummary* reg : regions_named(s, a.name)) {
+        if (reg->has_end()) all.push_back(reg);
+      }
+      if (all.empty()) throw std::runtime_error("no region of type '" + a.name + "' ends in the trace");
+      auto duration = [&](const RegionSummary* reg) {
+        const PathInterval i = region_path_interval(s, *reg);
+        return i.to - i.from;
+      };
+      for (const RegionSummary* reg : slowest(all, percent, duration)) {
+        const PathInterval i = region_path_interval(s, *reg);
+        add_to_aggregate(a, critical_path(index, i.goroutine, i.from, i.to, i.end_event));
+      }
+    }
+    finish_aggregate(a, store);
+    stages.done("paths of every instance");
+    if (args.flag("json")) {
+      print_json([&](JsonWriter& w) { path_aggregate_json(w, a); });
+    } else {
+      std::printf("critical paths of %zu %s%s '%s'%s: durations p50 %s, p90 %s, p99 %s, max %s\n", a.instances,
+                  a.kind.c_str(), a.instances == 1 ? "" : "s", a.name.c_str(),
+                  percent < 100 ? (" (the slowest " + args.value("slowest") + "%)").c_str() : "",
+                  human_duration(a.durations[a.durations.size() / 2]).c_str(),
+                  human_duration(a.durations[a.durations.size() * 9 / 10]).c_str(),
+                  human_duration(a.durations[a.durations.size() * 99 / 100]).c_str(),
+                  human_duration(a.durations.back()).c_str());
+      print_totals("By category (share of their total time):", a.by_category, a.total_ns, 20);
+      print_totals("By category and function:", a.by_function, a.total_ns, 20);
+    }
+    return finish(r);
+  }
+
+  PathInterval interval;
+  if (args.has_value("task")) {
+    const int64_t id = parse_whole("task", args.value("task"));
+    const TaskSummary* t = s.task(static_cast<TaskID>(id));
+    if (!t) throw std::runtime_error("no task " + args.value("task") + " in the trace");
+    interval = task_path_interval(store, *t);
+  } else if (args.has_value("region")) {
+    auto [name, n] = region_spec(args.value("region"));
+    std::vector<const RegionSummary*> named = regions_named(s, name);
+    if (named.size() < n) {
+      throw std::runtime_error("the trace has " + std::to_string(named.size()) + " region(s) of type '" + name + "'");
+    }
+    interval = region_path_interval(s, *named[n - 1]);
+  } else {
+    const int64_t g = parse_whole("goroutine", args.value("goroutine"));
+    const GoroutineSummary* gs = s.goroutine(g);
+    if (!gs) throw std::runtime_error("no goroutine " + args.value("goroutine") + " in the trace");
+    interval = goroutine_path_interval(s, *gs);
+    if (args.has_value("from")) interval.from = parse_whole("from", args.value("from"));
+    if (args.has_value("to")) {
+      interval.to = parse_whole("to", args.value("to"));
+      interval.end_event = kNoEvent;
+    }
+  }
+  const CriticalPath path = critical_path(index, interval.goroutine, interval.from, interval.to, interval.end_event);
+  stages.done("the path");
+  if (args.flag("json")) {
+    print_json([&](JsonWriter& w) { critical_path_json(w, store, s, path); });
+  } else {
+    print_path(store, s, path, args.flag("segments"));
+  }
+  return finish(r);
+}
+
+Register reg({
+    "critical-path",
+    "what a task, region or goroutine waited on: its critical path along the wake-ups",
+    "Usage: gotrace critical-path FILE (--task=ID | --region=NAME[#N] | --goroutine=G\n"
+    "           [--from=NS] [--to=NS]) [--segments] [--json]\n"
+    "       gotrace critical-path FILE (--task-type=NAME | --region-type=NAME) [--slowest=PCT]\n"
+    "           [--json]\n\n"
+    "Walks back from the end of the interval: while its goroutine ran, the time is its own\n"
+    "(running, or GC work it was made to do); runnable, scheduling latency; in a syscall,\n"
+    "the syscall. Where it was blocked, the path follows the wake-up to the goroutine that\n"
+    "woke it, at the moment it did, and goes on along that goroutine, until the start is\n"
+    "reached. A wait that no goroutine ended (network, timers, the runtime) stays on the\n"
+    "path as \"blocked: REASON\" with Go's reason. The segments cover the interval once.\n\n"
+    "  --task=ID           a user task, from its begin to its end (on the goroutine that\n"
+    "                      ended it)\n"
+    "  --region=NAME[#N]   the Nth region of that type to start (default the first)\n"
+    "  --goroutine=G       goroutine G from its creation to its end; --from/--to (trace\n"
+    "                      times, ns) narrow it\n"
+    "  --task-type=NAME    every complete task of the type: their paths summed, with\n"
+    "  --region-type=NAME  the distribution of their durations\n"
+    "  --slowest=PCT       only the slowest PCT percent of them (1: the p99 tail)\n"
+    "  --segments          print every segment (the first 40 otherwise)\n"
+    "  --json              the path or the sums as one JSON object (times in ns)\n"
+    "  --timing            how long reading, the summary, the index and the walk took\n"
+    "                      (on standard error)\n\n"
+    "A trace that cannot be read to the end is analysed as far as it was read; the exit\n"
+    "status is then 1.\n",
+    {"task", "region", "goroutine", "from", "to", "task-type", "region-type", "slowest"},
+    {"task", "region", "goroutine", "from", "to", "task-type", "region-type", "slowest", "segments", "json", "timing"},
+    run_critical_path,
+});
+
+}  // namespace
+}  // namespace gotrace::cli

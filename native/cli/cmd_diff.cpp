@@ -1,0 +1,260 @@
+// gotrace diff: what changed between two traces of a program, or two ranges of one.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+#include <exception>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "command.h"
+#include "file_io.h"
+#include "gotrace/analysis/analysis_json.h"
+#include "gotrace/analysis/histogram.h"
+#include "gotrace/analysis/pprof_writer.h"
+#include "gotrace/analysis/trace_diff.h"
+#include "gotrace/reader.h"
+#include "output.h"
+
+namespace gotrace::cli {
+namespace {
+
+using namespace gotrace::analysis;
+
+std::string delta(int64_t before, int64_t after) {
+  std::string d = (after >= before ? "+" : "-") + human_duration(std::llabs(after - before));
+  if (before != 0) {
+    char pct[32];
+    std::snprintf(pct, sizeof pct, " (%+.1f%%)", 100.0 * static_cast<double>(after - before) / static_cast<double>(before));
+    d += pct;
+  }
+  return d;
+}
+
+int64_t get(const std::map<std::string, int64_t>& m, const char* k) {
+  auto it = m.find(k);
+  return it == m.end() ? 0 : it->second;
+}
+
+void print_groups(const TraceFigures& a, const TraceFigures& b, size_t top) {
+  struct Row {
+    std::string name;
+    GroupFigures x, y;
+  };
+  std::vector<Row> rows;
+  for (const auto& [name, g] : a.groups) rows.push_back({name, g, {}});
+  for (const auto& [name, g] : b.groups) {
+    auto it = std::find_if(rows.begin(), rows.end(), [&](const Row& r) { return r.name == name; });
+    if (it == rows.end()) rows.push_back({name, {}, g}); else it->y = g;
+  }
+  auto change = [](const Row& r) { return std::llabs(get(r.y.ns, "total") - get(r.x.ns, "total")); };
+  std::stable_sort(rows.begin(), rows.end(), [&](const Row& p, const Row& q) { return change(p) > change(q); });
+  std::printf("Goroutine groups, largest change in total time first:\n");
+  std::printf("  %-50s %15s %22s %22s %22s %22s\n", "Group", "Count", "Execution", "Sched wait", "Blocked", "Total");
+  for (size_t k = 0; k < rows.size() && k < top; k++) {
+    const Row& r = rows[k];
+    const std::string name = r.name.empty() ? "(no start function)" : r.name;
+    const std::string count = std::to_string(r.x.count) + " -> " + std::to_string(r.y.count);
+    std::printf("  %-50s %15s %22s %22s %22s %22s\n", name.c_str(), count.c_str(),
+                delta(get(r.x.ns, "exec"), get(r.y.ns, "exec")).c_str(),
+                delta(get(r.x.ns, "sched_wait"), get(r.y.ns, "sched_wait")).c_str(),
+                delta(get(r.x.ns, "block"), get(r.y.ns, "block")).c_str(),
+                delta(get(r.x.ns, "total"), get(r.y.ns, "total")).c_str());
+  }
+  if (rows.size() > top) std::printf("  … %zu more (--top, --json)\n", rows.size() - top);
+}
+
+void print_types(const char* title, const std::map<std::string, std::vector<int64_t>>& a,
+                 const std::map<std::string, std::vector<int64_t>>& b) {
+  std::map<std::string, std::pair<DurationQuantiles, DurationQuantiles>> rows;
+  for (const auto& [name, d] : a) rows[name].first = duration_quantiles(d);
+  for (const auto& [name, d] : b) rows[name].second = duration_quantiles(d);
+  if (rows.empty()) return;
+  std::printf("\n%s:\n  %-30s %15s %28s %28s %28s\n", title, "Type", "Count", "p50", "p99", "max");
+  for (const auto& [name, q] : rows) {
+    auto side = [](int64_t x, int64_t y) { return human_duration(x) + " -> " + human_duration(y); };
+    const std::string count = std::to_string(q.first.count) + " -> " + std::to_string(q.second.count);
+    std::printf("  %-30s %15s %28s %28s %28s\n", name.empty() ? "(none)" : name.c_str(), count.c_str(),
+                side(q.first.p50, q.second.p50).c_str(), side(q.first.p99, q.second.p99).c_str(),
+                side(q.first.max, q.second.max).c_str());
+  }
+}
+
+void print_gc(const GcFigures& a, const GcFigures& b) {
+  std::printf("\nGC: %llu -> %llu cycles; stop-the-world %llu -> %llu times, %s -> %s\n",
+              static_cast<unsigned long long>(a.cycles), static_cast<unsigned long long>(b.cycles),
+              static_cast<unsigned long long>(a.stw_count), static_cast<unsigned long long>(b.stw_count),
+              human_duration(a.stw_ns).c_str(), human_duration(b.stw_ns).c_str());
+  for (size_t k = 0; k < a.mmu.size() && k < b.mmu.size(); k++) {
+    std::printf("  MMU over %-8s %5.1f%% -> %5.1f%%\n", human_duration(a.mmu[k].first).c_str(), 100 * a.mmu[k].second,
+                100 * b.mmu[k].second);
+  }
+}
+
+// The innermost frame of a folded stack outside the runtime's internals: what a reader
+// recognises ("net/http.(*conn).serve" rather than "runtime.gopark").
+std::string first_own_frame(const std::string& stack) {
+  size_t at = 0;
+  std::string leaf;
+  while (at <= stack.size()) {
+    size_t end = stack.find(';', at);
+    if (end == std::string::npos) end = stack.size();
+    std::string f = stack.substr(at, end - at);
+    if (leaf.empty()) leaf = f;
+    if (f.rfind("runtime.", 0) != 0 && f.rfind("internal/", 0) != 0 && f.rfind("sync.", 0) != 0) return f;
+    at = end + 1;
+  }
+  return leaf;
+}
+
+void print_profiles(const TraceFigures& a, const TraceFigures& b) {
+  for (const char* type : {"sync", "net", "syscall", "sched", "cpu"}) {
+    auto x = a.profiles.find(type), y = b.profiles.find(type);
+    if (x == a.profiles.end() || y == b.profiles.end()) continue;
+    if (std::string(type) == "cpu") {
+      if (!x->second.total.count && !y->second.total.count) continue;
+      std::printf("\nCPU samples: %lld -> %lld\n", static_cast<long long>(x->second.total.count),
+                  static_cast<long long>(y->second.total.count));
+      continue;
+    }
+    std::printf("\n%s profile: %s -> %s, %s\n", type, human_duration(x->second.total.ns).c_str(),
+                human_duration(y->second.total.ns).c_str(), delta(x->second.total.ns, y->second.total.ns).c_str());
+    // The stacks whose time changed most, by their leaf.
+    std::vector<std::pair<int64_t, std::string>> changes;
+    std::map<std::string, int64_t> d;
+    for (const auto& [stack, v] : y->second.stacks) d[stack] += v.ns;
+    for (const auto& [stack, v] : x->second.stacks) d[stack] -= v.ns;
+    for (const auto& [stack, ns] : d) {
+      if (ns) changes.push_back({ns, first_own_frame(stack)});
+    }
+    std::stable_sort(changes.begin(), changes.end(),
+                     [](const auto& p, const auto& q) { return std::llabs(p.first) > std::llabs(q.first); });
+    for (size_t k = 0; k < changes.size() && k < 5; k++) {
+      std::printf("  %13s  %s\n", ((changes[k].first >= 0 ? "+" : "-") + human_duration(std::llabs(changes[k].first))).c_str(),
+                  changes[k].second.c_str());
+    }
+  }
+}
+
+Interval parse_range(const std::string& v) {
+  const size_t colon = v.find(':');
+  if (colon == std::string::npos) throw std::runtime_error("a range is FROM:TO (trace times, ns), not '" + v + "'");
+  Interval i{parse_whole("range", v.substr(0, colon)), parse_whole("range", v.substr(colon + 1))};
+  if (i.end <= i.start) throw std::runtime_error("the range " + v + " ends before it starts");
+  return i;
+}
+
+int run_diff(const Args& args) {
+  const bool ranges = args.has_value("range");
+  const size_t files = ranges ? 1 : 2;
+  if (args.positional().size() != files) {
+    throw std::runtime_error(ranges ? "--range compares two ranges of one trace file (see --help)"
+                                    : "expected two trace files, before and after (see --help)");
+  }
+  const size_t top = args.has_value("top") ? static_cast<size_t>(std::max<int64_t>(1, parse_whole("top", args.value("top")))) : 20;
+  std::optional<Interval> range_a, range_b;
+  if (ranges) {
+    const std::string v = args.value("range");
+    const size_t comma = v.find(',');
+    if (comma == std::string::npos) throw std::runtime_error("--range wants two ranges: FROM:TO,FROM:TO");
+    range_a = parse_range(v.substr(0, comma));
+    range_b = parse_range(v.substr(comma + 1));
+  }
+  // The two sides are independent: each is read and measured on a thread of its own.
+  std::vector<ReadResult> reads(files);
+  std::vector<Summary> summaries(files);
+  auto read_side = [&](size_t k) {
+    reads[k] = read_trace(read_file(args.positional()[k]));
+    summaries[k] = summarize(reads[k].store);
+  };
+  TraceFigures before, after;
+  if (ranges) {
+    read_side(0);
+    std::thread other([&] { after = trace_figures(reads[0].store, summaries[0], range_b); });
+    before = trace_figures(reads[0].store, summaries[0], range_a);
+    other.join();
+  } else {
+    std::exception_ptr failed;
+    std::thread other([&] {
+      try {
+        read_side(1);
+        after = trace_figures(reads[1].store, summaries[1]);
+      } catch (...) {
+        failed = std::current_exception();
+      }
+    });
+    try {
+      read_side(0);
+      before = trace_figures(reads[0].store, summaries[0]);
+    } catch (...) {
+      other.join();
+      throw;
+    }
+    other.join();
+    if (failed) std::rethrow_exception(failed);
+  }
+  for (size_t k = 0; k < reads.size(); k++) {
+    if (!reads[k].ok()) {
+      std::fprintf(stderr, "%s: %s (compared as far as it was read)\n", args.positional()[k].c_str(),
+                   reads[k].error->what());
+    }
+  }
+  if (args.has_value("pprof")) {
+    const std::string type = args.value("pprof");
+    auto x = before.profiles.find(type), y = after.profiles.find(type);
+    if (x == before.profiles.end()) throw std::runtime_error("--pprof wants net, sync, syscall, sched or cpu, not '" + type + "'");
+    if (!args.has_value("o")) throw std::runtime_error("--pprof writes a file: give -o FILE");
+    const PprofProfile p = differential_profile(x->second, y->second);
+    const std::vector<uint8_t> gz = write_pprof(p);
+    write_file(args.value("o"), gz.data(), gz.size());
+  }
+  if (args.flag("json")) {
+    print_json([&](JsonWriter& w) { trace_diff_json(w, before, after, top); });
+  } else if (!args.has_value("pprof")) {
+    print_groups(before, after, top);
+    print_types("Task types", before.tasks, after.tasks);
+    print_types("Region types", before.regions, after.regions);
+    print_gc(before.gc, after.gc);
+    print_profiles(before, after);
+  }
+  std::fflush(stdout);
+  for (const ReadResult& r : reads) {
+    if (!r.ok()) return 1;
+  }
+  return 0;
+}
+
+Register reg({
+    "diff",
+    "what changed between two traces (groups, tasks, regions, GC, profiles)",
+    "Usage: gotrace diff BEFORE AFTER [--json] [--top=N] [--pprof=TYPE -o FILE]\n"
+    "       gotrace diff FILE --range=FROM:TO,FROM:TO [--json] [--top=N] [--pprof=TYPE -o FILE]\n\n"
+    "Compares two traces of a program (before and after a change, a good and a bad run),\n"
+    "or two time ranges of one trace (trace times, ns; the first is 'before'). Changes are\n"
+    "after minus before:\n\n"
+    "  goroutine groups   count, execution, scheduling wait, time blocked (by reason in\n"
+    "                     --json), syscalls, GC assists; by start function\n"
+    "  task and region    count and duration quantiles (histograms in --json)\n"
+    "  types\n"
+    "  GC                 cycles, stops of the world, the MMU at 1µs .. 1s windows\n"
+    "  profiles           the net, sync, syscall and sched profiles of `go tool trace\n"
+    "                     -pprof` and the CPU samples, by stack (function names)\n\n"
+    "Over whole traces the figures are those of `gotrace goroutines|tasks|regions|pprof`;\n"
+    "over a range, each goroutine's time inside it, and the tasks and regions that begin\n"
+    "in it.\n\n"
+    "  --json          everything as one JSON object (times in ns)\n"
+    "  --top=N         how many groups and profile stacks to list (default 20)\n"
+    "  --pprof=TYPE    write the differential profile of TYPE (net, sync, syscall, sched,\n"
+    "  -o FILE         cpu) as a gzipped pprof file: after minus before, as `go tool pprof\n"
+    "                  -base` shows it\n\n"
+    "A trace that cannot be read to the end is compared as far as it was read; the exit\n"
+    "status is then 1.\n",
+    {"range", "top", "pprof", "o"},
+    {"range", "top", "pprof", "o", "json"},
+    run_diff,
+});
+
+}  // namespace
+}  // namespace gotrace::cli
