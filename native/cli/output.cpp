@@ -32,12 +32,6 @@ void print_json(const std::function<void(JsonWriter&)>& write) {
   std::fwrite(out.data(), 1, out.size(), stdout);
 }
 
-std::string human_duration(int64_t ns) {
-  int64_t unit = 1;
-  for (int64_t a = ns < 0 ? -ns : ns; a >= 10'000; a /= 10) unit *= 10;
-  return analysis::go_duration_string((ns + (ns < 0 ? -unit : unit) / 2) / unit * unit);
-}
-
 int finish(const ReadResult& r) {
   std::fflush(stdout);
   if (r.ok()) return 0;

@@ -19,9 +19,6 @@ int64_t parse_whole(const std::string& name, const std::string& v);
 // Writes one indented JSON document (what `write` puts in it) to standard output.
 void print_json(const std::function<void(JsonWriter&)>& write);
 
-// A duration to about four significant digits ("1.235ms"), for tables.
-std::string human_duration(int64_t ns);
-
 // After a command printed what it could of a trace: flushes standard output, and for a
 // trace that could not be read to the end prints the reader's error on standard error.
 // Returns the exit status (1 for such a trace).

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "event_kinds.h"
+#include "analysis/event_kinds.h"
 #include "gotrace/analysis/critical_path.h"
 #include "gotrace/analysis/goroutines.h"
 #include "gotrace/analysis/mmu.h"

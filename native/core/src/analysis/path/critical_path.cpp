@@ -8,10 +8,10 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "event_kinds.h"
+#include "analysis/event_kinds.h"
 #include "gotrace/event_view.h"
 #include "gotrace/v2_spec.h"
-#include "transition.h"
+#include "analysis/transition.h"
 
 namespace gotrace::analysis {
 
