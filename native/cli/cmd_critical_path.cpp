@@ -3,6 +3,8 @@
 // every task or region of a type.
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
+#include <optional>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -13,6 +15,7 @@
 #include "gotrace/analysis/critical_path.h"
 #include "gotrace/analysis/summary.h"
 #include "gotrace/reader.h"
+#include "gotrace/session.h"
 #include "output.h"
 
 namespace gotrace::cli {
@@ -66,34 +69,6 @@ void print_path(const EventStore& store, const Summary& s, const CriticalPath& p
   if (path.segments.size() > limit) std::printf("  … %zu more (--segments for all)\n", path.segments.size() - limit);
 }
 
-// "NAME" or "NAME#N": the region's type and which of its instances (1: the first to start).
-std::pair<std::string, size_t> region_spec(const std::string& v) {
-  const size_t hash = v.rfind('#');
-  if (hash == std::string::npos) return {v, 1};
-  const int64_t n = parse_whole("region", v.substr(hash + 1));
-  if (n < 1) throw std::runtime_error("--region NAME#N counts from 1");
-  return {v.substr(0, hash), static_cast<size_t>(n)};
-}
-
-std::vector<const RegionSummary*> regions_named(const Summary& s, const std::string& name) {
-  std::vector<const RegionSummary*> out;
-  for (const RegionSummary& r : s.regions) {
-    if (r.name == name) out.push_back(&r);
-  }
-  std::stable_sort(out.begin(), out.end(), [](const RegionSummary* a, const RegionSummary* b) { return a->start < b->start; });
-  return out;
-}
-
-// The instances at or beyond the `slowest` percent tail of durations (all for 100).
-template <class T, class Duration>
-std::vector<const T*> slowest(std::vector<const T*> all, double percent, Duration duration) {
-  if (percent >= 100 || all.empty()) return all;
-  std::stable_sort(all.begin(), all.end(), [&](const T* a, const T* b) { return duration(a) > duration(b); });
-  size_t keep = static_cast<size_t>(static_cast<double>(all.size()) * percent / 100.0 + 0.999999);
-  all.resize(std::max<size_t>(1, keep));
-  return all;
-}
-
 int run_critical_path(const Args& args) {
   if (args.positional().size() != 1) throw std::runtime_error("expected one trace file (see --help)");
   const int selections = args.has_value("task") + args.has_value("region") + args.has_value("goroutine") +
@@ -101,58 +76,31 @@ int run_critical_path(const Args& args) {
   if (selections != 1) {
     throw std::runtime_error("give one of --task, --region, --goroutine, --task-type, --region-type (see --help)");
   }
-  const bool by_goroutine = args.has_value("goroutine");
-  if ((args.has_value("from") || args.has_value("to")) && !by_goroutine) {
-    throw std::runtime_error("--from and --to go with --goroutine");
-  }
+  const bool types = args.has_value("task-type") || args.has_value("region-type");
   double percent = 100;
   if (args.has_value("slowest")) {
     percent = std::stod(args.value("slowest"));
     if (!(percent > 0 && percent <= 100)) throw std::runtime_error("--slowest wants a percentage in (0, 100]");
-    if (!args.has_value("task-type") && !args.has_value("region-type")) {
-      throw std::runtime_error("--slowest goes with --task-type or --region-type");
-    }
+    if (!types) throw std::runtime_error("--slowest goes with --task-type or --region-type");
   }
-  Stages stages(args.flag("timing"));
-  ReadResult r = read_trace(read_file(args.positional()[0]));
-  stages.done("read");
-  const EventStore& store = r.store;
-  const Summary s = summarize(store);
-  stages.done("summary");
-  const CriticalPathIndex index = build_critical_path_index(store, s);
-  stages.done("critical path index");
+  std::optional<Time> from, to;
+  if (args.has_value("from")) from = parse_whole("from", args.value("from"));
+  if (args.has_value("to")) to = parse_whole("to", args.value("to"));
+  if ((from || to) && !args.has_value("goroutine")) throw std::runtime_error("--from and --to go with --goroutine");
 
-  if (args.has_value("task-type") || args.has_value("region-type")) {
-    PathAggregate a;
+  Stages stages(args.flag("timing"));
+  TraceSession session(read_trace(read_file(args.positional()[0])));
+  stages.done("read");
+  const Summary& s = session.summary();
+  stages.done("summary");
+  session.critical_paths();
+  stages.done("critical path index");
+  const EventStore& store = session.store();
+
+  if (types) {
     const bool tasks = args.has_value("task-type");
-    a.kind = tasks ? "task" : "region";
-    a.name = args.value(tasks ? "task-type" : "region-type");
-    if (tasks) {
-      std::vector<const TaskSummary*> all;
-      for (const TaskSummary& t : s.tasks) {
-        if (t.name == a.name && t.complete() && store.goroutine(t.end_event) != kNoGoroutine) all.push_back(&t);
-      }
-      if (all.empty()) throw std::runtime_error("no complete task of type '" + a.name + "' in the trace");
-      for (const TaskSummary* t : slowest(all, percent, [](const TaskSummary* t) { return t->end - t->start; })) {
-        const PathInterval i = task_path_interval(store, *t);
-        add_to_aggregate(a, critical_path(index, i.goroutine, i.from, i.to, i.end_event));
-      }
-    } else {
-      std::vector<const RegionSummary*> all;
-      for (const RegionSummary* reg : regions_named(s, a.name)) {
-        if (reg->has_end()) all.push_back(reg);
-      }
-      if (all.empty()) throw std::runtime_error("no region of type '" + a.name + "' ends in the trace");
-      auto duration = [&](const RegionSummary* reg) {
-        const PathInterval i = region_path_interval(s, *reg);
-        return i.to - i.from;
-      };
-      for (const RegionSummary* reg : slowest(all, percent, duration)) {
-        const PathInterval i = region_path_interval(s, *reg);
-        add_to_aggregate(a, critical_path(index, i.goroutine, i.from, i.to, i.end_event));
-      }
-    }
-    finish_aggregate(a, store);
+    const PathAggregate a =
+        session.path_aggregate(tasks ? "task" : "region", args.value(tasks ? "task-type" : "region-type"), 0, INT64_MAX, percent);
     stages.done("paths of every instance");
     if (args.flag("json")) {
       print_json([&](JsonWriter& w) { path_aggregate_json(w, a); });
@@ -167,41 +115,18 @@ int run_critical_path(const Args& args) {
       print_totals("By category (share of their total time):", a.by_category, a.total_ns, 20);
       print_totals("By category and function:", a.by_function, a.total_ns, 20);
     }
-    return finish(r);
+    return finish(session.read());
   }
 
-  PathInterval interval;
-  if (args.has_value("task")) {
-    const int64_t id = parse_whole("task", args.value("task"));
-    const TaskSummary* t = s.task(static_cast<TaskID>(id));
-    if (!t) throw std::runtime_error("no task " + args.value("task") + " in the trace");
-    interval = task_path_interval(store, *t);
-  } else if (args.has_value("region")) {
-    auto [name, n] = region_spec(args.value("region"));
-    std::vector<const RegionSummary*> named = regions_named(s, name);
-    if (named.size() < n) {
-      throw std::runtime_error("the trace has " + std::to_string(named.size()) + " region(s) of type '" + name + "'");
-    }
-    interval = region_path_interval(s, *named[n - 1]);
-  } else {
-    const int64_t g = parse_whole("goroutine", args.value("goroutine"));
-    const GoroutineSummary* gs = s.goroutine(g);
-    if (!gs) throw std::runtime_error("no goroutine " + args.value("goroutine") + " in the trace");
-    interval = goroutine_path_interval(s, *gs);
-    if (args.has_value("from")) interval.from = parse_whole("from", args.value("from"));
-    if (args.has_value("to")) {
-      interval.to = parse_whole("to", args.value("to"));
-      interval.end_event = kNoEvent;
-    }
-  }
-  const CriticalPath path = critical_path(index, interval.goroutine, interval.from, interval.to, interval.end_event);
+  const char* kind = args.has_value("task") ? "task" : args.has_value("region") ? "region" : "goroutine";
+  const CriticalPath path = session.critical_path(kind, args.value(kind), from, to);
   stages.done("the path");
   if (args.flag("json")) {
     print_json([&](JsonWriter& w) { critical_path_json(w, store, s, path); });
   } else {
     print_path(store, s, path, args.flag("segments"));
   }
-  return finish(r);
+  return finish(session.read());
 }
 
 Register reg({

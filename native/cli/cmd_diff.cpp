@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <stdexcept>
 #include <exception>
+#include <memory>
 #include <optional>
 #include <string>
 #include <thread>
@@ -16,6 +17,7 @@
 #include "gotrace/analysis/pprof_writer.h"
 #include "gotrace/analysis/trace_diff.h"
 #include "gotrace/reader.h"
+#include "gotrace/session.h"
 #include "output.h"
 
 namespace gotrace::cli {
@@ -43,11 +45,13 @@ void print_groups(const TraceFigures& a, const TraceFigures& b, size_t top) {
     std::string name;
     GroupFigures x, y;
   };
+  std::map<std::string, Row> by_name;
+  for (const auto& [name, g] : a.groups) by_name[name].x = g;
+  for (const auto& [name, g] : b.groups) by_name[name].y = g;
   std::vector<Row> rows;
-  for (const auto& [name, g] : a.groups) rows.push_back({name, g, {}});
-  for (const auto& [name, g] : b.groups) {
-    auto it = std::find_if(rows.begin(), rows.end(), [&](const Row& r) { return r.name == name; });
-    if (it == rows.end()) rows.push_back({name, {}, g}); else it->y = g;
+  for (auto& [name, row] : by_name) {
+    row.name = name;
+    rows.push_back(std::move(row));
   }
   auto change = [](const Row& r) { return std::llabs(get(r.y.ns, "total") - get(r.x.ns, "total")); };
   std::stable_sort(rows.begin(), rows.end(), [&](const Row& p, const Row& q) { return change(p) > change(q); });
@@ -163,31 +167,31 @@ int run_diff(const Args& args) {
     range_b = parse_range(v.substr(comma + 1));
   }
   // The two sides are independent: each is read and measured on a thread of its own.
-  std::vector<ReadResult> reads(files);
-  std::vector<Summary> summaries(files);
-  auto read_side = [&](size_t k) {
-    reads[k] = read_trace(read_file(args.positional()[k]));
-    summaries[k] = summarize(reads[k].store);
+  std::vector<std::unique_ptr<TraceSession>> sessions(files);
+  auto open_side = [&](size_t k) {
+    sessions[k] = std::make_unique<TraceSession>(read_trace(read_file(args.positional()[k])));
+    sessions[k]->summary();
   };
-  TraceFigures before, after;
+  TraceFigures range_before, range_after;
   if (ranges) {
-    read_side(0);
-    std::thread other([&] { after = trace_figures(reads[0].store, summaries[0], range_b); });
-    before = trace_figures(reads[0].store, summaries[0], range_a);
+    open_side(0);
+    TraceSession& t = *sessions[0];
+    std::thread other([&] { range_after = trace_figures(t.store(), t.summary(), range_b); });
+    range_before = trace_figures(t.store(), t.summary(), range_a);
     other.join();
   } else {
     std::exception_ptr failed;
     std::thread other([&] {
       try {
-        read_side(1);
-        after = trace_figures(reads[1].store, summaries[1]);
+        open_side(1);
+        sessions[1]->diff_figures();
       } catch (...) {
         failed = std::current_exception();
       }
     });
     try {
-      read_side(0);
-      before = trace_figures(reads[0].store, summaries[0]);
+      open_side(0);
+      sessions[0]->diff_figures();
     } catch (...) {
       other.join();
       throw;
@@ -195,19 +199,22 @@ int run_diff(const Args& args) {
     other.join();
     if (failed) std::rethrow_exception(failed);
   }
-  for (size_t k = 0; k < reads.size(); k++) {
-    if (!reads[k].ok()) {
+  for (size_t k = 0; k < sessions.size(); k++) {
+    if (!sessions[k]->read().ok()) {
       std::fprintf(stderr, "%s: %s (compared as far as it was read)\n", args.positional()[k].c_str(),
-                   reads[k].error->what());
+                   sessions[k]->read().error->what());
     }
   }
+  const TraceFigures& before = ranges ? range_before : sessions[0]->diff_figures();
+  const TraceFigures& after = ranges ? range_after : sessions[1]->diff_figures();
   if (args.has_value("pprof")) {
     const std::string type = args.value("pprof");
     auto x = before.profiles.find(type), y = after.profiles.find(type);
-    if (x == before.profiles.end()) throw std::runtime_error("--pprof wants net, sync, syscall, sched or cpu, not '" + type + "'");
+    if (x == before.profiles.end() || y == after.profiles.end()) {
+      throw std::runtime_error("--pprof wants net, sync, syscall, sched or cpu, not '" + type + "'");
+    }
     if (!args.has_value("o")) throw std::runtime_error("--pprof writes a file: give -o FILE");
-    const PprofProfile p = differential_profile(x->second, y->second);
-    const std::vector<uint8_t> gz = write_pprof(p);
+    const std::vector<uint8_t> gz = write_pprof(differential_profile(x->second, y->second));
     write_file(args.value("o"), gz.data(), gz.size());
   }
   if (args.flag("json")) {
@@ -220,8 +227,8 @@ int run_diff(const Args& args) {
     print_profiles(before, after);
   }
   std::fflush(stdout);
-  for (const ReadResult& r : reads) {
-    if (!r.ok()) return 1;
+  for (const auto& t : sessions) {
+    if (!t->read().ok()) return 1;
   }
   return 0;
 }

@@ -50,6 +50,8 @@ void TraceSession::prepare(Analysis a) {
       break;
     case Analysis::Mmu: mmu_curve(kDefaultMmuFlags); break;
     case Analysis::GroupEvents: group_events(); break;
+    case Analysis::CriticalPaths: critical_paths(); break;
+    case Analysis::DiffFigures: diff_figures(); break;
   }
 }
 

@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "gotrace/analysis/critical_path.h"
 #include "gotrace/analysis/flame_graph.h"
 #include "gotrace/analysis/goroutines.h"
 #include "gotrace/analysis/group_events.h"
@@ -26,6 +27,7 @@
 #include "gotrace/analysis/tasks.h"
 #include "gotrace/analysis/timeline.h"
 #include "gotrace/analysis/timeline_query.h"
+#include "gotrace/analysis/trace_diff.h"
 #include "gotrace/analysis/wake_index.h"
 #include "gotrace/reader.h"
 #include "gotrace/stats.h"
@@ -46,6 +48,8 @@ enum class Analysis : uint8_t {
   GoroutineLanes,   // the timeline's goroutine tracks (otherwise built on their first query)
   Flames,           // the whole trace's flame graph of every profile type
   GroupEvents,      // events by goroutine group
+  CriticalPaths,    // what a critical path walks: each goroutine's transitions, GC work, STWs
+  DiffFigures,      // the figures a diff compares (trace_diff.h)
 };
 
 struct AnalysisInfo {
@@ -53,6 +57,9 @@ struct AnalysisInfo {
   std::string_view name;  // as the bindings and the CLI name it
   bool piecewise;         // advance() builds it a piece at a time
   std::optional<Analysis> needs;  // built first
+  // Computed ahead of requests by a viewer; those that only some requests need (and that
+  // cost memory) are built on the first such request.
+  bool ahead = true;
 };
 
 inline constexpr AnalysisInfo kAnalyses[] = {
@@ -66,6 +73,8 @@ inline constexpr AnalysisInfo kAnalyses[] = {
     {Analysis::GoroutineLanes, "goroutineLanes", true, Analysis::Timeline},
     {Analysis::Flames, "flames", false, Analysis::Summary},
     {Analysis::GroupEvents, "groupEvents", false, Analysis::Summary},
+    {Analysis::CriticalPaths, "criticalPaths", false, Analysis::Summary, false},
+    {Analysis::DiffFigures, "diffFigures", false, Analysis::Summary, false},
 };
 
 const AnalysisInfo& info(Analysis a);
@@ -111,6 +120,23 @@ class TraceSession {
   const analysis::FlameGraph& whole_flame(analysis::ProfileType t);
   // The goroutines of each group of the timeline's track list, by the group's index there.
   const std::vector<std::vector<GoID>>& timeline_group_members();
+
+  // Critical paths (analysis/critical_path.h) of a selection (see path_interval), and
+  // their sums over a task or region type; the JSON is `gotrace critical-path --json`'s.
+  const analysis::CriticalPathIndex& critical_paths();
+  analysis::CriticalPath critical_path(std::string_view kind, std::string_view which, std::optional<Time> from = {},
+                                       std::optional<Time> to = {});
+  std::string critical_path_json(std::string_view kind, std::string_view which, std::optional<Time> from = {},
+                                 std::optional<Time> to = {}, bool pretty = false);
+  analysis::PathAggregate path_aggregate(std::string_view kind, std::string_view name, int64_t min_ns = 0,
+                                         int64_t max_ns = INT64_MAX, double slowest_percent = 100);
+  std::string path_aggregate_json(std::string_view kind, std::string_view name, int64_t min_ns = 0,
+                                  int64_t max_ns = INT64_MAX, double slowest_percent = 100, bool pretty = false);
+  // The whole trace's figures a diff compares, kept; the diff of two sessions (`gotrace
+  // diff --json`) and its differential profile of a type (a gzipped pprof).
+  const analysis::TraceFigures& diff_figures();
+  static std::string diff_json(TraceSession& before, TraceSession& after, size_t top, bool pretty = false);
+  static std::vector<uint8_t> diff_pprof(TraceSession& before, TraceSession& after, std::string_view type);
 
   // The JSON objects the CLI's --json prints and the bindings return.
   std::string goroutines_json(bool pretty = false);
@@ -173,6 +199,8 @@ class TraceSession {
   std::unique_ptr<std::vector<analysis::TaskTypeStats>> task_types_;
   std::unique_ptr<std::vector<analysis::RegionTypeStats>> region_types_;
   std::unique_ptr<analysis::GroupEventCounts> group_events_;
+  std::unique_ptr<analysis::CriticalPathIndex> critical_paths_;
+  std::unique_ptr<analysis::TraceFigures> diff_figures_;
   // The last group sorted for a page (paging through it sorts once).
   struct SortedGroup {
     std::string name;

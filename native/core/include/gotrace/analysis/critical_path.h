@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <memory>
 #include <unordered_map>
 #include <string_view>
@@ -108,6 +109,14 @@ PathInterval region_path_interval(const Summary& summary, const RegionSummary& r
 // end (or the trace's last event).
 PathInterval goroutine_path_interval(const Summary& summary, const GoroutineSummary& g);
 
+// A selection as the CLI and the package name it: kind "task" (`which`: its id),
+// "region" (`which`: "NAME" or "NAME#N", the Nth region of the type to start, from 1) or
+// "goroutine" (`which`: its id; `from`/`to` narrow its life when given). Throws
+// std::invalid_argument with what is wrong (no such task, no end in the trace...).
+PathInterval path_interval(const EventStore& store, const Summary& summary, std::string_view kind,
+                           std::string_view which, std::optional<Time> from = std::nullopt,
+                           std::optional<Time> to = std::nullopt);
+
 // The frame named for a stack: the innermost one outside the runtime and the standard
 // library's synchronisation and iteration internals ("" for no stack).
 std::string_view path_function(const EventStore& store, StackID stack);
@@ -153,5 +162,12 @@ struct PathAggregate {
 // Adds `path` to `aggregate`; finish_aggregate then names and sorts the totals.
 void add_to_aggregate(PathAggregate& aggregate, const CriticalPath& path);
 void finish_aggregate(PathAggregate& aggregate, const EventStore& store);
+
+// The paths of every task (kind "task") or region ("region") of a type that ended in the
+// trace, summed: those whose duration is in [min_ns, max_ns) (a histogram's bucket), and
+// of those the slowest `slowest_percent` percent (100: all). Throws when none qualifies.
+PathAggregate aggregate_paths(const CriticalPathIndex& index, const EventStore& store, const Summary& summary,
+                              std::string_view kind, std::string_view name, int64_t min_ns = 0,
+                              int64_t max_ns = INT64_MAX, double slowest_percent = 100);
 
 }  // namespace gotrace::analysis
