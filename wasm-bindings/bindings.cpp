@@ -5,6 +5,9 @@
 #include <emscripten/val.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <optional>
 #include <cstdlib>
 #include <memory>
 #include <new>
@@ -99,6 +102,7 @@ val analyses() {
     o.set("name", std::string(a.name));
     o.set("piecewise", a.piecewise);
     o.set("needs", a.needs ? val(std::string(info(*a.needs).name)) : val::null());
+    o.set("ahead", a.ahead);
     list.call<void>("push", o);
   }
   return list;
@@ -212,6 +216,27 @@ class WasmTrace {
     return guard([&] { return to_js(session_->slice_at(kind, id, time)); });
   }
 
+  val critical_path(std::string kind, std::string which, double from, double to) {
+    return guard([&] {
+      auto time = [](double t) { return std::isnan(t) ? std::nullopt : std::optional<Time>(static_cast<Time>(t)); };
+      return val(session_->critical_path_json(kind, which, time(from), time(to)));
+    });
+  }
+  val critical_paths(std::string kind, std::string name, double min, double max, double slowest) {
+    return guard([&] {
+      const int64_t lo = min > 0 ? static_cast<int64_t>(min) : 0;
+      const int64_t hi = std::isfinite(max) ? static_cast<int64_t>(max) : INT64_MAX;
+      return val(session_->path_aggregate_json(kind, name, lo, hi, slowest));
+    });
+  }
+  // Changes from `before` to this trace.
+  val diff_from(WasmTrace& before, double top) {
+    return guard([&] { return val(TraceSession::diff_json(*before.session_, *session_, top > 0 ? static_cast<size_t>(top) : 20)); });
+  }
+  val diff_pprof_from(WasmTrace& before, std::string type) {
+    return guard([&] { return typed_copy(TraceSession::diff_pprof(*before.session_, *session_, type)); });
+  }
+
  private:
   std::unique_ptr<TraceSession> session_;
   std::string fatal_;
@@ -251,6 +276,10 @@ EMSCRIPTEN_BINDINGS(gotrace_core) {
       .function("pprof", &WasmTrace::pprof)
       .function("flame", &WasmTrace::flame)
       .function("tracks", &WasmTrace::tracks)
+      .function("criticalPath", &WasmTrace::critical_path)
+      .function("criticalPaths", &WasmTrace::critical_paths)
+      .function("diffFrom", &WasmTrace::diff_from)
+      .function("diffPprofFrom", &WasmTrace::diff_pprof_from)
       .function("timeline", &WasmTrace::timeline)
       .function("sliceAt", &WasmTrace::slice_at);
 }

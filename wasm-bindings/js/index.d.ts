@@ -493,6 +493,14 @@ export declare class Trace {
   tasksInBucket(name: string, min: number): TaskInfo[];
   /** One task of tasks(). */
   task(id: number): TaskInfo | null;
+  /** The critical path of a task, a region or a goroutine (`gotrace critical-path --json`). */
+  criticalPath(selection: PathSelection): CriticalPath;
+  /** Every task or region of a type's critical path summed; min/max (ns) pick a histogram bucket, slowest a tail percentage. */
+  criticalPaths(selection: ({ taskType: string } | { regionType: string }) & { min?: number; max?: number; slowest?: number }): PathAggregate;
+  /** What changed from `before` to this trace (`gotrace diff --json`). */
+  diffFrom(before: Trace, options?: { top?: number }): TraceDiff;
+  /** The differential profile of a type from `before` to this trace, a gzipped pprof. */
+  diffPprofFrom(before: Trace, type: 'net' | 'sync' | 'syscall' | 'sched' | 'cpu'): Uint8Array;
   /** The types of regions(). */
   regionTypes(): { types: RegionType[] };
   /** The regions of a type in the histogram bucket starting at `min` ns. */
@@ -539,6 +547,68 @@ export interface AnalysisInfo {
   name: string;
   piecewise: boolean;
   needs: string | null;
+  /** Computed ahead of requests by a viewer (false: built on the first request that needs it). */
+  ahead: boolean;
+}
+
+/** What a critical path is of: a task, a region ("NAME" or "NAME#N"), or a goroutine over its life or a range. */
+export type PathSelection = { task: number } | { region: string } | { goroutine: number; from?: number; to?: number };
+export interface PathSegment {
+  goroutine: number;
+  /** running, runnable, syscall, blocked, GC mark assist, GC sweep, stop-the-world, not in trace */
+  state: string;
+  /** Go's block reason, or the stop of the world's kind. */
+  reason: string | null;
+  start: number;
+  end: number;
+  /** The stack that explains it (0: none); its frames are in `stacks`. */
+  stack: number;
+  function: string;
+}
+export interface PathTotal {
+  key: string;
+  goroutine?: number;
+  ns: number;
+  /** Of the path's duration (or the instances' total time). */
+  share: number;
+}
+export interface CriticalPath {
+  goroutine: number;
+  from: number;
+  to: number;
+  duration: number;
+  handoffs: number;
+  /** In time order; they cover [from, to] once. */
+  segments: PathSegment[];
+  by_category: PathTotal[];
+  by_goroutine: PathTotal[];
+  by_function: PathTotal[];
+  stacks: Record<string, { func: string; file: string; line: number }[]>;
+}
+export interface PathAggregate {
+  kind: 'task' | 'region';
+  name: string;
+  instances: number;
+  durations: { min: number; p50: number; p90: number; p99: number; max: number; total: number };
+  by_category: PathTotal[];
+  by_function: PathTotal[];
+}
+/** `gotrace diff --json` (see its --help): every figure before, after and delta. */
+export interface TraceDiff {
+  before: { from: number; to: number };
+  after: { from: number; to: number };
+  groups: { name: string; before: Record<string, number>; after: Record<string, number>; delta: Record<string, number>; relative: Record<string, number | null> }[];
+  tasks: { name: string; before: unknown; after: unknown; delta: Record<string, number> }[];
+  regions: { name: string; before: unknown; after: unknown; delta: Record<string, number> }[];
+  gc: { before: GcFigures; after: GcFigures; delta: { cycles: number; stw_count: number; stw_ns: number } };
+  profiles: Record<string, { before: { count: number; ns: number }; after: { count: number; ns: number }; delta: { count: number; ns: number }; stacks: { stack: string; before: { count: number; ns: number }; after: { count: number; ns: number }; delta: { count: number; ns: number } }[] }>;
+}
+export interface GcFigures {
+  cycles: number;
+  stw_count: number;
+  stw_ns: number;
+  /** [window ns, MMU] at 1 µs .. 1 s. */
+  mmu: [number, number][];
 }
 /** The analyses prepare() and advance() build, in the order to compute them ahead of requests (the core's one list). */
 export declare function analyses(): Promise<AnalysisInfo[]>;

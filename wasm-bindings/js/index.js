@@ -253,6 +253,59 @@ export class Trace {
     return JSON.parse(unwrap(this.#live().task(id)));
   }
 
+  /**
+   * The critical path of a task, a region or a goroutine (`gotrace critical-path --json`):
+   * { task: ID } | { region: 'NAME' or 'NAME#N' } | { goroutine: G, from?, to? } (times in
+   * ns). Walking back from its end along the wake-ups: { goroutine, from, to, duration,
+   * handoffs, segments: [{ goroutine, state, reason, start, end, stack, function }],
+   * by_category, by_goroutine, by_function: [{ key, ns, share }], stacks }.
+   */
+  criticalPath(selection) {
+    const s = selection ?? {};
+    const kinds = ['task', 'region', 'goroutine'].filter((k) => s[k] !== undefined);
+    if (kinds.length !== 1) throw new TypeError('criticalPath wants one of { task }, { region }, { goroutine }');
+    const kind = kinds[0];
+    if ((s.from !== undefined || s.to !== undefined) && kind !== 'goroutine') {
+      throw new TypeError('from and to go with a goroutine');
+    }
+    if (s.from !== undefined) checkTime('from', s.from);
+    if (s.to !== undefined) checkTime('to', s.to);
+    return JSON.parse(unwrap(this.#live().criticalPath(kind, String(s[kind]), s.from ?? NaN, s.to ?? NaN)));
+  }
+
+  /**
+   * The critical paths of every task or region of a type summed (`gotrace critical-path
+   * --task-type|--region-type --json`): { taskType: NAME } | { regionType: NAME }, with
+   * optionally `min`/`max` (ns: a histogram bucket) and `slowest` (a percentage: 1 is the
+   * p99 tail). { kind, name, instances, durations, by_category, by_function }.
+   */
+  criticalPaths(selection) {
+    const s = selection ?? {};
+    const kind = s.taskType !== undefined ? 'task' : s.regionType !== undefined ? 'region' : null;
+    if (!kind || (s.taskType !== undefined && s.regionType !== undefined)) {
+      throw new TypeError('criticalPaths wants { taskType } or { regionType }');
+    }
+    return JSON.parse(unwrap(this.#live().criticalPaths(kind, String(kind === 'task' ? s.taskType : s.regionType),
+      s.min ?? 0, s.max ?? Infinity, s.slowest ?? 100)));
+  }
+
+  /**
+   * What changed from `before` (another open Trace) to this trace (`gotrace diff --json`):
+   * goroutine groups, task and region types, GC and the five profiles, each with before,
+   * after and delta; `top` bounds the profile stacks listed (default 20).
+   */
+  diffFrom(before, { top = 20 } = {}) {
+    if (!(before instanceof Trace)) throw new TypeError('diffFrom wants another Trace');
+    return JSON.parse(unwrap(this.#live().diffFrom(before.#live(), top)));
+  }
+
+  /** The differential profile of a type (net, sync, syscall, sched, cpu) from `before` to
+   *  this trace, as a gzipped pprof (`gotrace diff --pprof=TYPE`): pprof's -base. */
+  diffPprofFrom(before, type) {
+    if (!(before instanceof Trace)) throw new TypeError('diffPprofFrom wants another Trace');
+    return unwrap(this.#live().diffPprofFrom(before.#live(), String(type)));
+  }
+
   /** The region types with their duration distributions: { types } (as in regions()). */
   regionTypes() {
     return JSON.parse(unwrap(this.#live().regionTypes()));
