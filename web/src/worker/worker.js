@@ -73,6 +73,7 @@ const needs = {
   timeline: TIMELINE,
   timelines: TIMELINE,
   part: SUMMARY,
+  criticalPath: SUMMARY, criticalPaths: SUMMARY,
 };
 function analysesFor(method, args) {
   if (method === 'part' && args[0] === 'wakeups') return ['wakes'];

@@ -1,6 +1,7 @@
 import { BreakdownBar } from './BreakdownBar.jsx';
 import { segments, rangeNames } from './breakdown.js';
 import { formatCount, formatDuration, formatPercent, timelineHref } from './format.js';
+import { criticalPathHref } from '../paths/pathHref.js';
 import { goroutineHref, groupHref } from './GoroutinesView.jsx';
 import { part, Pending, statsOf, useAsync } from './query.jsx';
 import { StateLane } from './StateLane.jsx';
@@ -57,6 +58,7 @@ export function GoroutineView({ client, id }) {
           <a href="#/goroutines">Goroutines</a> › <a href={groupHref(group)}>{group || '(no start function)'}</a> › <span data-testid="goroutine-title">G{g.id}</span>
         </h2>
         <a href={timelineHref(t0, t1, { g: g.id })} data-testid="goroutine-timeline-link">Open in timeline</a>
+        {' · '}<a href={criticalPathHref({ goroutine: g.id })} data-testid="goroutine-critical-path-link">Critical path</a>
         <a href={`#/profiles/sync?goroutine=${g.id}`}>Profiles of this goroutine</a>
       </header>
       <dl class="gt-facts">

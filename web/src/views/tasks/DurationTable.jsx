@@ -4,6 +4,7 @@ import { SortableTable } from '../goroutines/SortableTable.jsx';
 import { formatCount, formatDuration } from '../goroutines/format.js';
 import { useAsync } from '../goroutines/query.jsx';
 import { bucketUpper } from './buckets.js';
+import { criticalPathHref } from '../paths/pathHref.js';
 import { Histogram } from './Histogram.jsx';
 
 // Types (of tasks or regions) with their duration distribution. A click on a histogram
@@ -42,6 +43,7 @@ export function DurationTable({ kind, types, label, instancesOf, instanceColumns
         <div class="gt-instances" data-testid={ready ? 'instances' : 'instances-loading'}>
           <h3>
             {pick.type.name}: {formatCount(instances.length)} {kind === 'task' ? 'tasks' : 'regions'} of {formatDuration(pick.min)} to {formatDuration(bucketUpper(pick.min))}
+            {' '}<a data-testid="bucket-critical-paths" href={criticalPathHref({ [kind === 'task' ? 'taskType' : 'regionType']: pick.type.name, min: pick.min, max: bucketUpper(pick.min) })}>their critical paths</a>
             {' '}<button type="button" onClick={() => setPick(null)}>close</button>
           </h3>
           <SortableTable columns={instanceColumns} rows={instances} initialSort="duration" limit={200} />

@@ -1,8 +1,10 @@
+import { Fragment } from 'preact';
 import { formatDuration, timelineHref } from '../goroutines/format.js';
 import { goroutineHref } from '../goroutines/GoroutinesView.jsx';
 import { part, Pending, statsOf, useAsync } from '../goroutines/query.jsx';
 import { StateLane } from '../goroutines/StateLane.jsx';
 import { taskHref } from './TasksView.jsx';
+import { criticalPathHref } from '../paths/pathHref.js';
 
 // The task drawn on its own small timeline: the task on top, then one row per
 // goroutine with its regions in the task and the task's logs as ticks.
@@ -67,6 +69,7 @@ export function TaskView({ client, id }) {
       <header class="gt-view-head">
         <h2><a href="#/tasks">Tasks</a> › <span data-testid="task-title">{task.name} {task.id}</span></h2>
         <a href={timelineHref(t0, t1, { task: task.id })} data-testid="task-timeline-link">Open in timeline</a>
+        {task.complete && <Fragment>{' · '}<a href={criticalPathHref({ task: task.id })} data-testid="task-critical-path-link">Critical path</a></Fragment>}
       </header>
       <dl class="gt-facts">
         <dt>Type</dt><dd>{task.name}</dd>

@@ -1,0 +1,90 @@
+// The critical path in the app: from a task's page, from a goroutine's page and from a
+// task type's histogram bucket, each showing the figures `gotrace critical-path --json`
+// gives for the same selection.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useBrowser } from './browser.mjs';
+import { SAMPLE, gotraceJson as json } from './fixtures.mjs';
+import { openFile, openPage, show } from './pages.mjs';
+
+const env = useBrowser();
+
+// The rows of a table: [first cell text, second cell text] each.
+const rows = (page, testid) => page.$$eval(`[data-testid=${testid}] tbody tr`,
+  (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent.trim())));
+
+test("a task's critical path, from its page, is the CLI's", async () => {
+  const { page, problems } = await openPage(env.browser, env.site.url);
+  await openFile(page, SAMPLE);
+  const cli = json('critical-path', '--task=10046', SAMPLE);
+  await show(page, '#/task/10046', '[data-testid=task-critical-path-link]');
+  await page.click('[data-testid=task-critical-path-link]');
+  await page.waitForSelector('[data-testid=path-summary]', { timeout: 60_000 });
+  const summary = await page.textContent('[data-testid=path-summary]');
+  assert.match(summary, /task 10046/);
+  assert.match(summary, new RegExp(`${cli.segments.length} segments`));
+  assert.match(summary, new RegExp(`${cli.handoffs} hand-offs`));
+  // The tables hold the CLI's totals, in its order.
+  const categories = await rows(page, 'path-by-category');
+  assert.deepEqual(categories.map((r) => r[0]), cli.by_category.map((c) => c.key));
+  const goroutines = await rows(page, 'path-by-goroutine');
+  assert.deepEqual(goroutines.map((r) => r[0]), cli.by_goroutine.map((c) => c.key));
+  assert.equal((await rows(page, 'path-segments')).length, cli.segments.length);
+  // Drawn: a bar per segment, on the rows of the goroutines it visits.
+  const drawn = await page.$$eval('[data-testid=path-segment]', (els) => els.length);
+  assert.equal(drawn, cli.segments.length);
+  const lanes = await page.$$eval('[data-testid=path-chart] .lbl', (els) => els.map((e) => e.textContent));
+  assert.deepEqual(lanes, [...new Set(cli.segments.map((s) => `G${s.goroutine}`))]);
+  // A segment links to the timeline at its goroutine.
+  const link = await page.getAttribute('[data-testid=path-segment]', 'href');
+  assert.match(link, /^#\/timeline\?.*g=/);
+  assert.deepEqual(problems.errors, []);
+  await page.context().close();
+});
+
+test("a goroutine's critical path, and a reload of it", async () => {
+  const { page, problems } = await openPage(env.browser, env.site.url);
+  await openFile(page, SAMPLE);
+  const cli = json('critical-path', '--goroutine=1', SAMPLE);
+  await show(page, '#/goroutine/1', '[data-testid=goroutine-critical-path-link]');
+  await page.click('[data-testid=goroutine-critical-path-link]');
+  await page.waitForSelector('[data-testid=path-summary]', { timeout: 60_000 });
+  assert.equal((await rows(page, 'path-segments')).length, cli.segments.length);
+  await page.reload();
+  await page.waitForSelector('[data-testid=path-summary]', { timeout: 60_000 });
+  assert.deepEqual((await rows(page, 'path-by-category')).map((r) => r[0]), cli.by_category.map((c) => c.key));
+  assert.deepEqual(problems.errors, []);
+  await page.context().close();
+});
+
+test("a task type's histogram bucket links to the sum of its tasks' critical paths", async () => {
+  const { page, problems } = await openPage(env.browser, env.site.url);
+  await openFile(page, SAMPLE);
+  await show(page, '#/tasks?name=client', '[data-testid=type-name]');
+  // The client row's histogram: pick its tallest bar.
+  const row = page.locator('tr', { has: page.locator('[data-testid=type-name]', { hasText: /^client/ }) });
+  const bars = row.locator('[data-testid=histogram] [data-min]');
+  const n = await bars.count();
+  assert.ok(n > 0);
+  let best = 0, bestCount = -1;
+  for (let i = 0; i < n; i++) {
+    const c = Number(await bars.nth(i).getAttribute('data-count'));
+    if (c > bestCount) { best = i; bestCount = c; }
+  }
+  await bars.nth(best).click();
+  await page.waitForSelector('[data-testid=bucket-critical-paths]', { timeout: 60_000 });
+  const href = await page.getAttribute('[data-testid=bucket-critical-paths]', 'href');
+  const q = new URLSearchParams(href.slice(href.indexOf('?') + 1));
+  await page.click('[data-testid=bucket-critical-paths]');
+  await page.waitForSelector('[data-testid=path-summary]', { timeout: 60_000 });
+  const tasks = json('tasks', SAMPLE).tasks.filter((t) => t.name === 'client' && t.complete &&
+    t.duration >= Number(q.get('min')) && t.duration < Number(q.get('max')));
+  assert.equal(tasks.length, bestCount);
+  const summary = await page.textContent('[data-testid=path-summary]');
+  assert.match(summary, new RegExp(`critical paths of ${bestCount.toLocaleString('en-US')} tasks 'client'`));
+  const cli = json('critical-path', '--task-type=client', SAMPLE);
+  const categories = (await rows(page, 'path-by-category')).map((r) => r[0]);
+  assert.ok(categories.every((c) => cli.by_category.some((x) => x.key === c)));
+  assert.deepEqual(problems.errors, []);
+  await page.context().close();
+});

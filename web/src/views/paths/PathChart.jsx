@@ -1,0 +1,65 @@
+import { formatDuration } from '../goroutines/format.js';
+import { goroutineHref } from '../goroutines/GoroutinesView.jsx';
+import { timelineHref } from '../goroutines/format.js';
+import { categoryColor, segmentCategory } from './states.js';
+
+// The path drawn across the goroutines it visits: a row per goroutine (in the order the
+// path first meets them, walking forward), each segment on its goroutine's row, and a
+// connector at each hand-off from one goroutine to the next.
+const MAX_ROWS = 16;
+
+export function PathChart({ path }) {
+  const { from, to, segments } = path;
+  const span = Math.max(1, to - from);
+  const pos = (t) => (100 * (t - from)) / span;
+  const order = [];
+  for (const s of segments) if (!order.includes(s.goroutine)) order.push(s.goroutine);
+  const rows = order.slice(0, MAX_ROWS);
+  const rowOf = new Map(rows.map((g, i) => [g, i]));
+  const handoffs = [];
+  for (let i = 1; i < segments.length; i++) {
+    const a = segments[i - 1], b = segments[i];
+    if (a.goroutine !== b.goroutine && rowOf.has(a.goroutine) && rowOf.has(b.goroutine)) {
+      handoffs.push({ t: b.start, from: rowOf.get(a.goroutine), to: rowOf.get(b.goroutine) });
+    }
+  }
+  const ROW = 22;
+  return (
+    <div class="gt-path-chart" data-testid="path-chart" style={{ height: `${rows.length * ROW + 4}px` }}>
+      {rows.map((g, i) => (
+        <div class="row" key={g} style={{ top: `${i * ROW}px` }}>
+          <a class="lbl" href={goroutineHref(g)} title={`goroutine ${g}`}>G{g}</a>
+        </div>
+      ))}
+      <div class="plot">
+        {segments.filter((s) => rowOf.has(s.goroutine)).map((s, i) => (
+          <a
+            key={i}
+            class="seg"
+            data-testid="path-segment"
+            href={timelineHref(s.start, s.end, { g: s.goroutine })}
+            title={`G${s.goroutine} ${segmentCategory(s)}${s.function ? ` @ ${s.function}` : ''}: ${formatDuration(s.end - s.start)}`}
+            style={{
+              top: `${rowOf.get(s.goroutine) * ROW + 3}px`,
+              left: `${pos(s.start)}%`,
+              width: `max(1px, ${pos(s.end) - pos(s.start)}%)`,
+              background: categoryColor(segmentCategory(s)),
+            }}
+          />
+        ))}
+        {handoffs.map((h, i) => (
+          <span
+            key={`h${i}`}
+            class="handoff"
+            style={{
+              left: `${pos(h.t)}%`,
+              top: `${Math.min(h.from, h.to) * ROW + 11}px`,
+              height: `${Math.abs(h.to - h.from) * ROW}px`,
+            }}
+          />
+        ))}
+      </div>
+      {order.length > rows.length && <p class="gt-note">{order.length - rows.length} more goroutines on the path are not drawn.</p>}
+    </div>
+  );
+}
