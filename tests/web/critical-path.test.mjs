@@ -29,7 +29,7 @@ test("a task's critical path, from its page, is the CLI's", async () => {
   assert.deepEqual(categories.map((r) => r[0]), cli.by_category.map((c) => c.key));
   const goroutines = await rows(page, 'path-by-goroutine');
   assert.deepEqual(goroutines.map((r) => r[0]), cli.by_goroutine.map((c) => c.key));
-  assert.equal((await rows(page, 'path-segments')).length, cli.segments.length);
+  assert.equal((await rows(page, 'path-segments')).length, Math.min(200, cli.segments.length));
   // Drawn: a bar per segment, on the rows of the goroutines it visits.
   const drawn = await page.$$eval('[data-testid=path-segment]', (els) => els.length);
   assert.equal(drawn, cli.segments.length);
@@ -49,7 +49,7 @@ test("a goroutine's critical path, and a reload of it", async () => {
   await show(page, '#/goroutine/1', '[data-testid=goroutine-critical-path-link]');
   await page.click('[data-testid=goroutine-critical-path-link]');
   await page.waitForSelector('[data-testid=path-summary]', { timeout: 60_000 });
-  assert.equal((await rows(page, 'path-segments')).length, cli.segments.length);
+  assert.equal((await rows(page, 'path-segments')).length, Math.min(200, cli.segments.length));
   await page.reload();
   await page.waitForSelector('[data-testid=path-summary]', { timeout: 60_000 });
   assert.deepEqual((await rows(page, 'path-by-category')).map((r) => r[0]), cli.by_category.map((c) => c.key));

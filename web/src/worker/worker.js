@@ -33,6 +33,9 @@ let core = null;
 // Requests being answered (open awaits while reading), and the background work left.
 let inFlight = 0;
 let background = null;
+// A second trace the open one is compared with ("Compare with…"), kept until another is
+// chosen or the open trace changes.
+let comparison = null;
 let backgroundTimer = null;
 let backgroundTurn = 0;  // the next background step scheduled for a turn, if it is this
 const QUIET_MS = 150;
@@ -137,6 +140,8 @@ const methods = {
     });
     trace?.dispose();
     trace = t;
+    comparison?.dispose();
+    comparison = null;
     traceId++;
     background = { trace: t, steps: backgroundSteps(t, pieceEvents) };
     // The summary's first slice before the stats: the engine then compiles the summary's
@@ -147,6 +152,23 @@ const methods = {
     return {
       trace: traceId, stats: t.stats(), partialError: t.partialError, eventCount: t.eventCount, bytes: input.size ?? input.length,
     };
+  },
+  async openComparison(id, blob) {
+    if (!trace) throw new Error('no trace is open');
+    const input = (await isGzip(blob)) ? await inflateBlob(blob, () => {}) : blob;
+    core = await loadCore();
+    const t = await openTrace(input, { allowPartial: true });
+    comparison?.dispose();
+    comparison = t;
+    return { stats: t.stats(), partialError: t.partialError, eventCount: t.eventCount };
+  },
+  diff(id, top) {
+    if (!trace || !comparison) throw new Error('no trace to compare with');
+    return trace.diffFrom(comparison, { top });
+  },
+  diffPprof(id, type) {
+    if (!trace || !comparison) throw new Error('no trace to compare with');
+    return trace.diffPprofFrom(comparison, type);
   },
   timelines(id, requests) {
     if (!trace) throw new Error('no trace is open');
@@ -159,6 +181,8 @@ const methods = {
   close() {
     if (trace) trace.dispose();
     trace = null;
+    comparison?.dispose();
+    comparison = null;
     background = null;
     return null;
   },

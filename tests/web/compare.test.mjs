@@ -1,0 +1,56 @@
+// "Compare with…": a second trace beside the open one, the figures those of `gotrace diff
+// BASELINE THIS --json`; opening another trace drops the comparison.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useBrowser } from './browser.mjs';
+import { SAMPLE, corpusTrace, gotraceJson as json } from './fixtures.mjs';
+import { openFile, openPage, show } from './pages.mjs';
+
+const env = useBrowser();
+
+const cells = (page, testid) => page.$$eval(`[data-testid=${testid}] tbody tr`,
+  (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent.trim())));
+const count = (s) => Number(String(s).replace(/[^0-9]/g, ''));
+
+test('compare the sample with the Go 1.22 run of its program', async () => {
+  const { page, problems } = await openPage(env.browser, env.site.url);
+  await openFile(page, SAMPLE);
+  const base = corpusTrace('go/go122-workload.trace');
+  const cli = json('diff', base, SAMPLE);
+  await show(page, '#/compare', '[data-testid=choose-comparison]');
+  await page.setInputFiles('[data-testid=comparison-input]', base);
+  await page.waitForSelector('[data-testid=diff-groups] tbody tr', { timeout: 60_000 });
+  assert.equal(await page.textContent('[data-testid=comparison-name]'), 'go122-workload.trace');
+  // Every group, with its counts before and after.
+  const groups = await cells(page, 'diff-groups');
+  assert.equal(groups.length, Math.min(100, cli.groups.length));
+  const byName = new Map(cli.groups.map((g) => [g.name || '(no start function)', g]));
+  for (const [name, counts] of groups) {
+    const g = byName.get(name);
+    assert.ok(g, name);
+    const [a, b] = counts.split('→').map(count);
+    assert.deepEqual([a, b], [g.before.count, g.after.count], name);
+  }
+  // Task types: counts before and after.
+  const tasks = await cells(page, 'diff-tasks');
+  assert.deepEqual(tasks.map((r) => r[0]).sort(), cli.tasks.map((t) => t.name).sort());
+  for (const [name, counts] of tasks) {
+    const t = cli.tasks.find((x) => x.name === name);
+    assert.deepEqual(counts.split('→').map(count), [t.before.quantiles.count, t.after.quantiles.count]);
+  }
+  // GC cycles and the profiles' totals.
+  const gc = await cells(page, 'diff-gc');
+  assert.deepEqual([count(gc[0][1]), count(gc[0][2])], [cli.gc.before.cycles, cli.gc.after.cycles]);
+  for (const type of ['sync', 'net', 'syscall', 'sched']) {
+    assert.ok(await page.$(`[data-testid=diff-profile-${type}]`), type);
+  }
+  // The differential pprof downloads.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=diff-pprof-sync]')]);
+  assert.equal(download.suggestedFilename(), 'sync-diff.pb.gz');
+  // Another trace opened: no comparison until one is chosen for it.
+  await openFile(page, corpusTrace('go/go121-workload.trace'));
+  await show(page, '#/compare', '[data-testid=choose-comparison]');
+  assert.equal(await page.$('[data-testid=diff-groups]'), null);
+  assert.deepEqual(problems.errors, []);
+  await page.context().close();
+});

@@ -1,0 +1,8 @@
+import { h } from 'preact';
+import { CompareView } from './CompareView.jsx';
+import '../goroutines/views.css';
+import './compare.css';
+
+export const routes = [
+  { path: '/compare', view: ({ trace, info }) => h(CompareView, { trace, info }), tab: { label: 'Compare', order: 80 } },
+];
