@@ -7,6 +7,32 @@ import { categoryColor, segmentCategory } from './states.js';
 // path first meets them, walking forward), each segment on its goroutine's row, and a
 // connector at each hand-off from one goroutine to the next.
 const MAX_ROWS = 16;
+// A long path (a goroutine's life) has more segments than pixels: neighbours on one
+// goroutine narrower than this share of the span are drawn as one bar, in the colour of
+// the longest of them.
+const MAX_BARS = 1500;
+
+function bars(segments, span) {
+  if (segments.length <= MAX_BARS) return segments.map((s) => ({ ...s, category: segmentCategory(s), merged: 1 }));
+  const narrow = span / MAX_BARS;
+  const out = [];
+  for (const s of segments) {
+    const last = out[out.length - 1];
+    const d = s.end - s.start;
+    if (last && last.goroutine === s.goroutine && last.end === s.start && (d < narrow || last.end - last.start < narrow)) {
+      if (d > last.longest) {
+        last.longest = d;
+        last.category = segmentCategory(s);
+        last.function = s.function;
+      }
+      last.end = s.end;
+      last.merged++;
+      continue;
+    }
+    out.push({ ...s, category: segmentCategory(s), longest: d, merged: 1 });
+  }
+  return out;
+}
 
 export function PathChart({ path }) {
   const { from, to, segments } = path;
@@ -32,18 +58,18 @@ export function PathChart({ path }) {
         </div>
       ))}
       <div class="plot">
-        {segments.filter((s) => rowOf.has(s.goroutine)).map((s, i) => (
+        {bars(segments, span).filter((s) => rowOf.has(s.goroutine)).map((s, i) => (
           <a
             key={i}
             class="seg"
             data-testid="path-segment"
             href={timelineHref(s.start, s.end, { g: s.goroutine })}
-            title={`G${s.goroutine} ${segmentCategory(s)}${s.function ? ` @ ${s.function}` : ''}: ${formatDuration(s.end - s.start)}`}
+            title={`G${s.goroutine} ${s.category}${s.function ? ` @ ${s.function}` : ''}: ${formatDuration(s.end - s.start)}${s.merged > 1 ? ` (${s.merged} segments, mostly this)` : ''}`}
             style={{
               top: `${rowOf.get(s.goroutine) * ROW + 3}px`,
               left: `${pos(s.start)}%`,
               width: `max(1px, ${pos(s.end) - pos(s.start)}%)`,
-              background: categoryColor(segmentCategory(s)),
+              background: categoryColor(s.category),
             }}
           />
         ))}
