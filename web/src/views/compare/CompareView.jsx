@@ -35,7 +35,7 @@ function Groups({ groups }) {
     { ...stat('total'), label: 'Δ Total' },
   ];
   const reasons = [...new Set(groups.flatMap((g) => Object.keys(g.delta).filter((k) => k.startsWith('block:'))))];
-  for (const r of reasons) columns.splice(columns.length - 1, 0, { ...stat(r), label: `Δ ${r.slice(6)}` });
+  for (const r of reasons) columns.splice(columns.length - 1, 0, { ...stat(r), label: `Δ ${r.slice(6) || 'blocked (no reason)'}` });
   return <SortableTable testid="diff-groups" columns={columns} rows={groups} initialSort="total" limit={100} />;
 }
 

@@ -61,7 +61,7 @@ function CategoryBar({ totals, whole }) {
 
 const totalColumns = (whole, keyLabel, keyRender) => [
   { key: 'key', label: keyLabel, value: (t) => t.key, render: keyRender ?? ((t) => (
-    <span><i class="gt-swatch" style={{ background: categoryColor(t.key) }} />{t.key}</span>)) },
+    <span><i class="gt-swatch" style={{ background: categoryColor(t.key.split(' @ ')[0]) }} />{t.key}</span>)) },
   { key: 'ns', label: 'Time', numeric: true, value: (t) => t.ns, format: formatDuration },
   { key: 'share', label: 'Share', numeric: true, value: (t) => t.ns, render: (t) => formatPercent(t.ns, whole) },
 ];
