@@ -4,6 +4,7 @@ import { formatCount, formatDuration, formatPercent } from '../goroutines/format
 import { cached, Pending, useAsync } from '../goroutines/query.jsx';
 import { SortableTable } from '../goroutines/SortableTable.jsx';
 import { chooseComparison, comparisonOf } from './comparison.js';
+import { DiffFlame } from './DiffFlame.jsx';
 
 // Two traces of a program side by side ("Compare with…"): the figures of `gotrace diff`
 // (Trace.diffFrom), this trace against the one chosen here as the baseline. Deltas are
@@ -99,6 +100,7 @@ function Profiles({ trace, profiles }) {
           {' '}<Delta d={v(p.delta)} before={v(p.before)} count={cpu} />
           {' '}<button type="button" data-testid={`diff-pprof-${type}`} onClick={() => save(type)}>Download the differential pprof</button>
         </h3>
+        <DiffFlame stacks={p.stacks} cpu={cpu} testid={`diff-flame-${type}`} />
         <SortableTable
           columns={[
             { key: 'stack', label: 'Stack (innermost own frame)', value: (s) => s.stack, render: (s) => <code title={s.stack.split(';').join('\n')}>{ownFrame(s.stack)}</code> },
@@ -129,7 +131,7 @@ export function CompareView({ trace, info }) {
       setReading({ name: file.name, error: String(e.message ?? e) });
     }
   };
-  const diff = useAsync(async () => (base ? cached(trace, `diff ${base.name} ${base.eventCount}`, () => trace.call('diff', 20)) : null), [trace, base]);
+  const diff = useAsync(async () => (base ? cached(trace, `diff ${base.name} ${base.eventCount}`, () => trace.call('diff', 100000)) : null), [trace, base]);
   return (
     <section class="gt-view gt-compare" data-testid="compare-view">
       <h2>Compare with another trace</h2>
