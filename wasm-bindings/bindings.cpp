@@ -158,6 +158,7 @@ class WasmTrace {
     return guard([&] { return val(session_->advance(what, n)); });
   }
 
+  val analysis_json(std::string name) { return guard([&] { return val(session_->json(name)); }); }
   val goroutine_groups() { return guard([&] { return val(session_->goroutine_groups_json()); }); }
   val goroutine_group_page(std::string name, std::string column, bool descending, double offset, double limit) {
     return guard([&] {
@@ -232,6 +233,7 @@ EMSCRIPTEN_BINDINGS(gotrace_core) {
       .function("goroutines", &WasmTrace::goroutines)
       .function("tasks", &WasmTrace::tasks)
       .function("regions", &WasmTrace::regions)
+      .function("analysis", &WasmTrace::analysis_json)
       .function("prepare", &WasmTrace::prepare)
       .function("advance", &WasmTrace::advance)
       .function("goroutineGroups", &WasmTrace::goroutine_groups)

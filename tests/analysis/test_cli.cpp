@@ -122,3 +122,29 @@ TEST_CASE("gotrace mmu", "[analysis][cli]") {
   run("mmu --window=banana " + trace("go123-gc-stress"), &rc);
   CHECK(rc != 0);
 }
+
+TEST_CASE("gotrace json lists the analyses and prints one as the package does", "[analysis][cli]") {
+  int rc = -1;
+  std::string list = run("json", &rc);
+  CHECK(rc == 0);
+  CHECK(list.find("summary\ngoroutineGroups\n") == 0);
+  CHECK(list.find("\ntimeline\n") != std::string::npos);
+  std::string types = run("json taskTypes " + trace("go123-annotations-stress"), &rc);
+  CHECK(rc == 0);
+  std::string tasks = run("tasks --json " + trace("go123-annotations-stress"), &rc);
+  const Json want_doc = Json::parse(tasks), got_doc = Json::parse(types);
+  const Json& want = want_doc["types"];
+  const Json& got = got_doc["types"];
+  REQUIRE(want.size() > 0);
+  REQUIRE(got.size() == want.size());
+  for (size_t i = 0; i < want.size(); i++) {
+    CHECK(got[i]["name"].string() == want[i]["name"].string());
+    CHECK(got[i]["count"].number() == want[i]["count"].number());
+  }
+  std::string bad = run("json nothing " + trace("go123-annotations"), &rc);
+  CHECK(rc == 1);
+  CHECK(bad.find("no analysis called 'nothing'") != std::string::npos);
+  bad = run("json summary " + trace("go123-annotations"), &rc);
+  CHECK(rc == 1);
+  CHECK(bad.find("has no JSON of its own") != std::string::npos);
+}

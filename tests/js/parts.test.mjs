@@ -210,5 +210,9 @@ test('analyses() lists what prepare() and advance() build, each after what it ne
     while (!trace.advance(name, 2000)) calls++;
     assert.equal(calls > 1, piecewise, `${name} in ${calls} pieces`);
   }
+  // An analysis with a result of its own gives it by name, as its own call does.
+  assert.deepEqual(trace.analysis('taskTypes'), trace.taskTypes());
+  assert.deepEqual(trace.analysis('goroutineGroups'), trace.goroutineGroups());
+  assert.throws(() => trace.analysis('summary'), /no JSON of its own/);
   trace.dispose();
 });

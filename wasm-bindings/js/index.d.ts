@@ -460,6 +460,8 @@ export declare class Trace {
   regions(): RegionsResult;
   /** The analyses prepare() and advance() build (see analyses()). */
   analyses(): AnalysisInfo[];
+  /** An analysis of analyses() as its own result (for those that have one: goroutineGroups, taskTypes, regionTypes, ...). */
+  analysis(name: string): unknown;
   /** Computes an analysis now (a name of analyses(), or `flame:${ProfileType}`), so that the calls needing it answer at once later. */
   prepare(what: string): void;
   /**

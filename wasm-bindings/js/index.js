@@ -206,6 +206,14 @@ export class Trace {
     return unwrap(this.#live().advance(String(what), Number(events)));
   }
 
+  /**
+   * An analysis of analyses() as its own JSON result, for those that have one
+   * (goroutineGroups, taskTypes, regionTypes, ...); throws for the others.
+   */
+  analysis(name) {
+    return JSON.parse(unwrap(this.#live().analysis(String(name))));
+  }
+
   /** The goroutine groups by start function, without their goroutines: { count, groups }. */
   goroutineGroups() {
     return JSON.parse(unwrap(this.#live().goroutineGroups()));

@@ -41,9 +41,24 @@ std::string TraceSession::regions_json(bool pretty) {
   return json_of(pretty, [&](JsonWriter& w) { analysis::regions_json(w, s, analysis::region_types(read_.store, s)); });
 }
 
-std::string TraceSession::goroutine_groups_json() {
+std::string TraceSession::json(Analysis a, bool pretty) {
+  switch (a) {
+    case Analysis::GoroutineGroups: return goroutine_groups_json(pretty);
+    case Analysis::TaskTypes: return task_types_json(pretty);
+    case Analysis::RegionTypes: return region_types_json(pretty);
+    default: throw std::runtime_error("the analysis '" + std::string(info(a).name) + "' has no JSON of its own");
+  }
+}
+
+std::string TraceSession::json(std::string_view name, bool pretty) {
+  std::optional<Analysis> a = parse_analysis(name);
+  if (!a) throw std::runtime_error("no analysis called '" + std::string(name) + "'");
+  return json(*a, pretty);
+}
+
+std::string TraceSession::goroutine_groups_json(bool pretty) {
   const Summary& s = summary();
-  return json_of(false, [&](JsonWriter& w) {
+  return json_of(pretty, [&](JsonWriter& w) {
     w.begin_object();
     w.field("count", static_cast<uint64_t>(s.goroutines.size()));
     w.key("groups").begin_array();
@@ -84,8 +99,8 @@ std::string TraceSession::goroutine_json(double id) {
   });
 }
 
-std::string TraceSession::task_types_json() {
-  return json_of(false, [&](JsonWriter& w) {
+std::string TraceSession::task_types_json(bool pretty) {
+  return json_of(pretty, [&](JsonWriter& w) {
     w.begin_object();
     w.key("types");
     analysis::task_types_json(w, task_types());
@@ -109,8 +124,8 @@ std::string TraceSession::task_json(double id) {
   return json_of(false, [&](JsonWriter& w) { task_entry_json(w, read_.store, s, *t); });
 }
 
-std::string TraceSession::region_types_json() {
-  return json_of(false, [&](JsonWriter& w) {
+std::string TraceSession::region_types_json(bool pretty) {
+  return json_of(pretty, [&](JsonWriter& w) {
     w.begin_object();
     w.key("types");
     analysis::region_types_json(w, region_types());
