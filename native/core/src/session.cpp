@@ -49,6 +49,7 @@ void TraceSession::prepare(Analysis a) {
       for (ProfileType t : kProfileTypes) whole_flame(t);
       break;
     case Analysis::Mmu: mmu_curve(kDefaultMmuFlags); break;
+    case Analysis::GroupEvents: group_events(); break;
   }
 }
 
@@ -148,6 +149,11 @@ const std::vector<RegionTypeStats>& TraceSession::region_types() {
   if (!region_types_)
     region_types_ = std::make_unique<std::vector<RegionTypeStats>>(analysis::region_types(read_.store, summary()));
   return *region_types_;
+}
+
+const GroupEventCounts& TraceSession::group_events() {
+  if (!group_events_) group_events_ = std::make_unique<GroupEventCounts>(group_event_counts(read_.store, summary()));
+  return *group_events_;
 }
 
 // The default flags' curve is also built a piece at a time (advance): a build under way

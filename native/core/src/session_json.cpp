@@ -46,6 +46,7 @@ std::string TraceSession::json(Analysis a, bool pretty) {
     case Analysis::GoroutineGroups: return goroutine_groups_json(pretty);
     case Analysis::TaskTypes: return task_types_json(pretty);
     case Analysis::RegionTypes: return region_types_json(pretty);
+    case Analysis::GroupEvents: return json_of(pretty, [&](JsonWriter& w) { group_events_json(w, group_events()); });
     default: throw std::runtime_error("the analysis '" + std::string(info(a).name) + "' has no JSON of its own");
   }
 }

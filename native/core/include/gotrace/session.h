@@ -16,6 +16,7 @@
 
 #include "gotrace/analysis/flame_graph.h"
 #include "gotrace/analysis/goroutines.h"
+#include "gotrace/analysis/group_events.h"
 #include "gotrace/analysis/mmu.h"
 #include "gotrace/analysis/profile.h"
 #include "gotrace/analysis/profile_selection.h"
@@ -44,6 +45,7 @@ enum class Analysis : uint8_t {
   Timeline,         // the timeline index
   GoroutineLanes,   // the timeline's goroutine tracks (otherwise built on their first query)
   Flames,           // the whole trace's flame graph of every profile type
+  GroupEvents,      // events by goroutine group
 };
 
 struct AnalysisInfo {
@@ -63,6 +65,7 @@ inline constexpr AnalysisInfo kAnalyses[] = {
     {Analysis::Timeline, "timeline", true, std::nullopt},
     {Analysis::GoroutineLanes, "goroutineLanes", true, Analysis::Timeline},
     {Analysis::Flames, "flames", false, Analysis::Summary},
+    {Analysis::GroupEvents, "groupEvents", false, Analysis::Summary},
 };
 
 const AnalysisInfo& info(Analysis a);
@@ -97,6 +100,7 @@ class TraceSession {
   const std::vector<const analysis::GoroutineSummary*>& members_of(size_t group);
   const std::vector<analysis::TaskTypeStats>& task_types();
   const std::vector<analysis::RegionTypeStats>& region_types();
+  const analysis::GroupEventCounts& group_events();
   const analysis::TimelineIndex& timeline();
   const analysis::WakeIndex& wakes();
   // The MMU curve of a flag set, kept: a viewer asks again with other windows.
@@ -113,7 +117,7 @@ class TraceSession {
   std::string tasks_json(bool pretty = false);
   std::string regions_json(bool pretty = false);
   // An analysis's own result as JSON, for those that have one (goroutineGroups, taskTypes,
-  // regionTypes); throws for the others.
+  // regionTypes, groupEvents); throws for the others.
   std::string json(Analysis a, bool pretty = false);
   std::string json(std::string_view name, bool pretty = false);
 
@@ -168,6 +172,7 @@ class TraceSession {
   std::unordered_map<unsigned, std::unique_ptr<analysis::MmuCurve>> mmu_curves_;
   std::unique_ptr<std::vector<analysis::TaskTypeStats>> task_types_;
   std::unique_ptr<std::vector<analysis::RegionTypeStats>> region_types_;
+  std::unique_ptr<analysis::GroupEventCounts> group_events_;
   // The last group sorted for a page (paging through it sorts once).
   struct SortedGroup {
     std::string name;
