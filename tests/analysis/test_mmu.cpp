@@ -6,7 +6,7 @@
 #include <cmath>
 #include <random>
 
-#include "../../native/core/src/analysis/mud.h"
+#include "../../native/core/src/analysis/mmu/mud.h"
 #include "corpus.h"
 #include "gotrace/analysis/analysis_json.h"
 #include "gotrace/analysis/go_duration.h"

@@ -11,7 +11,7 @@
 
 #include "corpus.h"
 #include "gotrace/analysis/flame_graph.h"
-#include "gotrace/analysis/gzip.h"
+#include "gotrace/encode/gzip.h"
 #include "gotrace/analysis/pprof_folded.h"
 #include "gotrace/analysis/pprof_writer.h"
 #include "gotrace/analysis/profile_filter.h"

@@ -4,8 +4,8 @@
 #include <new>
 
 #include "strings_util.h"
-#include "v1_reader.h"
-#include "v2_reader.h"
+#include "v1/reader.h"
+#include "v2/reader.h"
 
 namespace gotrace {
 namespace {

@@ -15,7 +15,7 @@
 #include "gotrace/event_store.h"
 #include "gotrace/event_view.h"
 #include "event_kinds.h"
-#include "range_names.h"
+#include "analysis/summary/range_names.h"
 #include "transition.h"
 
 namespace gotrace::analysis::detail {

@@ -1,0 +1,250 @@
+// A port of cmd/trace/pprof.go (Go 1.23): makeComputePprofFunc, pprofOverlappingDuration
+// and stackMap.
+#include "gotrace/analysis/profile.h"
+
+#include <algorithm>
+
+#include "analysis/event_kinds.h"
+#include "gotrace/event_slices.h"
+#include "gotrace/event_view.h"
+#include "gotrace/go_int.h"
+#include "gotrace/id_map.h"
+#include "analysis/transition.h"
+
+namespace gotrace::analysis {
+namespace {
+
+struct TypeRule {
+  GoState state;
+  bool (*track_reason)(std::string_view reason);
+};
+
+bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
+
+// Go's computePprofIO / computePprofBlock / computePprofSyscall / computePprofSched.
+TypeRule rule_of(ProfileType type) {
+  switch (type) {
+    case ProfileType::Net:
+      return {GoState::Waiting, [](std::string_view r) { return r == "network"; }};
+    case ProfileType::Sync:
+      return {GoState::Waiting,
+              [](std::string_view r) { return contains(r, "chan") || contains(r, "sync") || contains(r, "select"); }};
+    case ProfileType::Syscall:
+      return {GoState::Syscall, [](std::string_view) { return true; }};
+    case ProfileType::Sched:
+      break;
+  }
+  return {GoState::Runnable, [](std::string_view) { return true; }};
+}
+
+// rule.track_reason of the few reasons a trace has, remembered by the address of their
+// text (the store's string table keeps one copy of each string).
+class ReasonCache {
+ public:
+  explicit ReasonCache(bool (*rule)(std::string_view)) : rule_(rule) {}
+  bool tracked(std::string_view reason) {
+    for (size_t k = 0; k < n_; k++)
+      if (seen_[k].data == reason.data() && seen_[k].size == reason.size()) return seen_[k].tracked;
+    const bool tracked = rule_(reason);
+    if (n_ < kSize) seen_[n_++] = {reason.data(), reason.size(), tracked};
+    return tracked;
+  }
+
+ private:
+  static constexpr size_t kSize = 16;
+  struct Seen {
+    const char* data;
+    size_t size;
+    bool tracked;
+  };
+  bool (*rule_)(std::string_view);
+  Seen seen_[kSize] = {};
+  size_t n_ = 0;
+};
+
+// Go's interval.overlap: 0 when disjoint, else the length of the intersection (which
+// can be 0 when they only touch).
+int64_t overlap(Interval a, Interval b) {
+  if (a.end < b.start || b.end < a.start) return 0;
+  return std::min(a.end, b.end) - std::max(a.start, b.start);
+}
+
+// Go's pprofOverlappingDuration, with the optional window applied to the sample first.
+int64_t overlapping_duration(const ProfileFilter& f, GoID g, Interval sample) {
+  if (f.window) {
+    if (sample.end < f.window->start || f.window->end < sample.start) return 0;
+    sample = {std::max(sample.start, f.window->start), std::min(sample.end, f.window->end)};
+  }
+  if (!f.goroutines) return sample.duration();
+  int64_t total = 0;
+  for (const Interval& iv : f.goroutines->of(g)) {
+    int64_t o = overlap(iv, sample);
+    if (o > 0) total += o;
+  }
+  return total;
+}
+
+// Go's stackMap: records keyed by stack, deduplicated on the stack's first 128 PCs.
+// Go keeps the newest stack of a PC sequence; so do we.
+class StackMap {
+ public:
+  explicit StackMap(const StackTable& stacks) : stacks_(stacks) {}
+
+  ProfileRecord& get_or_add(StackID stack) {
+    if (const uint32_t* r = by_stack_.find(stack)) return records_[*r];
+    uint64_t h = pc_hash(stack);
+    uint32_t* head = by_pcs_.find(h);
+    for (uint32_t r = head ? *head : kNone; r != kNone; r = next_[r]) {
+      if (!same_pcs(records_[r].stack, stack)) continue;
+      by_stack_.erase(records_[r].stack);
+      records_[r].stack = stack;
+      by_stack_[stack] = r;
+      return records_[r];
+    }
+    auto r = static_cast<uint32_t>(records_.size());
+    records_.push_back({stack, 0, 0});
+    next_.push_back(head ? *head : kNone);
+    by_pcs_[h] = r;
+    by_stack_[stack] = r;
+    return records_.back();
+  }
+
+  std::vector<ProfileRecord> take() { return std::move(records_); }
+
+ private:
+  static constexpr uint32_t kNone = ~uint32_t{0};
+
+  std::span<const FrameID> pcs_frames(StackID stack) const {
+    auto f = stacks_.frames(stack);
+    return f.first(std::min(f.size(), kPprofMaxStack));
+  }
+  uint64_t pc_hash(StackID stack) const {
+    uint64_t h = 0x9e3779b97f4a7c15ULL;
+    for (FrameID f : pcs_frames(stack)) h = mix64(h ^ stacks_.frame(f).pc);
+    return h;
+  }
+  // Go compares [128]uint64 arrays: PCs past the end of the stack read as 0.
+  bool same_pcs(StackID a, StackID b) const {
+    auto fa = pcs_frames(a), fb = pcs_frames(b);
+    size_t n = std::max(fa.size(), fb.size());
+    for (size_t i = 0; i < n; i++) {
+      uint64_t pa = i < fa.size() ? stacks_.frame(fa[i]).pc : 0;
+      uint64_t pb = i < fb.size() ? stacks_.frame(fb[i]).pc : 0;
+      if (pa != pb) return false;
+    }
+    return true;
+  }
+
+  const StackTable& stacks_;
+  std::vector<ProfileRecord> records_;
+  std::vector<uint32_t> next_;  // records with the same PC hash
+  FlatMap<uint32_t> by_stack_;  // stack -> record
+  FlatMap<uint32_t> by_pcs_;    // PC hash -> newest record with that hash
+};
+
+}  // namespace
+
+std::string_view to_string(ProfileType type) {
+  switch (type) {
+    case ProfileType::Net: return "net";
+    case ProfileType::Sync: return "sync";
+    case ProfileType::Syscall: return "syscall";
+    case ProfileType::Sched: return "sched";
+  }
+  return "";
+}
+
+std::optional<ProfileType> parse_profile_type(std::string_view name) {
+  for (ProfileType t : kProfileTypes)
+    if (to_string(t) == name) return t;
+  return std::nullopt;
+}
+
+void GoroutineIntervals::add(GoID g, Interval interval) {
+  uint32_t k = slot_.get(g);
+  if (k == kNoSlot) {
+    k = static_cast<uint32_t>(ids_.size());
+    slot_.set(g, k);
+    ids_.push_back(g);
+    if (begin_.empty()) begin_.push_back(0);
+    begin_.push_back(begin_.back());
+  }
+  // Intervals are kept grouped by goroutine; adding to an earlier one (not the last)
+  // shifts the later ones, which the filters here never need.
+  intervals_.insert(intervals_.begin() + begin_[k + 1], interval);
+  for (size_t j = k + 1; j < begin_.size(); j++) begin_[j]++;
+}
+
+void GoroutineIntervals::reserve(size_t goroutines, size_t intervals) {
+  ids_.reserve(goroutines);
+  begin_.reserve(goroutines + 1);
+  intervals_.reserve(intervals);
+}
+
+std::span<const Interval> GoroutineIntervals::of(GoID g) const {
+  const uint32_t k = slot_.get(g);
+  if (k == kNoSlot) return {};
+  return {intervals_.data() + begin_[k], begin_[k + 1] - begin_[k]};
+}
+
+std::vector<Profile> compute_profiles(const EventStore& store, std::span<const ProfileType> types,
+                                      const ProfileFilter& filter) {
+  // Each type's own state; the pass over the events and the reading of each transition
+  // are shared.
+  struct Computation {
+    ProfileType type;
+    TypeRule rule;
+    ReasonCache reasons;
+    StackMap stacks;
+    IdMap<uint64_t, 0> tracking;  // goroutine -> index + 1 of the event that put it in the state
+  };
+  std::vector<Computation> each;
+  each.reserve(types.size());
+  for (ProfileType type : types) {
+    const TypeRule rule = rule_of(type);
+    each.push_back({type, rule, ReasonCache{rule.track_reason}, StackMap(store.stacks), {}});
+  }
+  const auto& kinds = detail::event_kinds();
+  // A chunk's columns at a time (EventStore::ChunkColumns), in slices (event_slices.h): a
+  // WebAssembly engine optimizes the loop between them.
+  auto pass = [&](const EventStore::ChunkColumns& col, size_t first, size_t end) {
+    for (size_t i = first; i < end; i++) {
+      // Only state transitions with a stack.
+      const uint8_t ev_type = col.type(i);
+      if (kinds[ev_type] != EventKind::StateTransition) continue;
+      if (col.stack(i) == 0) continue;
+      const StateTransition st = detail::read_transition(store, col, i, ev_type);
+      if (st.resource.kind != ResourceKind::Goroutine) continue;
+      const GoID id = st.resource.id;
+      const GoState to = st.go_to();
+
+      for (Computation& c : each) {
+        const uint64_t start = c.tracking.get(id);
+        if (start == 0) {
+          if (to == c.rule.state && c.reasons.tracked(st.reason)) c.tracking.set(id, i + 1);
+          continue;
+        }
+        if (to == c.rule.state) continue;  // still in the state: nothing new
+        const size_t begin = start - 1;
+        c.tracking.erase(id);
+
+        int64_t d = overlapping_duration(filter, id, {store.time(begin), store.time(i)});
+        if (d > 0) {
+          ProfileRecord& rec = c.stacks.get_or_add(store.stack(begin));
+          rec.count++;
+          rec.nanoseconds = wrap_add(rec.nanoseconds, d);
+        }
+      }
+    }
+  };
+  for_each_event_slice(store.size(), [&](size_t first, size_t end) { store.for_each_chunk(first, end, pass); });
+  std::vector<Profile> out;
+  for (Computation& c : each) out.push_back({c.type, c.stacks.take()});
+  return out;
+}
+
+Profile compute_profile(const EventStore& store, ProfileType type, const ProfileFilter& filter) {
+  return std::move(compute_profiles(store, {&type, 1}, filter)[0]);
+}
+
+}  // namespace gotrace::analysis

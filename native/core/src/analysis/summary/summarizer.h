@@ -1,0 +1,198 @@
+// Go's Summarizer (internal/trace/summary.go) as a consumer of run_event_pass
+// (event_pass.h): summarize() runs it alone, analyze() beside the MMU's builders.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "gotrace/analysis/summary.h"
+#include "gotrace/event_view.h"
+#include "gotrace/id_map.h"
+#include "range_names.h"
+#include "analysis/string_ids.h"
+
+namespace gotrace::analysis::detail {
+
+class Summarizer {
+ public:
+  // events_by_type: the store's counts by type if known (else counted here).
+  Summarizer(const EventStore& s, const RangeNames& names, const std::array<uint64_t, 256>* events_by_type = nullptr);
+
+  void begin_event(Time t) {
+    if (!any_) {
+      any_ = true;
+      first_ts_ = t;
+    }
+    if (sync_ts_ == 0) sync_ts_ = t;
+    last_ts_ = t;
+  }
+  void end_event(Time) {}
+  void sync(Time t) { sync_ts_ = t; }  // for RangeActive
+  void transition(size_t i, Time t, const Context& ctx, const StateTransition& st) {
+    if (st.resource.kind == ResourceKind::Goroutine) {
+      goroutine_transition(i, t, ctx, st);
+    } else if (st.resource.kind == ResourceKind::Proc) {
+      proc_transition(t, st);
+    }
+  }
+  void range(size_t i, EventKind kind, Time t, const Context& ctx, const RangeRef& r);
+  void other(size_t i, EventKind kind, Time t, const Context& ctx) {
+    switch (kind) {
+      case EventKind::RegionBegin:
+      case EventKind::RegionEnd:
+      case EventKind::TaskBegin:
+      case EventKind::TaskEnd:
+      case EventKind::Log:
+        annotation(i, kind, t, ctx);
+        break;
+      default:
+        break;
+    }
+  }
+
+  // summarize()'s pass over events [from, to) (each event once, in order):
+  // run_event_pass's, with the common goroutine transitions read straight from their
+  // columns (no StateTransition, block reasons by string id).
+  void run(RangeNames& names, size_t from, size_t to);
+
+  Summary finish();
+
+  // What few goroutines need: ranges in progress, regions.
+  struct Extra {
+    std::vector<std::pair<uint32_t, Time>> last_range;  // Go's lastRangeTime
+    std::vector<uint32_t> active_regions;               // stack of indices into regions_
+    // Ended regions: (start time, or INT64_MIN without a start; index into regions_), so
+    // that sorting them by start does not need the regions themselves.
+    std::vector<std::pair<Time, uint32_t>> regions;
+  };
+
+  // The pending state of one live goroutine (Go's private goroutineSummary): in a slot
+  // of a small pool, given back when the goroutine ends (at most a few hundred are live
+  // at once, where traces hold hundreds of thousands of goroutines), so that the pass
+  // works in memory that stays in cache and finishing visits only the live ones. A
+  // goroutine without a slot has nothing pending.
+  struct Pending {
+    // When the goroutine entered its current state.
+    Time last_start = 0;
+    Time last_runnable = 0;
+    Time last_block = 0;
+    Time last_syscall = 0;
+    Time last_syscall_block = 0;
+    ProcID syscall_p = 0;  // Go's syscallingG: the proc of the syscall it is in
+    uint32_t last_block_reason = 0;
+    std::unique_ptr<Extra> extra;
+
+    bool in_region() const { return extra && !extra->active_regions.empty(); }
+  };
+
+ private:
+  static constexpr uint32_t kNone = ~0u;
+  uint32_t find(GoID id) const { return index_.get(id); }
+  uint32_t create(GoID id);
+  // Out of line: once per goroutine, where the transitions around it are per event.
+  [[gnu::noinline]] uint32_t appear(size_t i, Time t, GoID id, GoState from, GoID creator);
+  uint32_t task_index(TaskID id);
+  void task_goroutine(uint32_t task, GoID g) {
+    // A set in Go; sorted and made unique at the end, and repeats in a row (most of
+    // them: one goroutine's regions and logs) dropped now.
+    auto& gs = tasks_[task].goroutines;
+    if (gs.empty() || gs.back() != g) gs.push_back(g);
+  }
+  ExecStats snapshot(uint32_t g, Time ts) const;
+  void snapshot_into(ExecStats& r, uint32_t g, Time ts) const;
+  void add_pending(ExecStats& r, uint32_t g, Time ts) const;
+  void end_region(uint32_t g, uint32_t k) {
+    const RegionSummary& r = regions_[k];
+    x(g).regions.push_back({r.has_start() ? r.start : INT64_MIN, k});
+  }
+  // Goroutine g's pending state, or null if nothing is pending.
+  const Pending* pending_if(uint32_t g) const {
+    const uint32_t k = records_[g].slot;
+    return k != kNone ? &pending_[k] : nullptr;
+  }
+  // Goroutine g's pending state, given a slot (with nothing pending) if it has none.
+  // References to other goroutines' states do not survive it.
+  Pending& pending(uint32_t g) {
+    uint32_t k = records_[g].slot;
+    if (k == kNone) [[unlikely]]
+      k = new_slot(g);
+    return pending_[k];
+  }
+  [[gnu::noinline]] uint32_t new_slot(uint32_t g);
+  bool in_region(uint32_t g) const {
+    const Pending* p = pending_if(g);
+    return p && p->in_region();
+  }
+  // Goroutine g's Extra, made if it has none: one a goroutine that ended gave back, if
+  // any (its vectors keep their memory), so that there are as many as goroutines live
+  // at once rather than as goroutines in the trace.
+  Extra& x(uint32_t g) {
+    std::unique_ptr<Extra>& e = pending(g).extra;
+    if (!e) {
+      if (spare_extras_.empty()) {
+        e = std::make_unique<Extra>();
+      } else {
+        e = std::move(spare_extras_.back());
+        spare_extras_.pop_back();
+      }
+    }
+    return *e;
+  }
+  void order_regions(uint32_t g);
+  void finalize(uint32_t g, Time last_ts, uint64_t trigger);
+  void run_events(RangeNames& names, size_t from, size_t to);  // one slice of run()
+  void run_event(RangeNames& names, const std::array<EventKind, 256>& kinds, const EventStore::ChunkColumns& col,
+                 size_t i);
+  void goroutine_transition(size_t i, Time t, const Context& ctx, const StateTransition& st);
+  // One goroutine's transition: `creator` is the event's goroutine (for a creation),
+  // `proc` its proc (for a syscall); reason() gives the block reason's id, or kForever,
+  // and is called only for a transition into Waiting.
+  static constexpr uint32_t kForever = ~0u - 1;
+  template <class Reason>
+  void go_transition(size_t i, Time t, GoID id, GoState from, GoState to, GoID creator, ProcID proc, StackID stack,
+                     bool has_stack, Reason reason);
+  uint32_t block_reason(StringID s);
+  void proc_transition(Time t, const StateTransition& st);
+  void annotation(size_t i, EventKind kind, Time t, const Context& ctx);
+  static uint64_t range_on_proc(ProcID p, uint32_t name) {
+    // Go keys rangesP by (proc, name); range names are few, proc ids fit in 44 bits.
+    return static_cast<uint64_t>(p) << 20 | name;
+  }
+
+  const EventStore& s_;
+  const RangeNames& names_;
+  // Goroutine k is goroutines_[k] with records_[k]. A record whose id was reused stays,
+  // replaced (Go replaces the summary): finish leaves it out.
+  struct Record {
+    uint32_t slot = kNone;  // its Pending in pending_, if any
+    StringID name = 0;      // start function (the string table's id of its name; 0: not named)
+  };
+  std::vector<GoroutineSummary> goroutines_;
+  std::vector<Record> records_;
+  std::vector<Pending> pending_;      // slots of live goroutines
+  std::vector<uint32_t> free_slots_;  // of pending_
+  bool replaced_ = false;
+  std::vector<std::unique_ptr<Extra>> spare_extras_;  // emptied, for x()
+  IdMap<uint32_t, kNone> index_;     // goroutine id -> record (Go's Summarizer.gs)
+  std::vector<TaskSummary> tasks_;
+  IdMap<uint32_t, kNone> task_index_;  // task id -> tasks_
+  std::vector<RegionSummary> regions_;
+  // Go's syscallingP (proc -> goroutine in a syscall on it); its syscallingG is
+  // Pending::syscall_p.
+  static constexpr int64_t kNoSyscall = INT64_MIN;
+  IdMap<GoID, kNoSyscall> syscalling_p_;
+  FlatMap<GoID> ranges_p_;         // (proc, range name) -> goroutine
+  StringIds reasons_;
+  std::vector<uint32_t> reason_of_string_;  // block_reason's: string id -> reason (or kNone)
+  ExecStats scratch_, scratch2_;  // reused by region ends (their capacity, not their values)
+  Time last_ts_ = 0;
+  Time sync_ts_ = 0;
+  Time first_ts_ = 0;
+  bool any_ = false;
+};
+
+}  // namespace gotrace::analysis::detail

@@ -1,0 +1,750 @@
+// A port of Go's Summarizer (internal/trace/summary.go, Go 1.23). Where Go would
+// dereference a goroutine it never saw (a nil pointer there; impossible in a trace Go's
+// reader accepts), the event is skipped instead.
+#include "gotrace/analysis/summary.h"
+
+#include <algorithm>
+#include <cstring>
+#include <optional>
+#include <type_traits>
+
+#include "analysis/event_pass.h"
+#include "gotrace/event_slices.h"
+#include "gotrace/go_int.h"
+#include "gotrace/v2_spec.h"
+#include "summarizer.h"
+
+namespace gotrace::analysis {
+namespace {
+
+template <class Entries>
+void add(Entries& entries, uint32_t name, int64_t ns) {
+  for (StatEntry& e : entries) {
+    if (e.name == name) {
+      e.ns = wrap_add(e.ns, ns);
+      return;
+    }
+  }
+  entries.push_back({name, ns});
+}
+
+// Go's GoroutineExecStats.sub: s − v over the keys of s.
+ExecStats sub(ExecStats s, const ExecStats& v) {
+  s.exec -= v.exec;
+  s.sched_wait -= v.sched_wait;
+  s.syscall -= v.syscall;
+  s.syscall_block -= v.syscall_block;
+  s.total -= v.total;
+  for (StatEntry& e : s.block) e.ns -= ExecStats::get(v.block, e.name);
+  for (StatEntry& e : s.ranges) e.ns -= ExecStats::get(v.ranges, e.name);
+  return s;
+}
+
+}  // namespace
+
+namespace detail {
+
+uint32_t Summarizer::task_index(TaskID id) {
+  uint32_t k = task_index_.get(static_cast<int64_t>(id));
+  if (k == kNone) {
+    k = static_cast<uint32_t>(tasks_.size());
+    task_index_.set(static_cast<int64_t>(id), k);
+    tasks_.emplace_back();
+    tasks_.back().id = id;
+  }
+  return k;
+}
+
+Summarizer::Summarizer(const EventStore& s, const RangeNames& names, const std::array<uint64_t, 256>* events_by_type)
+    : s_(s), names_(names) {
+  // Room for every goroutine, task and region that can appear, so that the arrays do
+  // not grow by copying. (Counting types is cheap next to the pass.)
+  const std::array<uint64_t, 256> of_type = events_by_type ? *events_by_type : s.count_by_type();
+  const size_t goroutines = of_type[v2::EvGoCreate] + of_type[v2::EvGoCreateBlocked] + of_type[v2::EvGoCreateSyscall] +
+                            of_type[v2::EvGoStatus] + of_type[v2::EvGoStatusStack];
+  const size_t tasks = of_type[v2::EvUserTaskBegin], regions = of_type[v2::EvUserRegionBegin];
+  goroutines_.reserve(goroutines + 16);
+  records_.reserve(goroutines + 16);
+  tasks_.reserve(tasks + 16);
+  regions_.reserve(regions + 16);
+}
+
+// Go's snapshotStat: the statistics of goroutine g as they would be if every pending
+// state ended at ts.
+ExecStats Summarizer::snapshot(uint32_t g, Time ts) const {
+  ExecStats r;
+  snapshot_into(r, g, ts);
+  return r;
+}
+
+// The same into r, reusing its vectors' memory.
+void Summarizer::snapshot_into(ExecStats& r, uint32_t g, Time ts) const {
+  const ExecStats& st = goroutines_[g].stats;
+  r.exec = st.exec;
+  r.sched_wait = st.sched_wait;
+  r.syscall = st.syscall;
+  r.syscall_block = st.syscall_block;
+  r.total = st.total;
+  r.block = st.block;
+  r.ranges = st.ranges;
+  add_pending(r, g, ts);
+}
+
+// What goroutine g's pending states add to its statistics r by ts.
+void Summarizer::add_pending(ExecStats& r, uint32_t g, Time ts) const {
+  if (r.total == 0) r.total = ts - goroutines_[g].creation_time;
+  const Pending* pending = pending_if(g);
+  if (!pending) return;
+  const Pending& p = *pending;
+  if (p.last_start != 0) r.exec += ts - p.last_start;
+  if (p.last_runnable != 0) r.sched_wait += ts - p.last_runnable;
+  if (p.last_block != 0) add(r.block, p.last_block_reason, ts - p.last_block);
+  if (p.last_syscall != 0) r.syscall += ts - p.last_syscall;
+  // Go adds the time since the P was lost to the scheduler wait here (while a finished
+  // syscall counts it as syscall_block): kept as Go has it.
+  if (p.last_syscall_block != 0) r.sched_wait += ts - p.last_syscall_block;
+  if (p.extra)
+    for (auto& [name, t] : p.extra->last_range) add(r.ranges, name, ts - t);
+}
+
+// Go's finalize: goroutine g ended (trigger is the event) or the trace did (kNoEvent).
+void Summarizer::finalize(uint32_t g, Time last_ts, uint64_t trigger) {
+  GoroutineSummary& sum = goroutines_[g];
+  if (trigger != kNoEvent) sum.end_time = s_.time(trigger);
+  // The statistics become the snapshot at last_ts (updated in place).
+  add_pending(sum.stats, g, last_ts);
+  const uint32_t slot = records_[g].slot;
+  if (slot == kNone) return;  // nothing was pending
+  Pending& p = pending_[slot];
+  // Go's `*(g.goroutineSummary) = goroutineSummary{}`: nothing is pending any more.
+  p.last_start = p.last_runnable = p.last_block = p.last_syscall = p.last_syscall_block = 0;
+  p.last_block_reason = 0;
+  if (p.extra) {
+    Extra& x = *p.extra;
+    x.last_range.clear();
+    // System goroutines get no regions, even though they inherit a task when created
+    // inside a region (e.g. GC workers started by a GC triggered within one).
+    if (!x.active_regions.empty() && !is_system_goroutine(sum.name)) {
+      ExecStats final_stats = snapshot(g, last_ts);
+      for (uint32_t k : x.active_regions) {
+        RegionSummary& reg = regions_[k];
+        reg.end_event = trigger;
+        reg.end = trigger != kNoEvent ? s_.time(trigger) : 0;
+        reg.stats = sub(final_stats, reg.stats);
+        end_region(g, k);
+      }
+    }
+    x.active_regions.clear();
+  }
+  // An ended goroutine gives its Extra back (its regions go to its summary now), and its
+  // slot: nothing is pending.
+  if (trigger != kNoEvent) {
+    if (p.extra) {
+      order_regions(g);
+      p.extra->regions.clear();
+      spare_extras_.push_back(std::move(p.extra));
+    }
+    records_[g].slot = kNone;
+    free_slots_.push_back(slot);
+  }
+}
+
+// Goroutine g's ended regions, into its summary by start time, regions without a start
+// first: a stable sort (Go's is not, but equal start times are rare). Those already
+// there (a goroutine that went on after its end) ended first.
+void Summarizer::order_regions(uint32_t g) {
+  auto& v = pending(g).extra->regions;
+  auto& out = goroutines_[g].regions;
+  if (v.empty()) return;
+  if (!out.empty()) {
+    std::vector<std::pair<Time, uint32_t>> all;
+    for (uint32_t k : out) all.push_back({regions_[k].has_start() ? regions_[k].start : INT64_MIN, k});
+    all.insert(all.end(), v.begin(), v.end());
+    v.swap(all);
+    out.clear();
+  }
+  auto earlier = [](const std::pair<Time, uint32_t>& a, const std::pair<Time, uint32_t>& b) { return a.first < b.first; };
+  if (v.size() > 32) {
+    std::stable_sort(v.begin(), v.end(), earlier);
+  } else {
+    for (size_t j = 1; j < v.size(); j++) {  // insertion sort: no allocation for a few
+      auto cur = v[j];
+      size_t m = j;
+      for (; m > 0 && earlier(cur, v[m - 1]); m--) v[m] = v[m - 1];
+      v[m] = cur;
+    }
+  }
+  out.reserve(v.size());
+  for (auto& [start, region] : v) out.push_back(region);
+}
+
+uint32_t Summarizer::new_slot(uint32_t g) {
+  uint32_t k;
+  if (free_slots_.empty()) {
+    k = static_cast<uint32_t>(pending_.size());
+    pending_.emplace_back();
+  } else {
+    k = free_slots_.back();
+    free_slots_.pop_back();
+  }
+  records_[g].slot = k;
+  return k;
+}
+
+uint32_t Summarizer::create(GoID id) {
+  const auto k = static_cast<uint32_t>(goroutines_.size());
+  replaced_ |= index_.get(id) != kNone;
+  index_.set(id, k);
+  goroutines_.emplace_back().id = id;
+  records_.emplace_back();
+  return k;
+}
+
+// A goroutine created, or named for the first time. From Undetermined it has existed
+// since the last sync. A reused id replaces the old summary, as in Go.
+uint32_t Summarizer::appear(size_t i, Time t, GoID id, GoState from, GoID creator_id) {
+  const uint32_t creator = find(creator_id);
+  const uint32_t inherited =
+      creator != kNone && in_region(creator) ? pending_if(creator)->extra->active_regions.back() : kNone;
+  const uint32_t g = create(id);
+  goroutines_[g].creation_time = from == GoState::Undetermined ? sync_ts_ : t;
+  // A new goroutine inherits the task of its creator's innermost region, as a synthetic
+  // region that starts at its creation. (From Undetermined there is no creator: the
+  // event's goroutine is NoGoroutine.)
+  if (inherited != kNone) {
+    RegionSummary r;
+    r.task = regions_[inherited].task;
+    r.goroutine = id;
+    r.start_event = i;
+    r.start = t;
+    x(g).active_regions.push_back(static_cast<uint32_t>(regions_.size()));
+    regions_.push_back(std::move(r));
+  }
+  return g;
+}
+
+template <class Reason>
+[[gnu::always_inline]] inline void Summarizer::go_transition(size_t i, Time t, GoID id, GoState from, GoState to,
+                                                             GoID creator_id, ProcID proc, StackID stack,
+                                                             bool has_stack, Reason reason) {
+  if (from == to) return;  // tells nothing new
+
+  uint32_t g;
+  if (from == GoState::Undetermined || from == GoState::NotExist) {
+    g = appear(i, t, id, from, creator_id);
+  } else if (g = find(id); g == kNone) {
+    return;
+  }
+  GoroutineSummary& sum = goroutines_[g];
+  Pending& p = pending(g);
+
+  // Transition out.
+  switch (from) {
+    case GoState::Running:
+      sum.stats.exec += t - p.last_start;
+      p.last_start = 0;
+      break;
+    case GoState::Waiting:
+      if (p.last_block != 0) {
+        add(sum.stats.block, p.last_block_reason, t - p.last_block);
+        p.last_block = 0;
+      }
+      break;
+    case GoState::Runnable:
+      if (p.last_runnable != 0) {
+        sum.stats.sched_wait += t - p.last_runnable;
+        p.last_runnable = 0;
+      }
+      break;
+    case GoState::Syscall:
+      if (p.last_syscall != 0) {
+        if (p.last_syscall_block != 0) {
+          sum.stats.syscall_block += t - p.last_syscall_block;
+          sum.stats.syscall += p.last_syscall_block - p.last_syscall;
+        } else {
+          sum.stats.syscall += t - p.last_syscall;
+        }
+        p.last_syscall = 0;
+        p.last_syscall_block = 0;
+        // Go deletes syscallingP[syscallingG[id]].
+        syscalling_p_.erase(p.syscall_p);
+      }
+      break;
+    default:
+      break;
+  }
+
+  // Not named yet: the root frame of a transition stack is its start function, the same
+  // for every transition of this goroutine.
+  if (records_[g].name == 0 && has_stack && stack != 0) {
+    auto frames = s_.stacks.frames(stack);
+    if (!frames.empty()) {
+      const Frame& f = s_.stacks.frame(frames.back());
+      sum.pc = f.pc;
+      records_[g].name = f.func;
+      sum.name = s_.strings.get(f.func);
+    }
+  }
+
+  // Transition in.
+  switch (to) {
+    case GoState::Running:
+      p.last_start = t;
+      if (sum.start_time == 0) sum.start_time = t;
+      break;
+    case GoState::Runnable:
+      p.last_runnable = t;
+      break;
+    case GoState::Waiting:
+      if (const uint32_t why = reason(); why != kForever) {
+        p.last_block = t;
+        p.last_block_reason = why;
+        break;
+      }
+      finalize(g, t, i);  // waiting forever is like the goroutine's end
+      break;
+    case GoState::NotExist:
+      finalize(g, t, i);
+      break;
+    case GoState::Syscall: {
+      syscalling_p_.set(proc, id);
+      p.syscall_p = proc;
+      p.last_syscall = t;
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+void Summarizer::goroutine_transition(size_t i, Time t, const Context& ctx, const StateTransition& st) {
+  go_transition(i, t, st.resource.id, st.go_from(), st.go_to(), ctx.g, ctx.p, st.stack, st.has_stack,
+                [&] { return st.reason == "forever" ? kForever : reasons_.get(st.reason); });
+}
+
+uint32_t Summarizer::block_reason(StringID id) {
+  if (id < reason_of_string_.size() && reason_of_string_[id] != kNone) return reason_of_string_[id];
+  const std::string_view why = s_.strings.get(id);
+  const uint32_t r = why == "forever" ? kForever : reasons_.get(why);
+  if (id >= reason_of_string_.size()) reason_of_string_.resize(std::max<size_t>(id + 1, reason_of_string_.size() * 2), kNone);
+  reason_of_string_[id] = r;
+  return r;
+}
+
+void Summarizer::run(RangeNames& names, size_t from, size_t to) {
+  for_each_event_slice_between(from, to, [&](size_t a, size_t b) { run_events(names, a, b); });
+}
+
+void Summarizer::run_events(RangeNames& names, size_t from, size_t to) {
+  const auto& kinds = event_kinds();
+  // A chunk at a time, its columns read through locals (EventStore::ChunkColumns).
+  s_.for_each_chunk(from, to, [&](const EventStore::ChunkColumns& col, size_t a, size_t b) {
+    for (size_t i = a; i < b; i++) run_event(names, kinds, col, i);
+  });
+}
+
+[[gnu::always_inline]] inline void Summarizer::run_event(RangeNames& names, const std::array<EventKind, 256>& kinds,
+                                                         const EventStore::ChunkColumns& col, size_t i) {
+  using namespace v2;
+  const auto none = [] { return 0u; };  // a transition not into Waiting
+  const uint8_t type = col.type(i);
+  const Time t = col.time(i);
+  // Each case is read_transition's reading of the type.
+  switch (type) {
+    case EvGoStart:
+      begin_event(t);
+      go_transition(i, t, static_cast<GoID>(col.ab(i)), GoState::Runnable, GoState::Running, 0, 0, 0, false, none);
+      break;
+    case EvGoUnblock:
+      begin_event(t);
+      go_transition(i, t, static_cast<GoID>(col.ab(i)), GoState::Waiting, GoState::Runnable, 0, 0, 0, false, none);
+      break;
+    case EvGoBlock: {
+      begin_event(t);
+      const StackID stack = col.stack(i);
+      go_transition(i, t, col.goroutine(i), GoState::Running, GoState::Waiting, 0, 0, stack, stack != 0,
+                    [&] { return block_reason(col.a(i)); });
+      break;
+    }
+    case EvGoSyscallBegin: {
+      begin_event(t);
+      const StackID stack = col.stack(i);
+      const Context ctx = col.context(i);
+      go_transition(i, t, ctx.g, GoState::Running, GoState::Syscall, 0, ctx.p, stack, stack != 0, none);
+      break;
+    }
+    case EvGoSyscallEnd: {
+      begin_event(t);
+      const StackID stack = col.stack(i);
+      go_transition(i, t, col.goroutine(i), GoState::Syscall, GoState::Running, 0, 0, stack, stack != 0, none);
+      break;
+    }
+    case EvGoCreate:
+      begin_event(t);
+      go_transition(i, t, static_cast<GoID>(col.ab(i)), GoState::NotExist, GoState::Runnable, col.goroutine(i), 0,
+                    col.c(i), true, none);
+      break;
+    case EvGoDestroy: {
+      begin_event(t);
+      const StackID stack = col.stack(i);
+      go_transition(i, t, col.goroutine(i), GoState::Running, GoState::NotExist, 0, 0, stack, stack != 0, none);
+      break;
+    }
+    case EvHeapAlloc:  // a metric: nothing to summarize
+      begin_event(t);
+      break;
+    // The frequent ranges, named from the context as RangeNames::get names them.
+    case EvGCSweepBegin:
+    case EvGCSweepEnd:
+    case EvGCMarkAssistBegin:
+    case EvGCMarkAssistEnd: {
+      begin_event(t);
+      const Context ctx = col.context(i);
+      const RangeRef r = names.sweep_or_assist(type == EvGCSweepBegin || type == EvGCSweepEnd, ctx);
+      const bool begins = type == EvGCSweepBegin || type == EvGCMarkAssistBegin;
+      range(i, begins ? EventKind::RangeBegin : EventKind::RangeEnd, t, ctx, r);
+      break;
+    }
+    default:
+      pass_event(s_, names, kinds, i, type, t, *this);
+      break;
+  }
+}
+
+// A proc going idle while its goroutine is in a syscall: the syscall blocked.
+void Summarizer::proc_transition(Time t, const StateTransition& st) {
+  if (st.old_state == st.new_state || st.proc_to() != ProcState::Idle) return;
+  const ProcID p = st.resource.id;
+  if (const GoID goid = syscalling_p_.get(p); goid != kNoSyscall) {
+    if (const uint32_t g = find(goid); g != kNone) pending(g).last_syscall_block = t;
+    syscalling_p_.erase(p);
+  }
+}
+
+void Summarizer::range(size_t, EventKind kind, Time t, const Context& ctx, const RangeRef& r) {
+  uint32_t g = kNone;
+  if (kind == EventKind::RangeEnd) {
+    if (r.scope.kind == ResourceKind::Goroutine) {
+      g = find(r.scope.id);
+    } else if (r.scope.kind == ResourceKind::Proc) {
+      uint64_t key = range_on_proc(r.scope.id, r.name);
+      if (const GoID* goid = ranges_p_.find(key)) {
+        if (*goid == ctx.g) g = find(*goid);  // only if it ends on the goroutine it began on
+        ranges_p_.erase(key);
+      }
+    }
+    const Pending* p = g != kNone ? pending_if(g) : nullptr;
+    if (!p || !p->extra) return;
+    auto& pending = p->extra->last_range;
+    auto it = std::find_if(pending.begin(), pending.end(), [&](auto& e) { return e.first == r.name; });
+    if (it == pending.end() || it->second == 0) return;
+    add(goroutines_[g].stats.ranges, r.name, t - it->second);
+    pending.erase(it);
+    return;
+  }
+
+  if (r.scope.kind == ResourceKind::Goroutine) {
+    // The whole range counts, whatever the goroutine does meanwhile.
+    g = find(r.scope.id);
+  } else if (r.scope.kind == ResourceKind::Proc) {
+    // Bound to the P, not the goroutine; attributed to the goroutine only if it is still
+    // the one on the P when the range ends (e.g. GC sweeps).
+    g = find(ctx.g);
+    if (g != kNone) ranges_p_[range_on_proc(r.scope.id, r.name)] = ctx.g;
+  }
+  if (g == kNone) return;
+  auto& pending = x(g).last_range;
+  auto it = std::find_if(pending.begin(), pending.end(), [&](auto& e) { return e.first == r.name; });
+  // A RangeActive counts from the last sync.
+  Time since = t;
+  if (kind == EventKind::RangeActive) {
+    if (it != pending.end() && it->second != 0) add(goroutines_[g].stats.ranges, r.name, sync_ts_ - it->second);
+    since = sync_ts_;
+  }
+  if (it != pending.end()) {
+    it->second = since;
+  } else {
+    pending.push_back({r.name, since});
+  }
+}
+
+// Regions, tasks and logs.
+void Summarizer::annotation(size_t i, EventKind kind, Time t, const Context& ctx) {
+  EventView ev(s_, i);
+  switch (kind) {
+    case EventKind::RegionBegin: {
+      const uint32_t g = find(ctx.g);
+      if (g == kNone) break;
+      Region reg = ev.region();
+      RegionSummary r;
+      r.task = reg.task;
+      r.name = reg.type;
+      r.goroutine = ctx.g;
+      r.start_event = i;
+      r.start = t;
+      r.stats = snapshot(g, t);
+      auto k = static_cast<uint32_t>(regions_.size());
+      regions_.push_back(std::move(r));
+      x(g).active_regions.push_back(k);
+      uint32_t task = task_index(reg.task);
+      tasks_[task].regions.push_back(k);
+      task_goroutine(task, ctx.g);
+      break;
+    }
+
+    case EventKind::RegionEnd: {
+      const uint32_t g = find(ctx.g);
+      if (g == kNone) break;
+      uint32_t k;
+      if (in_region(g)) {
+        // The innermost region is the one that ended (its task already knows it).
+        std::vector<uint32_t>& active = pending(g).extra->active_regions;
+        k = active.back();
+        active.pop_back();
+      } else {
+        // An end without a beginning: make the region up now.
+        Region reg = ev.region();
+        RegionSummary r;
+        r.task = reg.task;
+        r.name = reg.type;
+        r.goroutine = ctx.g;
+        k = static_cast<uint32_t>(regions_.size());
+        regions_.push_back(std::move(r));
+        uint32_t task = task_index(reg.task);
+        task_goroutine(task, ctx.g);
+        tasks_[task].regions.push_back(k);
+      }
+      // The region's statistics: the snapshot now less the one at its beginning (its
+      // stats until now), computed in reused buffers and swapped in.
+      RegionSummary& r = regions_[k];
+      snapshot_into(scratch_, g, t);
+      ExecStats& d = scratch2_;
+      d.exec = scratch_.exec - r.stats.exec;
+      d.sched_wait = scratch_.sched_wait - r.stats.sched_wait;
+      d.syscall = scratch_.syscall - r.stats.syscall;
+      d.syscall_block = scratch_.syscall_block - r.stats.syscall_block;
+      d.total = scratch_.total - r.stats.total;
+      d.block.clear();
+      for (const StatEntry& e : scratch_.block) d.block.push_back({e.name, e.ns - ExecStats::get(r.stats.block, e.name)});
+      d.ranges.clear();
+      for (const StatEntry& e : scratch_.ranges) d.ranges.push_back({e.name, e.ns - ExecStats::get(r.stats.ranges, e.name)});
+      std::swap(r.stats, d);
+      r.end_event = i;
+      r.end = t;
+      end_region(g, k);
+      break;
+    }
+
+    case EventKind::TaskBegin:
+    case EventKind::TaskEnd: {
+      Task tk = ev.task();
+      uint32_t task = task_index(tk.id);
+      tasks_[task].name = tk.type;
+      task_goroutine(task, ctx.g);
+      if (kind == EventKind::TaskBegin) {
+        tasks_[task].start_event = i;
+        tasks_[task].start = t;
+      } else {
+        tasks_[task].end_event = i;
+        tasks_[task].end = t;
+      }
+      // Link the parent once, or the task would appear twice among its children.
+      if (tk.parent != kNoTask && !tasks_[task].has_parent()) {
+        uint32_t parent = task_index(tk.parent);
+        tasks_[task].parent = tk.parent;
+        tasks_[parent].children.push_back(tk.id);
+      }
+      break;
+    }
+
+    case EventKind::Log: {
+      uint32_t task = task_index(ev.log().task);
+      task_goroutine(task, ctx.g);
+      tasks_[task].logs.push_back(i);
+      break;
+    }
+
+    default:
+      break;
+  }
+}
+
+namespace {
+
+// Moves a summary's bytes: the records are relocatable (ids, times, string views and
+// SmallVectors, which hold no pointer into themselves), and a permutation leaves each
+// slot holding exactly one record, so nothing is destroyed or left moved-from. A
+// member-wise move of a goroutine's summary (three SmallVectors) cost twice as much.
+template <class T>
+void relocate(void* to, const void* from) {
+  static_assert(std::is_same_v<T, GoroutineSummary> || std::is_same_v<T, TaskSummary>);
+#if defined(__has_builtin) && __has_builtin(__builtin_memcpy_inline)
+  __builtin_memcpy_inline(to, from, sizeof(T));  // WebAssembly's memcpy is a call, a loop
+#else
+  std::memcpy(to, from, sizeof(T));
+#endif
+}
+
+// Puts records (goroutines or tasks) in id order in place, given the map from each id
+// to its record (exactly the records): the map gives the ids in order without sorting
+// them, and moving each misplaced record once needs no second array (the goroutines of
+// a large trace are tens of MB). In slices (event_slices.h).
+template <class T, class Index>
+void order_by_id(std::vector<T>& v, const Index& index) {
+  std::vector<uint32_t> order;  // order[j]: the record that goes to position j
+  order.reserve(v.size());
+  bool sorted = true;
+  index.for_each_in_order([&](int64_t, uint32_t k) {
+    sorted = sorted && k == order.size();
+    order.push_back(k);
+  });
+  if (sorted) return;
+  // Position j takes the record at order[j]: follow each cycle of the permutation.
+  for_each_event_slice(
+      order.size(),
+      [&](size_t first, size_t end) {
+        for (size_t j = first; j < end; j++) {
+          if (order[j] == j) continue;
+          alignas(T) unsigned char moving[sizeof(T)];
+          relocate<T>(moving, &v[j]);
+          size_t at = j;
+          for (;;) {
+            const size_t from = order[at];
+            order[at] = static_cast<uint32_t>(at);  // placed
+            if (from == j) {
+              relocate<T>(&v[at], moving);
+              break;
+            }
+            relocate<T>(&v[at], &v[from]);
+            at = from;
+          }
+        }
+      },
+      kRecordSlice);
+}
+
+}  // namespace
+
+Summary Summarizer::finish() {
+  Summary out;
+  const auto n = static_cast<uint32_t>(goroutines_.size());
+  // Every record ends at the trace's end; those whose id was reused are left out (in
+  // place, keeping the order; the index follows), and the rest put in id order. In
+  // slices (event_slices.h).
+  size_t kept = 0;
+  for_each_event_slice(
+      n,
+      [&](size_t from, size_t to) {
+        for (auto k = static_cast<uint32_t>(from); k < to; k++) {
+          if (replaced_ && index_.get(goroutines_[k].id) != k) continue;
+          finalize(k, last_ts_, kNoEvent);
+          if (const Pending* p = pending_if(k); p && p->extra) order_regions(k);
+          if (kept != k) {
+            goroutines_[kept] = std::move(goroutines_[k]);
+            index_.set(goroutines_[kept].id, static_cast<uint32_t>(kept));
+          }
+          kept++;
+        }
+      },
+      kRecordSlice);
+  goroutines_.resize(kept);
+  order_by_id(goroutines_, index_);
+  out.goroutines = std::move(goroutines_);
+  std::vector<GoroutineSummary>().swap(goroutines_);
+  std::vector<Record>().swap(records_);
+  std::vector<Pending>().swap(pending_);
+
+  order_by_id(tasks_, task_index_);
+  for_each_event_slice(
+      tasks_.size(),
+      [&](size_t from, size_t to) {
+        for (size_t k = from; k < to; k++) {
+          auto& gs = tasks_[k].goroutines;
+          if (gs.size() > 1) {
+            std::sort(gs.begin(), gs.end());
+            gs.erase(std::unique(gs.begin(), gs.end()), gs.end());
+          }
+        }
+      },
+      kRecordSlice);
+  out.tasks = std::move(tasks_);
+  out.regions = std::move(regions_);
+  out.block_reasons = reasons_.strings();
+  out.range_names = names_.names();
+  out.first_time = first_ts_;
+  out.last_time = last_ts_;
+  return out;
+}
+
+}  // namespace detail
+
+int64_t ExecStats::get(std::span<const StatEntry> entries, uint32_t name) {
+  for (const StatEntry& e : entries)
+    if (e.name == name) return e.ns;
+  return 0;
+}
+
+int64_t ExecStats::block_total() const {
+  int64_t sum = 0;
+  for (const StatEntry& e : block) sum = wrap_add(sum, e.ns);
+  return sum;
+}
+
+int64_t ExecStats::unknown() const {
+  int64_t sum = wrap_add(wrap_add(wrap_add(exec, sched_wait), wrap_add(syscall, syscall_block)), block_total());
+  return sum < total ? wrap_sub(total, sum) : 0;
+}
+
+const GoroutineSummary* Summary::goroutine(GoID id) const {
+  auto it = std::lower_bound(goroutines.begin(), goroutines.end(), id,
+                             [](const GoroutineSummary& g, GoID v) { return g.id < v; });
+  return it != goroutines.end() && it->id == id ? &*it : nullptr;
+}
+
+const TaskSummary* Summary::task(TaskID id) const {
+  auto it = std::lower_bound(tasks.begin(), tasks.end(), id, [](const TaskSummary& t, TaskID v) { return t.id < v; });
+  return it != tasks.end() && it->id == id ? &*it : nullptr;
+}
+
+bool is_system_goroutine(std::string_view f) {
+  return f.empty() || (f != "runtime.main" && f.rfind("runtime.", 0) == 0);
+}
+
+struct SummaryBuild::State {
+  State(const EventStore& s, const std::array<uint64_t, 256>* events_by_type)
+      : store(s), summarizer(s, names, events_by_type) {}
+  const EventStore& store;
+  detail::RangeNames names;
+  detail::Summarizer summarizer;
+  size_t next = 0;  // the first event not summarized yet
+  std::optional<Summary> result;
+};
+
+SummaryBuild::SummaryBuild(const EventStore& store, const std::array<uint64_t, 256>* events_by_type)
+    : s_(std::make_unique<State>(store, events_by_type)) {}
+SummaryBuild::SummaryBuild(SummaryBuild&&) noexcept = default;
+SummaryBuild& SummaryBuild::operator=(SummaryBuild&&) noexcept = default;
+SummaryBuild::~SummaryBuild() = default;
+
+bool SummaryBuild::step(size_t events) {
+  State& st = *s_;
+  if (st.result) return true;
+  const size_t to = st.next + std::min(events, st.store.size() - st.next);
+  st.summarizer.run(st.names, st.next, to);
+  st.next = to;
+  if (to < st.store.size()) return false;
+  st.result = st.summarizer.finish();
+  return true;
+}
+
+Summary SummaryBuild::take() {
+  while (!step(SIZE_MAX)) {
+  }
+  Summary out = std::move(*s_->result);
+  s_->result.reset();
+  return out;
+}
+
+Summary summarize(const EventStore& store) { return SummaryBuild(store).take(); }
+
+}  // namespace gotrace::analysis
