@@ -91,7 +91,7 @@ ProfileSelection profile_selection(val selection) {
 }
 
 // The analyses a session builds, in the order to compute them ahead of requests:
-// [{name, piecewise, needs}] (needs: a name or null).
+// [{name, piecewise, needs, ahead}] (needs: a name or null).
 val analyses() {
   val list = val::array();
   for (const AnalysisInfo& a : kAnalyses) {
@@ -99,6 +99,7 @@ val analyses() {
     o.set("name", std::string(a.name));
     o.set("piecewise", a.piecewise);
     o.set("needs", a.needs ? val(std::string(info(*a.needs).name)) : val::null());
+    o.set("ahead", a.ahead);
     list.call<void>("push", o);
   }
   return list;

@@ -539,6 +539,8 @@ export interface AnalysisInfo {
   name: string;
   piecewise: boolean;
   needs: string | null;
+  /** Whether a viewer builds it ahead of requests (its views show it). */
+  ahead: boolean;
 }
 /** The analyses prepare() and advance() build, in the order to compute them ahead of requests (the core's one list). */
 export declare function analyses(): Promise<AnalysisInfo[]>;

@@ -53,6 +53,7 @@ struct AnalysisInfo {
   std::string_view name;  // as the bindings and the CLI name it
   bool piecewise;         // advance() builds it a piece at a time
   std::optional<Analysis> needs;  // built first
+  bool ahead = true;      // a viewer builds it ahead of requests (its views show it)
 };
 
 inline constexpr AnalysisInfo kAnalyses[] = {
@@ -65,7 +66,7 @@ inline constexpr AnalysisInfo kAnalyses[] = {
     {Analysis::Timeline, "timeline", true, std::nullopt},
     {Analysis::GoroutineLanes, "goroutineLanes", true, Analysis::Timeline},
     {Analysis::Flames, "flames", false, Analysis::Summary},
-    {Analysis::GroupEvents, "groupEvents", false, Analysis::Summary},
+    {Analysis::GroupEvents, "groupEvents", false, Analysis::Summary, false},
 };
 
 const AnalysisInfo& info(Analysis a);
