@@ -94,7 +94,7 @@ ProfileSelection profile_selection(val selection) {
 }
 
 // The analyses a session builds, in the order to compute them ahead of requests:
-// [{name, piecewise, needs}] (needs: a name or null).
+// [{name, piecewise, needs, ahead}] (needs: a name or null).
 val analyses() {
   val list = val::array();
   for (const AnalysisInfo& a : kAnalyses) {

@@ -202,6 +202,8 @@ test('analyses() lists what prepare() and advance() build, each after what it ne
     assert.ok(names.includes(name), name);
   }
   assert.equal(new Set(names).size, names.length);
+  // What a viewer builds ahead: every analysis its views show (not groupEvents: none does).
+  assert.deepEqual(list.filter((a) => !a.ahead).map((a) => a.name), ['groupEvents']);
   list.forEach((a, k) => a.needs && assert.ok(names.slice(0, k).includes(a.needs), `${a.name} after ${a.needs}`));
   const trace = await opened(traces[2]);
   assert.deepEqual(trace.analyses(), list);
@@ -214,5 +216,9 @@ test('analyses() lists what prepare() and advance() build, each after what it ne
     while (!trace.advance(name, 2000)) calls++;
     assert.equal(calls > 1, piecewise, `${name} in ${calls} pieces`);
   }
+  // An analysis with a result of its own gives it by name, as its own call does.
+  assert.deepEqual(trace.analysis('taskTypes'), trace.taskTypes());
+  assert.deepEqual(trace.analysis('goroutineGroups'), trace.goroutineGroups());
+  assert.throws(() => trace.analysis('summary'), /no JSON of its own/);
   trace.dispose();
 });

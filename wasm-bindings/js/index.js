@@ -25,8 +25,8 @@ export function loadCore() {
 
 /**
  * The analyses prepare() and advance() build, in the order to compute them ahead of
- * requests: [{ name, piecewise, needs }] (needs: what is built first, or null). The
- * core's one list of them.
+ * requests: [{ name, piecewise, needs, ahead }] (needs: what is built first, or null;
+ * ahead: whether a viewer builds it ahead of requests). The core's one list of them.
  */
 export async function analyses() {
   return (await loadCore()).analyses();

@@ -84,12 +84,12 @@ export const PIECE_EVENTS = 1 << 19;
 const partsOf = { goroutineGroups: groups, taskTypes, regionTypes };
 
 /**
- * The analyses the engine lists (trace.analyses()) to compute ahead of a request, in its
- * order (those not `ahead` are built by the first request that needs them). A step that returns false is not done: it is called again (the long
- * analyses, a piece of pieceEvents() events at a time).
+ * The analyses the engine lists (trace.analyses()) to build ahead, in its order,
+ * computed ahead of a request. A step that returns false is not done: it is called
+ * again (the long analyses, a piece of pieceEvents() events at a time).
  */
 export function backgroundSteps(trace, pieceEvents = () => PIECE_EVENTS) {
-  return trace.analyses().filter(({ ahead }) => ahead).map(({ name, piecewise }) => (piecewise
+  return trace.analyses().filter((a) => a.ahead).map(({ name, piecewise }) => (piecewise
     ? () => trace.advance(name, pieceEvents())
     : () => {
       partsOf[name]?.(trace);

@@ -57,9 +57,7 @@ struct AnalysisInfo {
   std::string_view name;  // as the bindings and the CLI name it
   bool piecewise;         // advance() builds it a piece at a time
   std::optional<Analysis> needs;  // built first
-  // Computed ahead of requests by a viewer; those that only some requests need (and that
-  // cost memory) are built on the first such request.
-  bool ahead = true;
+  bool ahead = true;      // a viewer builds it ahead of requests (its views show it)
 };
 
 inline constexpr AnalysisInfo kAnalyses[] = {
@@ -72,7 +70,7 @@ inline constexpr AnalysisInfo kAnalyses[] = {
     {Analysis::Timeline, "timeline", true, std::nullopt},
     {Analysis::GoroutineLanes, "goroutineLanes", true, Analysis::Timeline},
     {Analysis::Flames, "flames", false, Analysis::Summary},
-    {Analysis::GroupEvents, "groupEvents", false, Analysis::Summary},
+    {Analysis::GroupEvents, "groupEvents", false, Analysis::Summary, false},
     {Analysis::CriticalPaths, "criticalPaths", false, Analysis::Summary, false},
     {Analysis::DiffFigures, "diffFigures", false, Analysis::Summary, false},
 };

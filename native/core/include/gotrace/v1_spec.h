@@ -82,6 +82,11 @@ struct EventSpec {
   uint8_t nargs = 0;
   std::array<std::string_view, 2> sargs;  // printed string arguments
   uint8_t nsargs = 0;
+  // How the event takes its goroutine off its P, as Go 1.21's parser lists such events:
+  // it blocks to wait for something (GoSleep, GoBlock*), or it stops (GoStop, GoSched,
+  // GoPreempt).
+  bool blocks = false;
+  bool stops = false;
   bool valid() const { return !name.empty(); }
 };
 

@@ -282,22 +282,6 @@ inline void Converter::step(const Event& ev, bool syscall_blocks, std::string_vi
       case EvGoEnd:
         emit(ts, v2::EvGoDestroy, ctx, 0, 0, 0, 0);
         return;
-      case EvGoStop:
-      case EvGoSched:
-      case EvGoPreempt:
-      case EvGoSleep:
-      case EvGoBlock:
-      case EvGoBlockSend:
-      case EvGoBlockRecv:
-      case EvGoBlockSelect:
-      case EvGoBlockSync:
-      case EvGoBlockCond:
-      case EvGoBlockNet:
-      case EvGoBlockGC: {
-        BlockRule r = block_rule(ev.type);
-        emit(ts, r.v2_type, ctx, own, reasons_[r.reason], 0, 0);
-        return;
-      }
       case EvGoUnblock:
         emit64(ts, v2::EvGoUnblock, ctx, own, ev.args[0], 0);
         return;
@@ -378,6 +362,13 @@ inline void Converter::step(const Event& ev, bool syscall_blocks, std::string_vi
       case EvFutileWakeup:
         // 1.5–1.10: the transitions around it stay, the marker has no v2 equivalent.
         if (t_.rules.drop_futile_events) return;
+        break;
+      default:
+        if (const EventSpec& sp = spec(ev.type); sp.blocks || sp.stops) {
+          BlockRule r = block_rule(ev.type);
+          emit(ts, r.v2_type, ctx, own, reasons_[r.reason], 0, 0);
+          return;
+        }
         break;
     }
     unexpected(ev);

@@ -65,6 +65,10 @@ constexpr std::array<EventSpec, 256> build_table() {
   t[EvUserRegion] = make("UserRegion", 11, true, {"taskid", "mode", "typeid"}, {"name"});
   t[EvUserLog] = make("UserLog", 11, true, {"id", "keyid"}, {"category", "message"});
   t[EvCPUSample] = make("CPUSample", 19, true, {"ts", "p", "g"});
+  for (uint8_t type : {EvGoSleep, EvGoBlock, EvGoBlockSend, EvGoBlockRecv, EvGoBlockSelect, EvGoBlockSync,
+                       EvGoBlockCond, EvGoBlockNet, EvGoBlockGC})
+    t[type].blocks = true;
+  for (uint8_t type : {EvGoStop, EvGoSched, EvGoPreempt}) t[type].stops = true;
   return t;
 }
 

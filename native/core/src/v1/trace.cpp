@@ -33,20 +33,11 @@ Trace::Trace(int go_minor, Rules r) : minor(go_minor), rules(r) {
         if (rules.gc_events_on_g0) l.g = GRule::None;
         break;
       case EvGoEnd:
-      case EvGoStop:
-      case EvGoSched:
-      case EvGoPreempt:
-      case EvGoSleep:
-      case EvGoBlock:
-      case EvGoBlockSend:
-      case EvGoBlockRecv:
-      case EvGoBlockSelect:
-      case EvGoBlockSync:
-      case EvGoBlockCond:
-      case EvGoBlockNet:
       case EvGoSysBlock:
-      case EvGoBlockGC:
         l.g = GRule::Stop;
+        break;
+      default:
+        if (sp.blocks || sp.stops) l.g = GRule::Stop;
         break;
       case EvGoSysExitLocal:
         if (rules.sysexit_local_arg_g) l.g = GRule::Argument;

@@ -246,17 +246,6 @@ inline void Validator::step(Event& ev) {
       g.known = true;
       break;
     }
-    case EvGoSleep:
-    case EvGoBlock:
-    case EvGoBlockSend:
-    case EvGoBlockRecv:
-    case EvGoBlockSelect:
-    case EvGoBlockSync:
-    case EvGoBlockCond:
-    case EvGoBlockNet:
-    case EvGoBlockGC:
-      leave_p(ev, gWaiting).last = ev.type;
-      break;
     case EvUserTaskCreate:
       task_create(ev);
       break;
@@ -265,6 +254,9 @@ inline void Validator::step(Event& ev) {
       break;
     case EvUserRegion:
       user_region(ev);
+      break;
+    default:
+      if (spec(ev.type).blocks) leave_p(ev, gWaiting).last = ev.type;
       break;
   }
 }
