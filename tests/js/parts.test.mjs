@@ -202,15 +202,13 @@ test('analyses() lists what prepare() and advance() build, each after what it ne
     assert.ok(names.includes(name), name);
   }
   assert.equal(new Set(names).size, names.length);
-  // What a viewer builds ahead: every analysis its views show (not groupEvents: none does).
-  assert.deepEqual(list.filter((a) => !a.ahead).map((a) => a.name), ['groupEvents']);
+  // What a viewer builds ahead: every analysis its views show at a glance (not
+  // groupEvents: none does; not the critical paths' index nor a diff's figures: built by
+  // the first request that needs them).
+  assert.deepEqual(list.filter((a) => !a.ahead).map((a) => a.name), ['groupEvents', 'criticalPaths', 'diffFigures']);
   list.forEach((a, k) => a.needs && assert.ok(names.slice(0, k).includes(a.needs), `${a.name} after ${a.needs}`));
   const trace = await opened(traces[2]);
   assert.deepEqual(trace.analyses(), list);
-  // An analysis with a result of its own gives it by name, as its own call does.
-  assert.deepEqual(trace.analysis('taskTypes'), trace.taskTypes());
-  assert.deepEqual(trace.analysis('goroutineGroups'), trace.goroutineGroups());
-  assert.throws(() => trace.analysis('summary'), /no JSON of its own/);
   for (const { name, piecewise } of list) {
     let calls = 1;
     while (!trace.advance(name, 2000)) calls++;
