@@ -95,6 +95,13 @@ test('a Blob gives the errors its bytes give, and reading it can be cancelled', 
   t.dispose();
 });
 
+test('a trace broken before its first event is an Error even with allowPartial', async () => {
+  // Go 1.27 lists a Sync before the error: nothing else was read, so nothing opens.
+  const broken = Buffer.concat([Buffer.from('go 1.23 trace\x00\x00\x00'), Buffer.from([0x01, 0xff, 0xff, 0xff, 0xff, 0x7f, 0x42, 0x13])]);
+  await assert.rejects(openTrace(broken, { allowPartial: true }), /^Error: error reading batch size: EOF \(M 66, batch at offset 16/);
+  await stillWorks();
+});
+
 test('not a trace at all', async () => {
   await assert.rejects(openTrace(new TextEncoder().encode('hello, world, this is not a trace')),
     /bad file format: not a Go execution trace\?/);
