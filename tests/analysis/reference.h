@@ -1,6 +1,7 @@
 // Comparing our analysis with Go's references (NAME.trace.analysis.json.zst): the same
-// JSON shape, field by field, times and durations within a tolerance (Go's own figures
-// move by a few ns with the order of tied events), names, ids and counts exactly.
+// JSON shape, field by field, times and durations within a tolerance (Go 1.23's figures
+// of the older traces move by a few ns with the order of tied events; Go 1.27's of the
+// newest are compared with none), names, ids and counts exactly.
 #pragma once
 
 #include <string>
