@@ -1,4 +1,5 @@
-// A port of Go's MutatorUtilizationV2 (internal/trace/gc.go, Go 1.23). Several flag
+// A port of Go's MutatorUtilizationV2 (internal/trace/gc.go, Go 1.23; Go 1.27 differs
+// only in where its Syncs fall, see UtilizationPass::sync). Several flag
 // sets share one pass: the events are decoded once and fed to one builder per set.
 //
 // Go evaluates every P's utilization after every event; here only the Ps whose value

@@ -1,4 +1,5 @@
-// A port of Go's Summarizer (internal/trace/summary.go, Go 1.23). Where Go would
+// A port of Go's Summarizer (internal/trace/summary.go): Go 1.27's on a store with its
+// Syncs, Go 1.23's on a store with Go 1.23's (see go127_ in summarizer.h). Where Go would
 // dereference a goroutine it never saw (a nil pointer there; impossible in a trace Go's
 // reader accepts), the event is skipped instead.
 #include "gotrace/analysis/summary.h"
