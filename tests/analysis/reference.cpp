@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <set>
 
@@ -157,11 +158,22 @@ int64_t max_ns_off(const std::vector<Mismatch>& m) {
   return off;
 }
 
-std::vector<std::string> traces_with_reference() {
-  std::vector<std::string> out;
+ReadResult ReferenceTrace::read() const { return go127 ? read_go127(read_bytes(path)) : read_go123(read_bytes(path)); }
+
+std::vector<ReferenceTrace> traces_with_reference() {
+  std::vector<ReferenceTrace> out;
   for (const std::string& name : corpus_traces({"*"})) {
     if (name == "go123-workload-large") continue;  // a benchmark, not a test
-    if (file_exists(corpus_path(name + ".trace.analysis.json.zst"))) out.push_back(name);
+    ReferenceTrace t{name, corpus_path(name + ".trace"), false};
+    if (file_exists(t.reference(".analysis.json.zst"))) out.push_back(t);
+  }
+  std::vector<std::string> newest;
+  for (const auto& e : std::filesystem::directory_iterator(corpus_dir() + "/newest"))
+    if (e.path().extension() == ".trace") newest.push_back(e.path().stem().string());
+  std::sort(newest.begin(), newest.end());
+  for (const std::string& name : newest) {
+    ReferenceTrace t{name, newest_path(name + ".trace"), true};
+    if (file_exists(t.reference(".analysis.json.zst"))) out.push_back(t);
   }
   return out;
 }

@@ -1,11 +1,13 @@
 // Comparing our analysis with Go's references (NAME.trace.analysis.json.zst): the same
-// JSON shape, field by field, times and durations within a tolerance (Go's own figures
-// move by a few ns with the order of tied events), names, ids and counts exactly.
+// JSON shape, field by field, times and durations within a tolerance (Go 1.23's figures
+// of the older traces move by a few ns with the order of tied events; Go 1.27's of the
+// newest are compared with none), names, ids and counts exactly.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "gotrace/reader.h"
 #include "json_parse.h"
 
 namespace gotrace::test {
@@ -30,7 +32,19 @@ std::vector<Mismatch> compare_reports(const Json& ours, const Json& go, const To
 // The largest difference of times and durations, to show in messages.
 int64_t max_ns_off(const std::vector<Mismatch>& m);
 
-// Corpus traces (names without .trace) that have a reference, the large one excluded.
-std::vector<std::string> traces_with_reference();
+// A corpus trace with Go's analysis references (NAME.trace.analysis.json.zst and
+// NAME.trace.pprof-TYPE.folded.zst beside it), and which Go made them: Go 1.23 for the
+// older traces (corpus/go), Go 1.27 for those of Go 1.24 and 1.27 (corpus/newest).
+// Each is read with its Go's Sync placement, which the analyses follow.
+struct ReferenceTrace {
+  std::string name;  // file name without .trace
+  std::string path;  // the trace
+  bool go127 = false;
+  ReadResult read() const;
+  std::string reference(const std::string& suffix) const { return path + suffix; }  // e.g. ".analysis.json.zst"
+};
+
+// Corpus traces that have an analysis reference, the large one excluded.
+std::vector<ReferenceTrace> traces_with_reference();
 
 }  // namespace gotrace::test

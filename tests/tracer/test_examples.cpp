@@ -97,7 +97,7 @@ TEST_CASE("threads example: goroutines and blocks and syscalls and annotations",
   CHECK(st.events_dropped == 0);
   CHECK(st.misuse == 0);
   // Every event written is read back, plus one Sync per generation.
-  CHECK(t.events == st.events + st.generations);
+  CHECK(t.events == st.events + st.generations + 1);
   CHECK(t.generations == st.generations);
   CHECK(t.generations >= 3);
   CHECK(t.threads.size() >= 6);  // the runner, 2 producers, 2 consumers, logger
@@ -143,7 +143,7 @@ TEST_CASE("scheduler example: jobs as goroutines on worker procs", "[tracer][exa
   REQUIRE(t.ok);
   CHECK(st.events_dropped == 0);
   CHECK(st.misuse == 0);
-  CHECK(t.events == st.events + st.generations);
+  CHECK(t.events == st.events + st.generations + 1);
   CHECK(t.generations >= 3);
   CHECK(t.threads.size() >= 3);  // the runner and two workers
   CHECK(t.procs.size() >= 3);    // the main thread's and the workers'
@@ -220,7 +220,7 @@ TEST_CASE("tracing started and stopped repeatedly while the program runs", "[tra
     REQUIRE(t.ok);
     CHECK(stats[i].misuse == 0);
     CHECK(stats[i].events_dropped == 0);
-    CHECK(t.events == stats[i].events + stats[i].generations);
+    CHECK(t.events == stats[i].events + stats[i].generations + 1);
     CHECK(t.generations >= 4);
   }
 }
@@ -257,12 +257,12 @@ TEST_CASE("flight recorder: the last generations written on demand", "[tracer][e
   TraceSummary ta = summarize(mid.bytes());
   INFO(ta.error);
   REQUIRE(ta.ok);
-  CHECK(ta.events == a.events + a.generations);
+  CHECK(ta.events == a.events + a.generations + 1);
   CHECK(ta.generations == a.generations);
   TraceSummary tb = summarize(end.bytes());
   INFO(tb.error);
   REQUIRE(tb.ok);
-  CHECK(tb.events == b.events + b.generations);
+  CHECK(tb.events == b.events + b.generations + 1);
   CHECK(!ta.goroutines.empty());
 }
 

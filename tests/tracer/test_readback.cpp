@@ -169,7 +169,7 @@ void trace_and_read(const std::string& what, const std::function<void()>& body, 
     return;
   }
   CHECK(st.misuse == 0);
-  if (st.events_dropped == 0) CHECK(r.store.size() == st.events + st.generations);
+  if (st.events_dropped == 0) CHECK(r.store.size() == st.events + st.generations + 1);
 }
 
 }  // namespace

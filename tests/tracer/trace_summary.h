@@ -16,7 +16,9 @@ namespace gotrace::tracer_test {
 struct TraceSummary {
   bool ok = false;
   std::string error;
-  size_t events = 0;       // every event read, Sync events included
+  // Every event read, Sync events included: Go 1.27's, one leading each generation and
+  // a final one.
+  size_t events = 0;
   size_t generations = 0;
   std::set<int64_t> threads;
   std::set<int64_t> procs;

@@ -494,7 +494,7 @@ TEST_CASE("a conversion error keeps the events before it", "[v1][errors]") {
   w.ev(GoCreate, {5, 1, 0, 0}).ev(GoStart, {5, 1, 1}).ev(FutileWakeup, {5}).ev(GoEnd, {5}).ev(Frequency, {kGHz});
   ReadResult r = read_trace(w.bytes());
   REQUIRE_FALSE(r.ok());
-  CHECK(r.store.size() == 3);  // ProcStatus, GoCreate, GoStart
+  CHECK(r.store.size() == 4);  // Go 1.27's leading Sync, ProcStatus, GoCreate, GoStart
   CHECK(r.error->where().offset.has_value());
   CHECK(r.error->where().event == "FutileWakeup");
 }
@@ -559,7 +559,7 @@ TEST_CASE("many Ps merge without a quadratic scan", "[v1][order]") {
   w.ev(Frequency, {kGHz});
   ReadResult r = read_trace(w.bytes());
   REQUIRE(r.ok());
-  CHECK(r.store.size() == 1 + 5 * kProcs);
+  CHECK(r.store.size() == 2 + 1 + 5 * kProcs);  // with Go 1.27's first and last Syncs
   v1::LegacyList list = v1::read_legacy(w.bytes());
   REQUIRE(list.ok());
   CHECK(list.size() == 2 + 5 * kProcs);
@@ -598,7 +598,8 @@ TEST_CASE("huge ids cost nothing", "[v1][robust]") {
   ReadResult r = read_trace(w.bytes());
   INFO((r.ok() ? std::string() : r.error->what()));
   REQUIRE(r.ok());
-  CHECK(r.store.size() == 1 + 4 * 200);  // the first Gomaxprocs ends the initial state
+  // The first Gomaxprocs ends the initial state; Go 1.27 adds a first and a last Sync.
+  CHECK(r.store.size() == 2 + 1 + 4 * 200);
   CHECK(StreamChecker::check_all(r.store) == "");
   v1::LegacyList list = v1::read_legacy(w.bytes());
   CHECK(list.ok());

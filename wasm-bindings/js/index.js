@@ -528,7 +528,14 @@ export async function openTrace(input, { onProgress, allowPartial = false } = {}
   } finally {
     spare?.free();
   }
-  const failed = handle.error() !== '' && (!allowPartial || !handle.usable() || handle.eventCount() === 0);
+  // Go 1.27 lists a Sync before an error that stops the first generation: a trace read
+  // up to such an error holds Syncs alone, nothing to show.
+  const onlySyncs = () => {
+    const st = JSON.parse(unwrap(handle.stats()));
+    return st.events === (st.events_by_kind?.Sync ?? 0);
+  };
+  const failed =
+    handle.error() !== '' && (!allowPartial || !handle.usable() || handle.eventCount() === 0 || onlySyncs());
   if (failed) {
     const message = handle.error();
     handle.delete();

@@ -24,8 +24,10 @@ const STRIP_BUDGET = 3;
  *          task: the id of a task to mark in the Tasks row | null,
  *          range: [a, b] | null, arrows: [{ fromY, fromTime, toY, toTime, color }],
  *          hoverX, cache (createStripCache(); none: everything drawn directly),
- *          labelWidth (the label column's, LABEL_WIDTH by default), theme (theme.js) }
- * Returns { pending: true when stale strips were left for a later frame, axes: the top
+ *          labelWidth (the label column's, LABEL_WIDTH by default), theme (theme.js),
+ *          clock (wallClock.js: a wall-clock ruler; none: times from the trace's start) }
+ * Returns { pending: true when stale strips were left for a later frame, ruler: the
+ * ruler's labels { corner, ticks }, axes: the top
  * of each plot's Y axis drawn, [{ key, max, text }] }.
  */
 export function drawFrame(ctx, f) {
@@ -155,14 +157,14 @@ export function drawFrame(ctx, f) {
       ctx.fillRect(b - 1, top, 1, height - top);
     }
   }
-  drawAxis(ctx, f, x, pw, LW);
+  const ruler = drawAxis(ctx, f, x, pw, LW);
   if (f.hoverX != null && f.hoverX > LW) {
     ctx.fillStyle = T.hover;
     ctx.fillRect(Math.round(f.hoverX), top, 1, height - top);
   }
   ctx.restore();
   cache?.endFrame();
-  return { pending, axes: axes.map(([row, , max]) => ({ key: row.key, max, text: axisText(row, max) })) };
+  return { pending, ruler, axes: axes.map(([row, , max]) => ({ key: row.key, max, text: axisText(row, max) })) };
 }
 
 const axisText = (row, max) => (max <= 0 ? '' : row.unit === 'bytes' ? formatBytes(max) : formatCount(max));
@@ -201,23 +203,41 @@ function drawPlotLabel(ctx, row, y, max, LW) {
   ctx.textAlign = 'left';
 }
 
+// The ruler: ticks from the trace's start, or with f.clock (wallClock.js) on round wall
+// times, labelled with the time of day, the corner giving the wall time of the left edge.
+// Returns what it wrote: { corner, ticks }.
 function drawAxis(ctx, f, x, pw, LW) {
   ctx.fillStyle = T.axis;
   ctx.fillRect(0, 0, f.width, AXIS_HEIGHT);
   ctx.fillStyle = T.line;
   ctx.fillRect(0, AXIS_HEIGHT - 1, f.width, 1);
-  const { step, ticks } = timeTicks(f.t0 - f.start, f.t1 - f.start, pw);
+  const wall = f.clock ?? null;
+  let { step, ticks } = timeTicks(f.t0 - f.start, f.t1 - f.start, pw);
+  if (wall) {
+    const phase = wall.phase(f.start, step);
+    ticks = timeTicks(f.t0 - f.start + phase, f.t1 - f.start + phase, pw).ticks.map((t) => t - phase);
+  }
+  const label = (rel) => (wall ? wall.tick(rel + f.start, step) : formatTick(rel, step));
+  const labels = ticks.map(label);
   ctx.textAlign = 'left';
   ctx.fillStyle = T.tick;
   ctx.beginPath();
   for (const rel of ticks) ctx.rect(Math.round(x(rel + f.start)), AXIS_HEIGHT - 8, 1, 8);
   ctx.fill();
   ctx.fillStyle = T.fg;
-  for (const rel of ticks) ctx.fillText(formatTick(rel, step), Math.round(x(rel + f.start)) + 3, AXIS_HEIGHT / 2 - 2);
+  ticks.forEach((rel, i) => ctx.fillText(labels[i], Math.round(x(rel + f.start)) + 3, AXIS_HEIGHT / 2 - 2));
   ctx.fillStyle = T.axis;
   ctx.fillRect(0, 0, LW, AXIS_HEIGHT - 1);
   ctx.fillStyle = T.muted;
-  ctx.fillText(`${formatTick(f.t1 - f.t0, step)} shown`, 8, AXIS_HEIGHT / 2 - 2);
+  const corner = wall ? wall.format(f.t0) : `${formatTick(f.t1 - f.t0, step)} shown`;
+  if (wall) {
+    ctx.font = '10px system-ui, sans-serif';
+    ctx.fillText(corner, 4, AXIS_HEIGHT / 2 - 2, LW - 6);
+    ctx.font = FONT;
+  } else {
+    ctx.fillText(corner, 8, AXIS_HEIGHT / 2 - 2);
+  }
+  return { corner, ticks: labels };
 }
 
 // Outlines the bar of task `id` among the overlapping ones of the Tasks row (on whole

@@ -29,9 +29,9 @@ enum class SyncPlacement {
 };
 
 struct ReadOptions {
-  // Go 1.23's by default: the analyses are checked against Go 1.23's on the older
-  // traces, whose Go 1.27 analyses the corpus does not have yet.
-  SyncPlacement syncs = SyncPlacement::Go123;
+  // Go 1.27's by default, as the Go people run today reads traces; the analyses follow
+  // the placement (Go 1.23's rules with Go 1.23's Syncs, for Go 1.23's references).
+  SyncPlacement syncs = SyncPlacement::Go127;
   // Called after each generation (v2) or phase (v1). Returning false cancels the read,
   // which then ends with a "canceled" error.
   std::function<bool(const ReadProgress&)> on_progress;

@@ -20,9 +20,10 @@ export function Stack({ frames }) {
   );
 }
 
-export function Details({ details, start, query, onClose, onSelect }) {
+// at: a time's text when the wall clock is shown (ClockToggle.jsx), else null.
+export function Details({ details, start, at, query, onClose, onSelect }) {
   const d = details;
-  const rel = (t) => formatDuration(t - start, 6);
+  const rel = (t) => (at ? at(t) : formatDuration(t - start, 6));
   const g = d.goroutine;
   const trackName = d.track.kind + (d.track.id !== undefined && d.track.id >= 0 ? ` ${d.track.id}` : '');
   const link = (track, time) => href('/timeline', { ...query, sel: formatSel(track, time) });

@@ -6,7 +6,8 @@ import { Stack } from './Details.jsx';
 import { PanelHead } from '../shell/PanelHead.jsx';
 
 // Go's text of an event ends with its stack, which the panel lists below it.
-export function EventDetails({ event, what, merged, start, onClose }) {
+// at: a time's text when the wall clock is shown (ClockToggle.jsx), else null.
+export function EventDetails({ event, what, merged, start, at, onClose }) {
   const g = event.goroutine;
   return (
     <div class="details" data-testid="event-details">
@@ -15,7 +16,7 @@ export function EventDetails({ event, what, merged, start, onClose }) {
         <tbody>
           <tr>
             <th>At</th>
-            <td>{formatDuration(event.time - start, 6)}</td>
+            <td>{at ? at(event.time) : formatDuration(event.time - start, 6)}</td>
           </tr>
           {g >= 0 && (
             <tr>

@@ -22,7 +22,8 @@ function sumCount(r) {
   return n;
 }
 
-export function RangeStats({ trace, list, range, start, onClose }) {
+// at: a time's text when the wall clock is shown (ClockToggle.jsx), else null.
+export function RangeStats({ trace, list, range, start, at, onClose }) {
   const [stats, setStats] = useState(null);
   const [error, setError] = useState(null);
   const [a, b] = range;
@@ -56,7 +57,7 @@ export function RangeStats({ trace, list, range, start, onClose }) {
     <div class="details" data-testid="range-stats">
       <PanelHead onClose={onClose}>Range {formatDuration(b - a)}</PanelHead>
       <p class="muted">
-        From {formatDuration(a - start, 6)} to {formatDuration(b - start, 6)}.{' '}
+        From {at ? at(a) : formatDuration(a - start, 6)} to {at ? at(b) : formatDuration(b - start, 6)}.{' '}
         <a href={href('/timeline', { t0: Math.round(a), t1: Math.round(b) })}>Zoom to it</a>
         {' · '}
         <a href={href('/profiles/sync', { t0: Math.round(a), t1: Math.round(b) })}>Profiles of it</a>

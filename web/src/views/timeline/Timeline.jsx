@@ -13,6 +13,7 @@ import { Details } from './Details.jsx';
 import { Legend } from './Legend.jsx';
 import { EventDetails } from './EventDetails.jsx';
 import { RangeStats } from './RangeStats.jsx';
+import { ClockToggle, useWallClock } from './ClockToggle.jsx';
 import { clampSpan, formatSel, num, parseSel } from './view.js';
 
 const tracksOf = new WeakMap();
@@ -60,6 +61,11 @@ function TimelineCanvas({ trace, list, query }) {
   const theme = useCanvasTheme();
   const themeRef = useRef(theme);
   themeRef.current = theme;
+  const { clock, wall } = useWallClock(trace, query);
+  const wallClock = wall ? clock : null;
+  const clockRef = useRef(wallClock);
+  clockRef.current = wallClock;
+  const at = wallClock ? (t) => wallClock.format(t) : null;  // the panels' times
 
   // Mutable view state: pan and zoom redraw without re-rendering the component.
   const v = useRef(null);
@@ -123,7 +129,7 @@ function TimelineCanvas({ trace, list, query }) {
     const { rows } = rowsRef.current;
     s.arrows = arrowsFor(s, rowsRef.current);
     const { width, height } = sizeRef.current;
-    const { pending, axes } = drawFrame(ctx, {
+    const { pending, axes, ruler } = drawFrame(ctx, {
       width,
       height,
       dpr,
@@ -142,8 +148,10 @@ function TimelineCanvas({ trace, list, query }) {
       cache: s.strips,
       labelWidth: labelWidth(),
       theme: themeRef.current,
+      clock: clockRef.current,
     });
     s.axes = axes;
+    s.ruler = ruler;
     s.frameTimes.push(performance.now() - t);
     // Strips left for later frames (each frame draws a few within its budget).
     if (pending) s.frame = requestAnimationFrame(draw);
@@ -156,6 +164,7 @@ function TimelineCanvas({ trace, list, query }) {
     if (!s.frame) s.frame = requestAnimationFrame(draw);
   }, [draw]);
   v.current.onStrip = requestDraw;
+  useEffect(requestDraw, [wallClock]);  // the ruler's clock changed
   useEffect(() => () => v.current.strips.dispose(), []);
 
   // ---- queries: visible rows at the screen's level of detail ----
@@ -614,6 +623,7 @@ function TimelineCanvas({ trace, list, query }) {
       markedTask: () => v.current.task,
       labelWidth: () => labelWidth(),
       axes: () => v.current.axes,
+      ruler: () => v.current.ruler,
       // What the last query of a track answered (typed arrays), for checks.
       data: (key) => v.current.data.get(key) ?? null,
       stickyHeader: () => stickyHeader(rowsRef.current.rows, scrollRef.current?.scrollTop ?? 0)?.label ?? null,
@@ -645,6 +655,7 @@ function TimelineCanvas({ trace, list, query }) {
           −
         </button>
         <Legend />
+        <ClockToggle clock={clock} wall={wall} />
         <span class="muted help" title="Wheel or W/S: zoom · drag or A/D: pan · shift+drag or drag the ruler: select a range · click: details · Esc: clear">
           <kbd>?</kbd> keys
         </span>
@@ -675,6 +686,7 @@ function TimelineCanvas({ trace, list, query }) {
                 what={details.what}
                 merged={details.merged}
                 start={start}
+                at={at}
                 onClose={() => setDetails(null)}
               />
             )}
@@ -682,6 +694,7 @@ function TimelineCanvas({ trace, list, query }) {
               <Details
                 details={details}
                 start={start}
+                at={at}
                 query={parseQueryNow()}
                 onSelect={(track, time, g) => select(track, time, g)}
                 onClose={() => {
@@ -698,6 +711,7 @@ function TimelineCanvas({ trace, list, query }) {
                 list={list}
                 range={range}
                 start={start}
+                at={at}
                 onClose={() => {
                   v.current.range = null;
                   setRange(null);

@@ -1,4 +1,5 @@
-// A port of Go's MutatorUtilizationV2 (internal/trace/gc.go, Go 1.23). Several flag
+// A port of Go's MutatorUtilizationV2 (internal/trace/gc.go, Go 1.23; Go 1.27 differs
+// only in where its Syncs fall, see UtilizationPass::sync). Several flag
 // sets share one pass: the events are decoded once and fed to one builder per set.
 //
 // Go evaluates every P's utilization after every event; here only the Ps whose value
@@ -291,7 +292,10 @@ void UtilizationPass::too_many_procs(size_t i, Time t, uint64_t procs) const {
                    where);
 }
 
+// After a whole generation, RangeActive events repeat what is known. Go 1.23's Sync
+// follows each generation; Go 1.27's leads each, so there the second one says so.
 void UtilizationPass::sync(Time) {
+  if (++syncs_ <= (store_.format.leading_syncs ? 1u : 0u)) return;
   for (auto& b : builders_) b->sync();
 }
 

@@ -45,6 +45,7 @@ class UtilizationPass {
   [[noreturn]] void too_many_procs(size_t i, Time t, uint64_t procs) const;
 
   const EventStore& store_;
+  uint64_t syncs_ = 0;  // Syncs seen so far
   std::vector<std::unique_ptr<UtilBuilder>> builders_;
   bool procs_known_ = false;  // GOMAXPROCS is known: nothing is computed before
   bool dirty_ = false;        // some builder may have a point to record

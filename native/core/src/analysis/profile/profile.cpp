@@ -1,5 +1,5 @@
-// A port of cmd/trace/pprof.go (Go 1.23): makeComputePprofFunc, pprofOverlappingDuration
-// and stackMap.
+// A port of cmd/trace/pprof.go (Go 1.23, and Go 1.27's change: transitions without a
+// stack count too): makeComputePprofFunc, pprofOverlappingDuration and stackMap.
 #include "gotrace/analysis/profile.h"
 
 #include <algorithm>
@@ -118,9 +118,12 @@ class StackMap {
     auto f = stacks_.frames(stack);
     return f.first(std::min(f.size(), kPprofMaxStack));
   }
+  // Trailing zero PCs left out: same_pcs reads them as the end of the stack.
   uint64_t pc_hash(StackID stack) const {
+    auto frames = pcs_frames(stack);
+    while (!frames.empty() && stacks_.frame(frames.back()).pc == 0) frames = frames.first(frames.size() - 1);
     uint64_t h = 0x9e3779b97f4a7c15ULL;
-    for (FrameID f : pcs_frames(stack)) h = mix64(h ^ stacks_.frame(f).pc);
+    for (FrameID f : frames) h = mix64(h ^ stacks_.frame(f).pc);
     return h;
   }
   // Go compares [128]uint64 arrays: PCs past the end of the stack read as 0.
@@ -205,14 +208,16 @@ std::vector<Profile> compute_profiles(const EventStore& store, std::span<const P
     each.push_back({type, rule, ReasonCache{rule.track_reason}, StackMap(store.stacks), {}});
   }
   const auto& kinds = detail::event_kinds();
+  // Go 1.27's rules for a store with its Syncs, Go 1.23's otherwise.
+  const bool go127 = store.format.leading_syncs;
   // A chunk's columns at a time (EventStore::ChunkColumns), in slices (event_slices.h): a
   // WebAssembly engine optimizes the loop between them.
   auto pass = [&](const EventStore::ChunkColumns& col, size_t first, size_t end) {
     for (size_t i = first; i < end; i++) {
-      // Only state transitions with a stack.
+      // State transitions; Go 1.23 only those with a stack.
       const uint8_t ev_type = col.type(i);
       if (kinds[ev_type] != EventKind::StateTransition) continue;
-      if (col.stack(i) == 0) continue;
+      if (!go127 && col.stack(i) == 0) continue;
       const StateTransition st = detail::read_transition(store, col, i, ev_type);
       if (st.resource.kind != ResourceKind::Goroutine) continue;
       const GoID id = st.resource.id;

@@ -95,6 +95,10 @@ class Summarizer {
   uint32_t create(GoID id);
   // Out of line: once per goroutine, where the transitions around it are per event.
   [[gnu::noinline]] uint32_t appear(size_t i, Time t, GoID id, GoState from, GoID creator);
+  // Go 1.27: a goroutine named for the first time has been in its state since the last
+  // sync, and that time counts.
+  template <class Reason>
+  [[gnu::noinline]] void count_since_sync(uint32_t g, Time t, GoState to, ProcID proc, Reason reason);
   uint32_t task_index(TaskID id);
   void task_goroutine(uint32_t task, GoID g) {
     // A set in Go; sorted and made unique at the end, and repeats in a row (most of
@@ -191,6 +195,9 @@ class Summarizer {
   ExecStats scratch_, scratch2_;  // reused by region ends (their capacity, not their values)
   Time last_ts_ = 0;
   Time sync_ts_ = 0;
+  // Go 1.27's summarizer, for a store with Go 1.27's Syncs (one leading each generation);
+  // Go 1.23's otherwise, whose Syncs follow each generation.
+  bool go127_ = false;
   Time first_ts_ = 0;
   bool any_ = false;
 };

@@ -1,4 +1,5 @@
-// A port of Go's Summarizer (internal/trace/summary.go, Go 1.23). Where Go would
+// A port of Go's Summarizer (internal/trace/summary.go): Go 1.27's on a store with its
+// Syncs, Go 1.23's on a store with Go 1.23's (see go127_ in summarizer.h). Where Go would
 // dereference a goroutine it never saw (a nil pointer there; impossible in a trace Go's
 // reader accepts), the event is skipped instead.
 #include "gotrace/analysis/summary.h"
@@ -56,7 +57,7 @@ uint32_t Summarizer::task_index(TaskID id) {
 }
 
 Summarizer::Summarizer(const EventStore& s, const RangeNames& names, const std::array<uint64_t, 256>* events_by_type)
-    : s_(s), names_(names) {
+    : s_(s), names_(names), go127_(s.format.leading_syncs) {
   // Room for every goroutine, task and region that can appear, so that the arrays do
   // not grow by copying. (Counting types is cheap next to the pass.)
   const std::array<uint64_t, 256> of_type = events_by_type ? *events_by_type : s.count_by_type();
@@ -203,14 +204,15 @@ uint32_t Summarizer::create(GoID id) {
 // A goroutine created, or named for the first time. From Undetermined it has existed
 // since the last sync. A reused id replaces the old summary, as in Go.
 uint32_t Summarizer::appear(size_t i, Time t, GoID id, GoState from, GoID creator_id) {
-  const uint32_t creator = find(creator_id);
+  // Go 1.27 lets only a created goroutine inherit; Go 1.23 also one named for the first
+  // time by an event of another goroutine (e.g. a GoStatus in a flight recording).
+  const uint32_t creator = go127_ && from == GoState::Undetermined ? kNone : find(creator_id);
   const uint32_t inherited =
       creator != kNone && in_region(creator) ? pending_if(creator)->extra->active_regions.back() : kNone;
   const uint32_t g = create(id);
   goroutines_[g].creation_time = from == GoState::Undetermined ? sync_ts_ : t;
   // A new goroutine inherits the task of its creator's innermost region, as a synthetic
-  // region that starts at its creation. (From Undetermined there is no creator: the
-  // event's goroutine is NoGoroutine.)
+  // region that starts at its creation.
   if (inherited != kNone) {
     RegionSummary r;
     r.task = regions_[inherited].task;
@@ -224,6 +226,31 @@ uint32_t Summarizer::appear(size_t i, Time t, GoID id, GoState from, GoID creato
 }
 
 template <class Reason>
+void Summarizer::count_since_sync(uint32_t g, Time t, GoState to, ProcID proc, Reason reason) {
+  ExecStats& stats = goroutines_[g].stats;
+  const int64_t d = t - sync_ts_;
+  switch (to) {
+    case GoState::Running:
+      stats.exec += d;
+      break;
+    case GoState::Waiting: {
+      const uint32_t why = reason();
+      add(stats.block, why == kForever ? reasons_.get("forever") : why, d);
+      break;
+    }
+    case GoState::Runnable:
+      stats.sched_wait += d;
+      break;
+    case GoState::Syscall:
+      // With a P it has had that P since the start: a syscall; without, a blocked one.
+      (proc == kNoProc ? stats.syscall_block : stats.syscall) += d;
+      break;
+    default:
+      break;
+  }
+}
+
+template <class Reason>
 [[gnu::always_inline]] inline void Summarizer::go_transition(size_t i, Time t, GoID id, GoState from, GoState to,
                                                              GoID creator_id, ProcID proc, StackID stack,
                                                              bool has_stack, Reason reason) {
@@ -232,6 +259,7 @@ template <class Reason>
   uint32_t g;
   if (from == GoState::Undetermined || from == GoState::NotExist) {
     g = appear(i, t, id, from, creator_id);
+    if (go127_ && from == GoState::Undetermined) count_since_sync(g, t, to, proc, reason);
   } else if (g = find(id); g == kNone) {
     return;
   }

@@ -1,0 +1,82 @@
+// The wall clock of a Go 1.25+ trace on the timeline: the toggle puts `clock=wall` in the
+// URL, the ruler then gives the wall time of its left edge (what `gotrace stats --json`
+// says the trace began at, for the whole trace) and ticks at times of day, the range
+// figures give wall times too, a reload keeps the choice; a trace without clock
+// snapshots has no toggle.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useBrowser } from './browser.mjs';
+import { SAMPLE, corpusTrace, gotraceJson } from './fixtures.mjs';
+import { openFile, openPage, show, timelineIdle } from './pages.mjs';
+
+const env = useBrowser();
+const TRACE = corpusTrace('newest/go127-workload.trace');
+
+// "2026-11-27T04:11:05.996086443Z" plus `ns` nanoseconds, as the app writes it:
+// "2026-11-27 04:11:05.996086443 UTC".
+function wallText(rfc3339, ns = 0) {
+  const m = /^(.*T\d\d:\d\d:\d\d)(?:\.(\d+))?Z$/.exec(rfc3339);
+  const total = BigInt(Date.parse(m[1] + 'Z')) * 1_000_000n + BigInt((m[2] ?? '').padEnd(9, '0')) + BigInt(ns);
+  const sec = total / 1_000_000_000n;
+  const frac = String(total % 1_000_000_000n).padStart(9, '0');
+  const iso = new Date(Number(sec) * 1000).toISOString();  // 2026-11-27T04:11:05.000Z
+  return `${iso.slice(0, 10)} ${iso.slice(11, 19)}.${frac} UTC`;
+}
+
+const ruler = (page) => page.evaluate(() => window.__gotraceTimeline.ruler());
+
+test('the timeline shows wall-clock times when asked, and keeps the choice over a reload', async () => {
+  const stats = gotraceJson('stats', TRACE);
+  assert.match(stats.time.wall_start, /^20\d\d-/);
+  const { page, problems } = await openPage(env.browser, env.site.url);
+  await openFile(page, TRACE);
+  await show(page, '#/timeline', '[data-testid=timeline-canvas]');
+  await timelineIdle(page);
+  assert.match((await ruler(page)).corner, / shown$/);
+  const view = await page.evaluate(() => window.__gotraceTimeline.view());
+  assert.equal(view.t0, stats.time.start, 'the first view starts at the trace start');
+
+  await page.locator('[data-testid=wall-clock]').check();
+  await page.waitForFunction(() => /[?&]clock=wall/.test(location.hash));
+  await page.waitForFunction(() => / UTC$/.test(window.__gotraceTimeline.ruler()?.corner ?? ''));
+  const wall = await ruler(page);
+  assert.equal(wall.corner, wallText(stats.time.wall_start));
+  assert.ok(wall.ticks.length >= 3, wall.ticks.join(', '));
+  for (const t of wall.ticks) assert.match(t, /^\d\d:\d\d:\d\d(\.\d+)?$/);
+  // The ticks fall on round wall times after the left edge, in order.
+  const seconds = (t) => t.split(':').reduce((s, x) => s * 60 + Number(x), 0);
+  assert.ok(seconds(wall.ticks[0]) >= seconds(wall.corner.slice(11, 29)));
+  for (let i = 1; i < wall.ticks.length; i++) assert.ok(seconds(wall.ticks[i]) > seconds(wall.ticks[i - 1]), wall.ticks.join(', '));
+
+  // A range's figures give its ends as wall times.
+  const r0 = stats.time.start + 1_000_000;
+  const r1 = stats.time.start + 2_000_000;
+  await page.evaluate(([a, b]) => { location.hash = location.hash.replace(/\?/, `?r0=${a}&r1=${b}&`); }, [r0, r1]);
+  await page.reload();
+  await page.waitForSelector('[data-testid=range-stats]', { timeout: 60_000 });
+  await timelineIdle(page);
+  assert.match(await page.evaluate(() => location.hash), /[?&]clock=wall/);
+  await page.waitForFunction(() => / UTC$/.test(window.__gotraceTimeline.ruler()?.corner ?? ''));
+  assert.ok(await page.locator('[data-testid=wall-clock]').isChecked());
+  const figures = await page.locator('[data-testid=range-stats]').textContent();
+  assert.ok(figures.includes(`From ${wallText(stats.time.wall_start, 1_000_000)} to ${wallText(stats.time.wall_start, 2_000_000)}.`), figures);
+
+  // Off again: times from the start, and the URL says nothing of the clock.
+  await page.locator('[data-testid=wall-clock]').uncheck();
+  await page.waitForFunction(() => !/clock=wall/.test(location.hash));
+  await page.waitForFunction(() => / shown$/.test(window.__gotraceTimeline.ruler()?.corner ?? ''));
+  assert.deepEqual(problems.errors, []);
+  await page.context().close();
+});
+
+test('a trace without clock snapshots has no wall-clock toggle', async () => {
+  assert.equal(gotraceJson('stats', SAMPLE).time.wall_start, null);
+  const { page, problems } = await openPage(env.browser, env.site.url);
+  await openFile(page, SAMPLE);
+  await show(page, '#/timeline?clock=wall', '[data-testid=timeline-canvas]');
+  await timelineIdle(page);
+  assert.equal(await page.locator('[data-testid=wall-clock]').count(), 0);
+  assert.match((await ruler(page)).corner, / shown$/);
+  assert.deepEqual(problems.errors, []);
+  await page.context().close();
+});
