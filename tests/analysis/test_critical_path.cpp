@@ -223,6 +223,13 @@ TEST_CASE("a hand-built chain of three goroutines gives the known path", "[analy
   while (create < r.store.size() && r.store.type(create) != v2::EvGoCreate) create++;
   REQUIRE(create < r.store.size());
   const Time t0 = r.store.time(create) - 10;
+  // G1's status, where the path's knowledge of it begins (the reader may move it a
+  // nanosecond or two past the batch's start, after the ProcStatus and the Sync).
+  size_t status = 0;
+  while (status < r.store.size() && r.store.type(status) != v2::EvGoStatus) status++;
+  REQUIRE(status < create);
+  const Time known = r.store.time(status) - t0;
+  REQUIRE((known > 0 && known < 10));
 
   const CriticalPath p = critical_path(index, 1, t0, t0 + 380);
   struct Want {
@@ -231,7 +238,7 @@ TEST_CASE("a hand-built chain of three goroutines gives the known path", "[analy
     Time start, end;
   };
   const std::vector<Want> want = {
-      {1, PathState::NotInTrace, 0, 1}, {1, PathState::Running, 1, 10},   {2, PathState::Runnable, 10, 30}, {2, PathState::Running, 30, 40},
+      {1, PathState::NotInTrace, 0, known}, {1, PathState::Running, known, 10},   {2, PathState::Runnable, 10, 30}, {2, PathState::Running, 30, 40},
       {3, PathState::Runnable, 40, 60}, {3, PathState::Running, 60, 160}, {2, PathState::Runnable, 160, 190},
       {2, PathState::Running, 190, 240}, {1, PathState::Runnable, 240, 280}, {1, PathState::Running, 280, 380},
   };
@@ -248,7 +255,7 @@ TEST_CASE("a hand-built chain of three goroutines gives the known path", "[analy
   }
   CHECK(p.handoffs == 4);
   // Not following, G1's own account: it ran, waited on a channel, was runnable, ran.
-  const CriticalPath own = critical_path(index, 1, t0 + 1, t0 + 380, kNoEvent, false);
+  const CriticalPath own = critical_path(index, 1, t0 + known, t0 + 380, kNoEvent, false);
   REQUIRE(own.segments.size() == 4);
   CHECK(own.segments[1].state == PathState::Blocked);
   CHECK(own.segments[1].reason == "chan receive");
