@@ -7,7 +7,8 @@ import { bucketUpper } from './buckets.js';
 import { Histogram } from './Histogram.jsx';
 
 // Types (of tasks or regions) with their duration distribution. A click on a histogram
-// bar lists the instances whose duration falls in that bucket.
+// bar lists the instances whose duration falls in that bucket; `instanceColumns` is the
+// columns of that list, or a function of the instances listed that gives them.
 export function DurationTable({ kind, types, label, instancesOf, instanceColumns, extraColumns = [], testid, highlight }) {
   const [pick, setPick] = useState(null);
   const q = (key) => (t) => t.durations.quantiles[key] ?? 0;
@@ -44,7 +45,7 @@ export function DurationTable({ kind, types, label, instancesOf, instanceColumns
             {pick.type.name}: {formatCount(instances.length)} {kind === 'task' ? 'tasks' : 'regions'} of {formatDuration(pick.min)} to {formatDuration(bucketUpper(pick.min))}
             {' '}<button type="button" onClick={() => setPick(null)}>close</button>
           </h3>
-          <SortableTable columns={instanceColumns} rows={instances} initialSort="duration" limit={200} />
+          <SortableTable columns={typeof instanceColumns === 'function' ? instanceColumns(instances) : instanceColumns} rows={instances} initialSort="duration" limit={200} />
         </div>
       )}
     </Fragment>
