@@ -530,6 +530,8 @@ class WasmTrace {
       out.set("taskRows", t.task_rows);
       out.set("logs", static_cast<double>(t.logs));
       out.set("samples", static_cast<double>(t.samples));
+      out.set("network", static_cast<double>(t.network));
+      out.set("syscalls", static_cast<double>(t.syscalls));
       val series = val::array();
       for (SeriesKind k : t.series) series.call<void>("push", val(std::string(to_string(k))));
       out.set("series", series);
@@ -583,12 +585,12 @@ class WasmTrace {
         out.set("task", f64_copy(r.task));
         out.set("name", typed_copy(name));
         out.set("names", names.texts());
-      } else if (kind == "logs" || kind == "samples") {
+      } else if (auto instants = instant_kind(kind)) {
         ResourceKind by = arg == "goroutine" ? ResourceKind::Goroutine
                           : arg == "thread"  ? ResourceKind::Thread
                           : arg.empty() || arg == "proc" ? ResourceKind::Proc
                                                          : throw std::runtime_error("instants group by proc, goroutine or thread, not '" + arg + "'");
-        InstantMarks r = query_instants(index, kind == "logs" ? InstantKind::Log : InstantKind::CPUSample, by, v);
+        InstantMarks r = query_instants(index, *instants, by, v);
         out.set("type", std::string("instants"));
         out.set("time", f64_copy(r.time));
         out.set("resource", f64_copy(r.resource));

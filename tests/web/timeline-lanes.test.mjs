@@ -6,7 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useBrowser } from './browser.mjs';
-import { SAMPLE, gotrace, gotraceJson as json } from './fixtures.mjs';
+import path from 'node:path';
+import { SAMPLE, corpusTrace, gotrace, gotraceJson as json } from './fixtures.mjs';
 import { canvasPixels, hsl, openFile, openPage, show, timelineIdle } from './pages.mjs';
 
 
@@ -213,6 +214,47 @@ test('a goroutine lane draws its blocked time in the colour of the reason, which
   const { pixels } = await canvasPixels(page, await rowRect(page, 'goroutine:46'));
   const n = pixels.filter((p) => p[0] === rgb[0] && p[1] === rgb[1] && p[2] === rgb[2]).length;
   assert.ok(n > 100, `${n} pixels of ${reason}'s colour in G46's lane`);
+  assert.deepEqual(problems.errors, []);
+  await context.close();
+});
+
+// go tool trace's Network and Syscalls lanes: each holds what the CLI counts, on traces
+// of Go 1.5, 1.19, 1.23 and 1.27 opened one after the other in the same tab.
+test('the Network and Syscalls lanes hold the network unblocks and blocked syscall exits the CLI counts', async () => {
+  const files = [SAMPLE, corpusTrace('go/http_1_5_good.trace'), corpusTrace('go/go119-workload.trace'), corpusTrace('newest/go127-wait-on-pipe.default.trace')];
+  const { page, problems, context } = await openPage(env.browser, env.site.url);
+  for (const file of files) {
+    await openFile(page, file);
+    await show(page, '#/timeline', '[data-testid=timeline-canvas]');
+    await timelineIdle(page);
+    // Independent figures: the net profile's samples (one per network block) and the
+    // GoSyscallEndBlocked events.
+    const network = gotrace('pprof', '--type=net', '--folded', file).split('\n').filter(Boolean).reduce((s, l) => s + Number(l.split(' ')[0]), 0);
+    const syscalls = json('stats', file).events_by_type.GoSyscallEndBlocked ?? 0;
+    const keys = await page.evaluate(() => window.__gotraceTimeline.rowKeys());
+    for (const [key, expected] of [['network', network], ['syscalls', syscalls]]) {
+      const cli = json('timeline', file, `--track=${key}`);
+      assert.equal(cli.count.reduce((s, c) => s + c, 0), expected, `${path.basename(file)}: gotrace timeline --track=${key}`);
+      if (expected === 0) {
+        assert.ok(!keys.includes(key), `${path.basename(file)} has no ${key} lane`);
+        continue;
+      }
+      assert.ok(keys.includes(key), `${path.basename(file)} has a ${key} lane`);
+      const shown = await page.evaluate((k) => window.__gotraceTimeline.data(`${k}:proc`), key);
+      const total = Object.values(shown.count).reduce((s, c) => s + c, 0);
+      assert.equal(total, expected, `${path.basename(file)}: the ${key} lane's marks`);
+      const { pixels } = await canvasPixels(page, await rowRect(page, key));
+      assert.ok(pixels.some((p) => hsl(p)[2] < 0.8), `${path.basename(file)}: the ${key} lane is drawn`);
+    }
+  }
+  // A mark of the last trace's Syscalls lane opens its event in the details panel.
+  const row = await rowRect(page, 'syscalls');
+  const marks = await page.evaluate(() => window.__gotraceTimeline.data('syscalls:proc'));
+  const view = await page.evaluate(() => window.__gotraceTimeline.view());
+  const box = await page.locator('[data-testid=timeline-canvas]').boundingBox();
+  const x = row.x + ((marks.time[0] - view.t0) / (view.t1 - view.t0)) * row.width;
+  await page.mouse.click(box.x + x + 0.5, box.y + row.y + row.height / 2);
+  await page.waitForFunction(() => /Blocked syscall exit/.test(document.querySelector('[data-testid=event-details], .details')?.textContent ?? ''));
   assert.deepEqual(problems.errors, []);
   await context.close();
 });

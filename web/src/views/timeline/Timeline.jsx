@@ -16,6 +16,8 @@ import { RangeStats } from './RangeStats.jsx';
 import { clampSpan, formatSel, num, parseSel } from './view.js';
 
 const tracksOf = new WeakMap();
+// What one instant of each instants row is, in the details panel.
+const INSTANT_NAMES = { logs: 'Log', samples: 'CPU sample', network: 'Network unblock', syscalls: 'Blocked syscall exit' };
 /** The trace's TrackList, asked for once per open trace. */
 export function trackList(trace) {
   let p = tracksOf.get(trace);
@@ -547,7 +549,7 @@ function TimelineCanvas({ trace, list, query }) {
       const i = hitTest(dd, timeAt(x), ((s.t1 - s.t0) / plotWidth()) * 3);
       if (i < 0) return;
       s.selection = null;
-      const what = row.tracks[0].kind === 'logs' ? 'Log' : 'CPU sample';
+      const what = INSTANT_NAMES[row.tracks[0].kind];
       trace
         .eventAt(dd.event[i])
         .then((event) => setDetails({ kind: 'event', event, what, merged: dd.count[i] }))
