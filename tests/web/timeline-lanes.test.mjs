@@ -258,3 +258,52 @@ test('the Network and Syscalls lanes hold the network unblocks and blocked sysca
   assert.deepEqual(problems.errors, []);
   await context.close();
 });
+
+// Flow arrows for every wake-up in view, as go tool trace draws them: a toggle kept in
+// the URL; each edge `gotrace timeline --track=edges` lists is an arrow, and an arrow
+// whose waker's lane is not on screen says which goroutine it comes from.
+test('the Flows toggle draws every wake-up in view as an arrow, labels those from goroutines off screen, and is kept in the URL', async () => {
+  const { start, end } = json('stats', SAMPLE).time;
+  const t0 = Math.round(start + (end - start) / 2);
+  const t1 = t0 + 2_000_000;
+  const cli = json('timeline', SAMPLE, '--track=edges', `--from=${t0}`, `--to=${t1}`, '--pixels=1000', '--limit=1000000');
+  const want = cli.to_time.map((t, i) => `${cli.goroutine[i]}@${t}`).sort();
+  assert.ok(want.length > 10 && !cli.sampled, `${want.length} wake-ups in the window`);
+
+  const { page, problems, context } = await openTimeline();
+  await show(page, `#/timeline?t0=${t0}&t1=${t1}&flows=1`, '[data-testid=flows-toggle]:checked');
+  await timelineIdle(page);
+  const arrows = await page.evaluate(() => window.__gotraceTimeline.arrows());
+  const drawn = arrows.filter((a) => a.toTime >= t0 && a.toTime < t1).map((a) => `${a.goroutine}@${a.toTime}`).sort();
+  assert.deepEqual(drawn, want, 'an arrow for each wake-up of the window');
+  // Goroutine lanes are folded in their groups: arrows from goroutines are labelled.
+  const keys = new Set(await page.evaluate(() => window.__gotraceTimeline.rowKeys()));
+  const fromGoroutines = arrows.filter((a) => a.from >= 0);
+  assert.ok(fromGoroutines.length > 0);
+  for (const a of fromGoroutines) {
+    if (!keys.has(`goroutine:${a.from}`)) assert.equal(a.label, `G${a.from}`, `the arrow into G${a.goroutine}`);
+  }
+  const purple = await page.evaluate(() => {
+    const c = document.querySelector('[data-testid=timeline-canvas]');
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) n += d[i] === 0x7c && d[i + 1] === 0x3a && d[i + 2] === 0xed;
+    return n;
+  });
+  assert.ok(purple > 50, `the arrows are drawn (${purple} pixels)`);
+
+  // Off, no arrow and no flows in the URL; a reload with it on draws them again.
+  await page.click('[data-testid=flows-toggle]');
+  await page.waitForFunction(() => !/flows=/.test(location.hash));
+  await timelineIdle(page);
+  assert.deepEqual(await page.evaluate(() => window.__gotraceTimeline.arrows()), []);
+  await page.click('[data-testid=flows-toggle]');
+  await page.waitForFunction(() => /flows=1/.test(location.hash));
+  await page.reload();
+  await page.waitForSelector('[data-testid=flows-toggle]:checked', { timeout: 60_000 });
+  await timelineIdle(page);
+  const again = await page.evaluate(() => window.__gotraceTimeline.arrows());
+  assert.deepEqual(again.filter((a) => a.toTime >= t0 && a.toTime < t1).map((a) => `${a.goroutine}@${a.toTime}`).sort(), want);
+  assert.deepEqual(problems.errors, []);
+  await context.close();
+});
