@@ -58,14 +58,16 @@ export function TasksView({ client, name }) {
 const stat = (key, label) => ({ key, label, numeric: true, value: (r) => r.stats[key] ?? 0, format: formatDuration });
 
 // Where the regions' time went, as go tool trace's regions page splits it: execution,
-// scheduling wait, block time by reason (a column per reason any listed region has, as
-// in the goroutine group table), syscalls, what is unaccounted for, and the bar.
+// scheduling wait, block time by reason (a column per reason any listed region blocked
+// for, as in the goroutine group table), syscalls, what is unaccounted for, and the bar.
 function regionTimeColumns(regions) {
   const maxTotal = Math.max(1, ...regions.map((r) => r.stats.total ?? 0));
   return [
     stat('exec', 'Execution'),
     stat('sched_wait', 'Sched wait'),
-    ...blockReasons(regions.map((r) => r.stats)).map((reason) => stat(`block:${reason}`, `Block: ${reason || 'unknown reason'}`)),
+    ...blockReasons(regions.map((r) => r.stats))
+      .filter((reason) => regions.some((r) => r.stats[`block:${reason}`] > 0))
+      .map((reason) => stat(`block:${reason}`, `Block: ${reason || 'unknown reason'}`)),
     stat('syscall', 'Syscall'),
     stat('syscall_block', 'Syscall blocked'),
     { key: 'unknown', label: 'Unknown', numeric: true, value: (r) => unknownTime(r.stats), format: formatDuration },
