@@ -10,8 +10,8 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { newPage, useBrowser } from './browser.mjs';
-import { corpusTrace, gotraceJson as json, root } from './fixtures.mjs';
-import { checkedRoutes, cliFigures, figureMismatches } from './figures.mjs';
+import { corpusTrace, root } from './fixtures.mjs';
+import { PROFILE_TYPES, checkedRoutes, cliFigures, figureMismatches } from './figures.mjs';
 import { corpusDir } from '../js/corpus.mjs';
 
 
@@ -31,14 +31,11 @@ function registeredPaths() {
   return out;
 }
 
-const PROFILES = ['net', 'sync', 'syscall', 'sched'];
-
-/** The hashes to visit for a trace: every path, its parameters filled in. */
-function hashesFor(file, paths) {
-  let goroutines;
-  let tasks;
-  const groups = () => (goroutines ??= json('goroutines', file).groups);
-  const taskList = () => (tasks ??= json('tasks', file).tasks ?? []);
+/** The hashes to visit for a trace: every path, its parameters filled in from the
+ *  CLI's figures (cliFigures). */
+async function hashesFor(cli, paths) {
+  const groups = (await cli.goroutines()).groups;
+  const taskList = (await cli.tasks()).tasks ?? [];
   const out = [];
   for (const p of paths) {
     if (!p.includes(':')) {
@@ -46,16 +43,16 @@ function hashesFor(file, paths) {
       continue;
     }
     if (p === '/goroutines/group/:name') {
-      const g = groups().find((x) => x.name);
+      const g = groups.find((x) => x.name);
       if (g) out.push(`/goroutines/group/${encodeURIComponent(g.name)}`);
     } else if (p === '/goroutine/:id') {
-      const g = groups().find((x) => x.goroutines?.length);
+      const g = groups.find((x) => x.goroutines?.length);
       if (g) out.push(`/goroutine/${g.goroutines[0]}`);
     } else if (p === '/task/:id') {
-      const t = taskList()[0];
+      const t = taskList[0];
       if (t) out.push(`/task/${t.id}`);
     } else if (p === '/profiles/:type') {
-      for (const type of PROFILES) out.push(`/profiles/${type}`);
+      for (const type of PROFILE_TYPES) out.push(`/profiles/${type}`);
     } else {
       throw new Error(`the crawler has no values for ${p}: add them here`);
     }
@@ -120,14 +117,14 @@ test('the registry has the app\'s routes', () => {
 
 // Two traces at a time (the page's work is in its own worker).
 describe('every route', { concurrency: 2 }, () => {
-  for (const name of traces) {
+  traces.forEach((name, i) => {
     test(`every route on ${name}`, async () => {
       const file = corpusTrace(name);
       // Traces the CLI cannot read whole (truncated, broken) still open, with a warning.
       let hashes;
-      let cli = cliFigures(file);
+      let cli = cliFigures(file, PROFILE_TYPES[i % PROFILE_TYPES.length]);
       try {
-        hashes = hashesFor(file, paths);
+        hashes = await hashesFor(cli, paths);
       } catch {
         hashes = paths.filter((p) => !p.includes(':'));
         cli = null;  // no figures to hold the views to
@@ -167,5 +164,5 @@ describe('every route', { concurrency: 2 }, () => {
         await giveBack(tab, clean);
       }
     });
-  }
+  });
 });
