@@ -90,9 +90,8 @@ size_t run_query(const TimelineIndex& index, const TrackSpec& t, const TimelineV
     if (w) spans_json(*w, s, r);
     return r.size();
   }
-  if (t.kind == "logs" || t.kind == "samples") {
-    InstantMarks r = query_instants(index, t.kind == "logs" ? InstantKind::Log : InstantKind::CPUSample,
-                                    resource_by(t.arg), v);
+  if (auto kind = instant_kind(t.kind)) {
+    InstantMarks r = query_instants(index, *kind, resource_by(t.arg), v);
     if (w) instants_json(*w, r);
     return r.size();
   }
@@ -210,6 +209,9 @@ Register reg({
     "  sweep:P, assist:G    GC sweeps on proc P, GC mark assists of goroutine G\n"
     "  regions:G, tasks     user regions of goroutine G, user tasks\n"
     "  logs[:BY], samples[:BY]  user logs, CPU samples; BY = proc (default), goroutine, thread\n"
+    "  network[:BY]         goroutines blocked on the network made runnable (go tool\n"
+    "                       trace's \"Network\" lane)\n"
+    "  syscalls[:BY]        ends of syscalls that had lost their proc (\"Syscalls\" lane)\n"
     "  edges                which goroutine woke which (at most --limit, default 2 per pixel)\n"
     "  series:NAME          goroutines-running, goroutines-runnable, goroutines-waiting,\n"
     "                       goroutines-syscall, procs-running, heap-alloc, heap-goal, gomaxprocs\n\n"

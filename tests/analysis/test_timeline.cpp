@@ -598,6 +598,51 @@ TEST_CASE("regions, tasks, logs and samples", "[timeline][corpus]") {
   CHECK(total == logs);
 }
 
+// go tool trace's Network and Syscalls lanes, as gstate.go finds them from the state
+// transitions alone: a goroutine leaving Waiting whose block reason names the network,
+// and one leaving Syscall for anything but Running.
+TEST_CASE("Network and Syscalls instants are the transitions go tool trace marks", "[timeline][corpus]") {
+  size_t network_seen = 0, syscalls_seen = 0;
+  for (const char* name : {"go119-workload.trace", "go122-workload.trace", "http_1_5_good.trace", "go123-iter-pull.trace"}) {
+    INFO(name);
+    ReadResult r = read_trace(read_bytes(corpus_path(name)));
+    REQUIRE(r.ok());
+    const EventStore& s = r.store;
+    TimelineIndex index = build_timeline_index(s);
+    std::set<uint64_t> network, syscalls;
+    std::map<int64_t, std::string_view> blocked_for;  // goroutine -> its block reason
+    for (size_t i = 0; i < s.size(); i++) {
+      EventView ev(s, i);
+      if (ev.kind() != EventKind::StateTransition) continue;
+      StateTransition st = ev.state_transition();
+      if (st.resource.kind != ResourceKind::Goroutine || st.old_state == st.new_state) continue;
+      const GoState from = st.go_from(), to = st.go_to();
+      const bool was_running = from == GoState::Running || from == GoState::Syscall;
+      if (was_running && to == GoState::Waiting) blocked_for[st.resource.id] = st.reason;
+      if (from == GoState::Waiting) {
+        if (blocked_for[st.resource.id].find("network") != std::string_view::npos) network.insert(i);
+        blocked_for[st.resource.id] = {};
+      }
+      if (from == GoState::Syscall && to != GoState::Running) syscalls.insert(i);
+    }
+    for (auto [kind, want] : {std::pair{InstantKind::NetworkUnblock, &network}, std::pair{InstantKind::SyscallExit, &syscalls}}) {
+      InstantMarks m = query_instants(index, kind, ResourceKind::Proc, {index.start(), index.end() + 1, 100000000});
+      std::set<uint64_t> got(m.event.begin(), m.event.end());
+      size_t total = 0;
+      for (uint32_t c : m.count) total += c;
+      CHECK(total == want->size());
+      CHECK(got == *want);
+    }
+    network_seen += network.size();
+    syscalls_seen += syscalls.size();
+  }
+  CHECK(network_seen > 0);
+  CHECK(syscalls_seen > 0);
+  CHECK(instant_kind("network") == InstantKind::NetworkUnblock);
+  CHECK(instant_kind("syscalls") == InstantKind::SyscallExit);
+  CHECK(!instant_kind("threads"));
+}
+
 TEST_CASE("CPU samples and wake edges", "[timeline][corpus]") {
   ReadResult r = read_trace(read_bytes(corpus_path("go123-cpu-profile.trace")));
   REQUIRE(r.ok());

@@ -47,8 +47,7 @@ void query_every_track(const TimelineIndex& index) {
     for (size_t i = 0; i < goroutines.size() && i < 16; i++) query_regions(index, goroutines[i], v);
     query_tasks(index, v);
     for (auto by : {ResourceKind::Goroutine, ResourceKind::Proc, ResourceKind::Thread}) {
-      query_instants(index, InstantKind::Log, by, v);
-      query_instants(index, InstantKind::CPUSample, by, v);
+      for (size_t k = 0; k < kInstantKinds; k++) query_instants(index, static_cast<InstantKind>(k), by, v);
     }
     query_wake_edges(index, v, 1000);
     for (size_t k = 0; k < kSeriesKinds; k++) query_series(index, static_cast<SeriesKind>(k), v);

@@ -257,12 +257,12 @@ test('tracks() and timeline() equal `gotrace timeline --json`', async () => {
     assert.deepEqual(Array.from(e.fromTime), ne.from_time);
     assert.deepEqual(Array.from(e.goroutine), ne.goroutine);
     assert.deepEqual(Array.from(e.kind, (k) => gotrace.wakeKinds[k]), ne.kind);
-    for (const kind of ['logs', 'samples']) {
+    for (const kind of ['logs', 'samples', 'network', 'syscalls']) {
       const r = trace.timeline({ kind, by: 'goroutine' }, span[0], span[1], 400);
       const n = cliQuery(`${kind}:goroutine`, 400);
       assert.deepEqual(Array.from(r.time), n.time);
       assert.deepEqual(Array.from(r.count), n.count);
-      assert.equal(Array.from(r.count).reduce((a, b) => a + b, 0), kind === 'logs' ? tracks.logs : tracks.samples);
+      assert.equal(Array.from(r.count).reduce((a, b) => a + b, 0), tracks[kind]);
     }
     const tasks = trace.timeline({ kind: 'tasks' }, span[0], span[1], 400);
     assert.deepEqual(Array.from(tasks.start), cliQuery('tasks', 400).start);

@@ -3,13 +3,15 @@
 // page error, and no canvas smaller than its box. A route with parameters is opened
 // with values the native CLI gives for the trace (a group, a goroutine, a task); each
 // view is left once the page has no request in flight and shows no "Computing…". Each
-// trace is opened over the one before in the same tab.
+// trace is opened over the one before in the same tab, and each view's figures are held
+// to the CLI's for that trace (figures.mjs): a view still showing the trace before fails.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { newPage, useBrowser } from './browser.mjs';
-import { corpusTrace, gotraceJson as json, root } from './fixtures.mjs';
+import { corpusTrace, root } from './fixtures.mjs';
+import { PROFILE_TYPES, checkedRoutes, cliFigures, figureMismatches } from './figures.mjs';
 import { corpusDir } from '../js/corpus.mjs';
 
 
@@ -29,14 +31,11 @@ function registeredPaths() {
   return out;
 }
 
-const PROFILES = ['net', 'sync', 'syscall', 'sched'];
-
-/** The hashes to visit for a trace: every path, its parameters filled in. */
-function hashesFor(file, paths) {
-  let goroutines;
-  let tasks;
-  const groups = () => (goroutines ??= json('goroutines', file).groups);
-  const taskList = () => (tasks ??= json('tasks', file).tasks ?? []);
+/** The hashes to visit for a trace: every path, its parameters filled in from the
+ *  CLI's figures (cliFigures). */
+async function hashesFor(cli, paths) {
+  const groups = (await cli.goroutines()).groups;
+  const taskList = (await cli.tasks()).tasks ?? [];
   const out = [];
   for (const p of paths) {
     if (!p.includes(':')) {
@@ -44,16 +43,16 @@ function hashesFor(file, paths) {
       continue;
     }
     if (p === '/goroutines/group/:name') {
-      const g = groups().find((x) => x.name);
+      const g = groups.find((x) => x.name);
       if (g) out.push(`/goroutines/group/${encodeURIComponent(g.name)}`);
     } else if (p === '/goroutine/:id') {
-      const g = groups().find((x) => x.goroutines?.length);
+      const g = groups.find((x) => x.goroutines?.length);
       if (g) out.push(`/goroutine/${g.goroutines[0]}`);
     } else if (p === '/task/:id') {
-      const t = taskList()[0];
+      const t = taskList[0];
       if (t) out.push(`/task/${t.id}`);
     } else if (p === '/profiles/:type') {
-      for (const type of PROFILES) out.push(`/profiles/${type}`);
+      for (const type of PROFILE_TYPES) out.push(`/profiles/${type}`);
     } else {
       throw new Error(`the crawler has no values for ${p}: add them here`);
     }
@@ -112,19 +111,23 @@ async function giveBack(tab, clean) {
 
 test('the registry has the app\'s routes', () => {
   for (const p of ['/overview', '/timeline', '/goroutines', '/tasks', '/regions', '/profiles/:type', '/mmu']) assert.ok(paths.includes(p), p);
+  // Every route whose figures are checked is one the crawler visits.
+  for (const r of checkedRoutes()) assert.ok(paths.includes(r) || paths.includes(r.replace(/[^/]+$/, ':type')), r);
 });
 
 // Two traces at a time (the page's work is in its own worker).
 describe('every route', { concurrency: 2 }, () => {
-  for (const name of traces) {
+  traces.forEach((name, i) => {
     test(`every route on ${name}`, async () => {
       const file = corpusTrace(name);
       // Traces the CLI cannot read whole (truncated, broken) still open, with a warning.
       let hashes;
+      let cli = cliFigures(file, PROFILE_TYPES[i % PROFILE_TYPES.length]);
       try {
-        hashes = hashesFor(file, paths);
+        hashes = await hashesFor(cli, paths);
       } catch {
         hashes = paths.filter((p) => !p.includes(':'));
+        cli = null;  // no figures to hold the views to
       }
       const tab = await takeTab();
       const { page, problems } = tab;
@@ -141,6 +144,7 @@ describe('every route', { concurrency: 2 }, () => {
           return;
         }
         const seen = [];
+        const wrong = [];
         for (const hash of hashes) {
           await page.evaluate((h) => { location.hash = h; }, '#' + hash);
           // Settled, and still so once the effects run after the next paint have sent
@@ -151,12 +155,14 @@ describe('every route', { concurrency: 2 }, () => {
           const small = await page.evaluate(smallCanvases);
           seen.push(...small.map((s) => `${hash}: ${s}`));
           assert.deepEqual(problems.errors, [], `after ${hash}`);
+          if (cli) wrong.push(...await figureMismatches(page, hash, cli));
         }
         assert.deepEqual(seen, []);
+        assert.deepEqual(wrong, [], 'each view shows this trace\'s figures, not those of the trace before');
         clean = !(await page.$('[data-testid=error]'));
       } finally {
         await giveBack(tab, clean);
       }
     });
-  }
+  });
 });

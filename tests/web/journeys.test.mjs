@@ -74,6 +74,8 @@ function pixelsOf(page, rect, [r, g, b]) {
   }, { rect, rgb: [r, g, b] });
 }
 
+// Here one pair, its timeline and URL too; crawl.test.mjs opens every trace of the
+// corpus over the one before and holds every view's figures to the CLI's.
 test('a second trace opened in the same tab shows its own goroutines, tasks, profile and timeline', async () => {
   const A = corpusTrace('go/go121-workload.trace');
   const B = corpusTrace('go/go119-workload.trace');

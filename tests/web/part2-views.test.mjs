@@ -177,6 +177,39 @@ test('the regions view shows the region types and counts of `gotrace regions`', 
   assert.deepEqual(rows.map(([n, c]) => [n, count(c)]).sort(), native.types.map((t) => [t.name, t.count]).sort());
 });
 
+test('a region histogram bar lists its regions with their time split by block reason, as `gotrace regions` does', async () => {
+  const native = gotraceJSON('regions');
+  const origin = gotraceJSON('stats').time.start;
+  const blocked = (r) => Object.entries(r.stats).filter(([k]) => k.startsWith('block:')).reduce((s, [, v]) => s + v, 0);
+  // The region that blocked longest, and the bar of its type that holds it.
+  const worst = native.regions.filter((r) => r.start != null).reduce((a, b) => (blocked(b) > blocked(a) ? b : a));
+  assert.ok(blocked(worst) > 0, 'some region blocked');
+  const type = native.types.find((t) => t.name === worst.name);
+  const bar = type.durations.histogram.buckets.filter((b) => b.min <= worst.duration).at(-1);
+  await show(`#/regions?name=${encodeURIComponent(type.name)}`, '[data-testid=region-types] .gt-hl');
+  const row = page.locator('[data-testid=region-types] tbody tr', { has: page.locator('.gt-hl') });
+  await row.locator(`[data-testid=histogram] button[data-min="${bar.min}"]`).click();
+  await page.waitForSelector('[data-testid=instances]');
+  const table = await page.$eval('[data-testid=instances] table', (t) => ({
+    keys: [...t.querySelectorAll('thead th')].map((th) => th.dataset.key),
+    rows: [...t.querySelectorAll('tbody tr')].map((tr) => Object.fromEntries([...tr.children].map((td) => [td.dataset.key, td.dataset.value ?? td.textContent]))),
+  }));
+  // Every listed region, found in the CLI's list by its goroutine and start.
+  const byKey = new Map(native.regions.filter((r) => r.name === type.name).map((r) => [`${r.goroutine} ${(r.start ?? origin) - origin}`, r]));
+  const reasons = new Set();
+  for (const shown of table.rows) {
+    const r = byKey.get(`${shown.goroutine} ${shown.start}`);
+    assert.ok(r, `region of G${shown.goroutine} at ${shown.start}`);
+    for (const [k, v] of Object.entries(r.stats)) if (k.startsWith('block:') && v > 0) reasons.add(k);
+    for (const k of ['exec', 'sched_wait', 'syscall', 'syscall_block', ...[...reasons].filter((x) => x in r.stats)]) {
+      assert.equal(Number(shown[k]), r.stats[k] ?? 0, `${k} of the region of G${shown.goroutine} at ${shown.start}`);
+    }
+  }
+  assert.ok(reasons.size > 0);
+  assert.deepEqual(table.keys.filter((k) => k?.startsWith('block:')).sort(), [...reasons].sort(), 'a column per reason the listed regions blocked for');
+  assert.ok(table.rows.some((r) => r.goroutine === String(worst.goroutine) && r.start === String(worst.start - origin)), 'the region that blocked longest is listed');
+});
+
 for (const type of ['net', 'sync', 'syscall', 'sched']) {
   test(`a ${type} flame graph renders and totals what \`gotrace pprof\` counts`, async () => {
     const folded = gotrace('pprof', `--type=${type}`, '--folded');

@@ -6,7 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useBrowser } from './browser.mjs';
-import { SAMPLE, gotrace, gotraceJson as json } from './fixtures.mjs';
+import path from 'node:path';
+import { SAMPLE, corpusTrace, gotrace, gotraceJson as json } from './fixtures.mjs';
 import { canvasPixels, hsl, openFile, openPage, show, timelineIdle } from './pages.mjs';
 
 
@@ -213,6 +214,96 @@ test('a goroutine lane draws its blocked time in the colour of the reason, which
   const { pixels } = await canvasPixels(page, await rowRect(page, 'goroutine:46'));
   const n = pixels.filter((p) => p[0] === rgb[0] && p[1] === rgb[1] && p[2] === rgb[2]).length;
   assert.ok(n > 100, `${n} pixels of ${reason}'s colour in G46's lane`);
+  assert.deepEqual(problems.errors, []);
+  await context.close();
+});
+
+// go tool trace's Network and Syscalls lanes: each holds what the CLI counts, on traces
+// of Go 1.5, 1.19, 1.23 and 1.27 opened one after the other in the same tab.
+test('the Network and Syscalls lanes hold the network unblocks and blocked syscall exits the CLI counts', async () => {
+  const files = [SAMPLE, corpusTrace('go/http_1_5_good.trace'), corpusTrace('go/go119-workload.trace'), corpusTrace('newest/go127-wait-on-pipe.default.trace')];
+  const { page, problems, context } = await openPage(env.browser, env.site.url);
+  for (const file of files) {
+    await openFile(page, file);
+    await show(page, '#/timeline', '[data-testid=timeline-canvas]');
+    await timelineIdle(page);
+    // Independent figures: the net profile's samples (one per network block) and the
+    // GoSyscallEndBlocked events.
+    const network = gotrace('pprof', '--type=net', '--folded', file).split('\n').filter(Boolean).reduce((s, l) => s + Number(l.split(' ')[0]), 0);
+    const syscalls = json('stats', file).events_by_type.GoSyscallEndBlocked ?? 0;
+    const keys = await page.evaluate(() => window.__gotraceTimeline.rowKeys());
+    for (const [key, expected] of [['network', network], ['syscalls', syscalls]]) {
+      const cli = json('timeline', file, `--track=${key}`);
+      assert.equal(cli.count.reduce((s, c) => s + c, 0), expected, `${path.basename(file)}: gotrace timeline --track=${key}`);
+      if (expected === 0) {
+        assert.ok(!keys.includes(key), `${path.basename(file)} has no ${key} lane`);
+        continue;
+      }
+      assert.ok(keys.includes(key), `${path.basename(file)} has a ${key} lane`);
+      const shown = await page.evaluate((k) => window.__gotraceTimeline.data(`${k}:proc`), key);
+      const total = Object.values(shown.count).reduce((s, c) => s + c, 0);
+      assert.equal(total, expected, `${path.basename(file)}: the ${key} lane's marks`);
+      const { pixels } = await canvasPixels(page, await rowRect(page, key));
+      assert.ok(pixels.some((p) => hsl(p)[2] < 0.8), `${path.basename(file)}: the ${key} lane is drawn`);
+    }
+  }
+  // A mark of the last trace's Syscalls lane opens its event in the details panel.
+  const row = await rowRect(page, 'syscalls');
+  const marks = await page.evaluate(() => window.__gotraceTimeline.data('syscalls:proc'));
+  const view = await page.evaluate(() => window.__gotraceTimeline.view());
+  const box = await page.locator('[data-testid=timeline-canvas]').boundingBox();
+  const x = row.x + ((marks.time[0] - view.t0) / (view.t1 - view.t0)) * row.width;
+  await page.mouse.click(box.x + x + 0.5, box.y + row.y + row.height / 2);
+  await page.waitForFunction(() => /Blocked syscall exit/.test(document.querySelector('[data-testid=event-details], .details')?.textContent ?? ''));
+  assert.deepEqual(problems.errors, []);
+  await context.close();
+});
+
+// Flow arrows for every wake-up in view, as go tool trace draws them: a toggle kept in
+// the URL; each edge `gotrace timeline --track=edges` lists is an arrow, and an arrow
+// whose waker's lane is not on screen says which goroutine it comes from.
+test('the Flows toggle draws every wake-up in view as an arrow, labels those from goroutines off screen, and is kept in the URL', async () => {
+  const { start, end } = json('stats', SAMPLE).time;
+  const t0 = Math.round(start + (end - start) / 2);
+  const t1 = t0 + 2_000_000;
+  const cli = json('timeline', SAMPLE, '--track=edges', `--from=${t0}`, `--to=${t1}`, '--pixels=1000', '--limit=1000000');
+  const want = cli.to_time.map((t, i) => `${cli.goroutine[i]}@${t}`).sort();
+  assert.ok(want.length > 10 && !cli.sampled, `${want.length} wake-ups in the window`);
+
+  const { page, problems, context } = await openTimeline();
+  await show(page, `#/timeline?t0=${t0}&t1=${t1}&flows=1`, '[data-testid=flows-toggle]:checked');
+  await timelineIdle(page);
+  const arrows = await page.evaluate(() => window.__gotraceTimeline.arrows());
+  const drawn = arrows.filter((a) => a.toTime >= t0 && a.toTime < t1).map((a) => `${a.goroutine}@${a.toTime}`).sort();
+  assert.deepEqual(drawn, want, 'an arrow for each wake-up of the window');
+  // Goroutine lanes are folded in their groups: arrows from goroutines are labelled.
+  const keys = new Set(await page.evaluate(() => window.__gotraceTimeline.rowKeys()));
+  const fromGoroutines = arrows.filter((a) => a.from >= 0);
+  assert.ok(fromGoroutines.length > 0);
+  for (const a of fromGoroutines) {
+    if (!keys.has(`goroutine:${a.from}`)) assert.equal(a.label, `G${a.from}`, `the arrow into G${a.goroutine}`);
+  }
+  const purple = await page.evaluate(() => {
+    const c = document.querySelector('[data-testid=timeline-canvas]');
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) n += d[i] === 0x7c && d[i + 1] === 0x3a && d[i + 2] === 0xed;
+    return n;
+  });
+  assert.ok(purple > 50, `the arrows are drawn (${purple} pixels)`);
+
+  // Off, no arrow and no flows in the URL; a reload with it on draws them again.
+  await page.click('[data-testid=flows-toggle]');
+  await page.waitForFunction(() => !/flows=/.test(location.hash));
+  await timelineIdle(page);
+  assert.deepEqual(await page.evaluate(() => window.__gotraceTimeline.arrows()), []);
+  await page.click('[data-testid=flows-toggle]');
+  await page.waitForFunction(() => /flows=1/.test(location.hash));
+  await page.reload();
+  await page.waitForSelector('[data-testid=flows-toggle]:checked', { timeout: 60_000 });
+  await timelineIdle(page);
+  const again = await page.evaluate(() => window.__gotraceTimeline.arrows());
+  assert.deepEqual(again.filter((a) => a.toTime >= t0 && a.toTime < t1).map((a) => `${a.goroutine}@${a.toTime}`).sort(), want);
   assert.deepEqual(problems.errors, []);
   await context.close();
 });

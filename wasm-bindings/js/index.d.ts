@@ -255,7 +255,9 @@ export type SeriesName =
  * A track to query:
  * - slice tracks: `{ kind: 'goroutine' | 'proc' | 'thread' | 'sweep' | 'assist', id }`, `{ kind: 'gc' }`, `{ kind: 'stw' }`
  * - `{ kind: 'regions', id: goroutine }`, `{ kind: 'tasks' }`
- * - `{ kind: 'logs' | 'samples', by?: 'proc' | 'goroutine' | 'thread' }` (default proc)
+ * - `{ kind: 'logs' | 'samples' | 'network' | 'syscalls', by?: 'proc' | 'goroutine' | 'thread' }`
+ *   (default proc; network: goroutines blocked on the network made runnable, syscalls:
+ *   ends of syscalls that had lost their proc, go tool trace's Network and Syscalls lanes)
  * - `{ kind: 'series', name }`
  * - `{ kind: 'edges', limit? }`: wake-ups (who unblocked whom), at most `limit` (default 2 per pixel)
  * - `{ kind: 'group', id }`: what the goroutines of group `id` (an index into
@@ -265,7 +267,7 @@ export type TrackRef =
   | { kind: SliceTrackKind; id?: number }
   | { kind: 'regions'; id: number }
   | { kind: 'tasks' }
-  | { kind: 'logs' | 'samples'; by?: 'proc' | 'goroutine' | 'thread' }
+  | { kind: 'logs' | 'samples' | 'network' | 'syscalls'; by?: 'proc' | 'goroutine' | 'thread' }
   | { kind: 'series'; name: SeriesName }
   | { kind: 'edges'; limit?: number }
   | { kind: 'group'; id: number };
@@ -295,9 +297,11 @@ export interface TrackList {
   regions: Float64Array;
   /** Rows of the task layout (0: no tasks). */
   taskRows: number;
-  /** How many user logs and CPU samples there are. */
+  /** How many user logs, CPU samples, network unblocks and blocked syscall exits there are. */
   logs: number;
   samples: number;
+  network: number;
+  syscalls: number;
   /** Series with a non-zero value somewhere. */
   series: SeriesName[];
 }
@@ -340,7 +344,8 @@ export interface SpanRects {
   names: string[];
 }
 
-/** Logs or CPU samples by resource, merged per resource and pixel. */
+/** Logs, CPU samples, network unblocks or blocked syscall exits by resource, merged per
+ *  resource and pixel. */
 export interface InstantMarks {
   type: 'instants';
   time: Float64Array;

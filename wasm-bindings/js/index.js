@@ -44,6 +44,9 @@ export const eventKinds = Object.freeze([...KINDS]);
 export const sliceStates = Object.freeze(['running', 'runnable', 'waiting', 'syscall', 'active']);
 /** Why a goroutine started running, indexed as in `WakeEdges.kind`. */
 export const wakeKinds = Object.freeze(['unblock', 'go', 'exit blocked syscall']);
+// The instant tracks, grouped by the resource `by` names: user logs, CPU samples, network
+// unblocks and blocked syscall exits.
+const INSTANT_KINDS = new Set(['logs', 'samples', 'network', 'syscalls']);
 
 const PROFILE_TYPES = ['net', 'sync', 'syscall', 'sched'];
 const SLICE_TRACKS = ['goroutine', 'proc', 'thread', 'gc', 'stw', 'sweep', 'assist'];
@@ -391,7 +394,7 @@ export class Trace {
     const { kind } = track;
     let arg = '';
     if (kind === 'series') arg = String(track.name ?? '');
-    else if (kind === 'logs' || kind === 'samples') arg = String(track.by ?? 'proc');
+    else if (INSTANT_KINDS.has(kind)) arg = String(track.by ?? 'proc');
     const id = track.id ?? 0;
     if (typeof id !== 'number') throw new TypeError('a track id is a number');
     return unwrap(this.#live().timeline(kind, id, arg, t0, t1, pixels, kind === 'edges' ? (track.limit ?? -1) : -1));

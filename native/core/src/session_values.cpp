@@ -201,6 +201,8 @@ Value TraceSession::tracks() {
   out.set("taskRows", static_cast<double>(t.task_rows));
   out.set("logs", static_cast<double>(t.logs));
   out.set("samples", static_cast<double>(t.samples));
+  out.set("network", static_cast<double>(t.network));
+  out.set("syscalls", static_cast<double>(t.syscalls));
   Value::Strings series;
   for (SeriesKind k : t.series) series.emplace_back(to_string(k));
   out.set("series", std::move(series));
@@ -248,14 +250,14 @@ Value TraceSession::timeline_query(std::string_view kind, double id, std::string
     out.set("task", f64_column(r.task));
     out.set("name", std::move(name));
     out.set("names", names.texts());
-  } else if (kind == "logs" || kind == "samples") {
+  } else if (auto instants = instant_kind(kind)) {
     ResourceKind by = arg == "goroutine" ? ResourceKind::Goroutine
                       : arg == "thread"  ? ResourceKind::Thread
                       : arg.empty() || arg == "proc"
                           ? ResourceKind::Proc
                           : throw std::runtime_error("instants group by proc, goroutine or thread, not '" +
                                                      std::string(arg) + "'");
-    InstantMarks r = query_instants(index, kind == "logs" ? InstantKind::Log : InstantKind::CPUSample, by, v);
+    InstantMarks r = query_instants(index, *instants, by, v);
     out.set("type", "instants");
     out.set("time", f64_column(r.time));
     out.set("resource", f64_column(r.resource));

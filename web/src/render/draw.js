@@ -22,7 +22,7 @@ const STRIP_BUDGET = 3;
  * frame: { width, height, dpr, t0, t1, start, end (the trace's), rows, scrollY,
  *          data: Map(key → result), selection: { rowKey, start, end } | null,
  *          task: the id of a task to mark in the Tasks row | null,
- *          range: [a, b] | null, arrows: [{ fromY, fromTime, toY, toTime, color }],
+ *          range: [a, b] | null, arrows: [{ fromY, fromTime, toY, toTime, color, label? }],
  *          hoverX, cache (createStripCache(); none: everything drawn directly),
  *          labelWidth (the label column's, LABEL_WIDTH by default), theme (theme.js),
  *          clock (wallClock.js: a wall-clock ruler; none: times from the trace's start) }
@@ -279,6 +279,14 @@ function drawArrows(ctx, f, x, top) {
     ctx.beginPath();
     ctx.arc(x0, y0, 2.5, 0, Math.PI * 2);
     ctx.fill();
+    if (a.label) {
+      // The goroutine an arrow comes from, when its lane is not where the arrow starts.
+      ctx.font = '10px system-ui, sans-serif';
+      const w = ctx.measureText(a.label).width + 4;
+      ctx.fillRect(x0 + 3, y0 - 13, w, 12);
+      ctx.fillStyle = '#ffffff';
+      ctx.fillText(a.label, x0 + 5, y0 - 4);
+    }
   }
 }
 

@@ -56,6 +56,10 @@ export function layoutRows(list, openGroups) {
   }
   if (list.logs > 0) add({ key: 'logs', type: 'instants', label: 'Logs', height: INSTANTS, tracks: [{ kind: 'logs', by: 'proc' }] });
   if (list.samples > 0) add({ key: 'samples', type: 'instants', label: 'CPU samples', height: INSTANTS, tracks: [{ kind: 'samples', by: 'proc' }] });
+  // go tool trace's "Network" and "Syscalls" lanes: goroutines blocked on the network
+  // made runnable, and the ends of syscalls that had lost their proc.
+  if (list.network > 0) add({ key: 'network', type: 'instants', label: 'Network', height: INSTANTS, tracks: [{ kind: 'network', by: 'proc' }] });
+  if (list.syscalls > 0) add({ key: 'syscalls', type: 'instants', label: 'Syscalls', height: INSTANTS, tracks: [{ kind: 'syscalls', by: 'proc' }] });
 
   add({ key: 's:procs', type: 'section', label: `Procs (${list.procs.length})`, height: SECTION });
   const sweep = new Set(list.sweep);

@@ -8,7 +8,8 @@ import { criticalPathHref } from '../paths/pathHref.js';
 import { Histogram } from './Histogram.jsx';
 
 // Types (of tasks or regions) with their duration distribution. A click on a histogram
-// bar lists the instances whose duration falls in that bucket.
+// bar lists the instances whose duration falls in that bucket; `instanceColumns` is the
+// columns of that list, or a function of the instances listed that gives them.
 export function DurationTable({ kind, types, label, instancesOf, instanceColumns, extraColumns = [], testid, highlight }) {
   const [pick, setPick] = useState(null);
   const q = (key) => (t) => t.durations.quantiles[key] ?? 0;
@@ -46,7 +47,7 @@ export function DurationTable({ kind, types, label, instancesOf, instanceColumns
             {' '}<a data-testid="bucket-critical-paths" href={criticalPathHref({ [kind === 'task' ? 'taskType' : 'regionType']: pick.type.name, min: pick.min, max: bucketUpper(pick.min) })}>their critical paths</a>
             {' '}<button type="button" onClick={() => setPick(null)}>close</button>
           </h3>
-          <SortableTable columns={instanceColumns} rows={instances} initialSort="duration" limit={200} />
+          <SortableTable columns={typeof instanceColumns === 'function' ? instanceColumns(instances) : instanceColumns} rows={instances} initialSort="duration" limit={200} />
         </div>
       )}
     </Fragment>

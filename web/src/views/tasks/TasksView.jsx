@@ -2,6 +2,8 @@ import { href } from '../../model/router.js';
 import { formatDuration, timelineHref } from '../goroutines/format.js';
 import { goroutineHref } from '../goroutines/GoroutinesView.jsx';
 import { part, Pending, regionTypesOf, statsOf, useAsync } from '../goroutines/query.jsx';
+import { BreakdownBar } from '../goroutines/BreakdownBar.jsx';
+import { blockReasons, unknownTime } from '../goroutines/breakdown.js';
 import { DurationTable } from './DurationTable.jsx';
 
 export const taskHref = (id) => `#/task/${id}`;
@@ -53,6 +55,30 @@ export function TasksView({ client, name }) {
   );
 }
 
+const stat = (key, label) => ({ key, label, numeric: true, value: (r) => r.stats[key] ?? 0, format: formatDuration });
+
+// Where the regions' time went, as go tool trace's regions page splits it: execution,
+// scheduling wait, block time by reason (a column per reason any listed region blocked
+// for, as in the goroutine group table), syscalls, what is unaccounted for, and the bar.
+function regionTimeColumns(regions) {
+  const maxTotal = Math.max(1, ...regions.map((r) => r.stats.total ?? 0));
+  return [
+    stat('exec', 'Execution'),
+    stat('sched_wait', 'Sched wait'),
+    ...blockReasons(regions.map((r) => r.stats))
+      .filter((reason) => regions.some((r) => r.stats[`block:${reason}`] > 0))
+      .map((reason) => stat(`block:${reason}`, `Block: ${reason || 'unknown reason'}`)),
+    stat('syscall', 'Syscall'),
+    stat('syscall_block', 'Syscall blocked'),
+    { key: 'unknown', label: 'Unknown', numeric: true, value: (r) => unknownTime(r.stats), format: formatDuration },
+    {
+      key: 'breakdown', label: 'Breakdown', title: 'Sort by execution share',
+      value: (r) => (r.stats.total ? (r.stats.exec ?? 0) / r.stats.total : 0),
+      render: (r) => <BreakdownBar stats={r.stats} scale={maxTotal} />,
+    },
+  ];
+}
+
 export function RegionsView({ client, name }) {
   const state = useAsync(async () => {
     const [regions, stats] = await Promise.all([regionTypesOf(client), statsOf(client)]);
@@ -61,13 +87,12 @@ export function RegionsView({ client, name }) {
   if (!state.data) return <Pending state={state} what="regions" />;
   const { regions, stats } = state.data;
   const start = stats.time.start;
-  const columns = [
+  const columns = (listed) => [
     { key: 'goroutine', label: 'Goroutine', numeric: true, value: (r) => r.goroutine, render: (r) => <a href={goroutineHref(r.goroutine)}>G{r.goroutine}</a> },
     { key: 'task', label: 'Task', numeric: true, value: (r) => r.task, render: (r) => (r.task ? <a href={taskHref(r.task)}>{r.task}</a> : '') },
     { key: 'start', label: 'Start', numeric: true, value: (r) => (r.start ?? start) - start, format: formatDuration },
     { key: 'duration', label: 'Duration', numeric: true, value: (r) => r.duration, format: formatDuration },
-    { key: 'exec', label: 'Execution', numeric: true, value: (r) => r.stats.exec ?? 0, format: formatDuration },
-    { key: 'sched_wait', label: 'Sched wait', numeric: true, value: (r) => r.stats.sched_wait ?? 0, format: formatDuration },
+    ...regionTimeColumns(listed),
     {
       key: 'timeline', label: '', sortable: false, value: () => '',
       render: (r) => <a href={timelineHref(r.start ?? start, r.end ?? stats.time.end, { g: r.goroutine })}>timeline</a>,

@@ -34,6 +34,7 @@ export function RangeStats({ trace, list, range, start, at, onClose }) {
     if (list.gc) reqs.push([{ kind: 'gc' }, a, b, 1]);
     if (list.stw) reqs.push([{ kind: 'stw' }, a, b, 1]);
     reqs.push([{ kind: 'logs', by: 'proc' }, a, b, 1], [{ kind: 'samples', by: 'proc' }, a, b, 1]);
+    reqs.push([{ kind: 'network', by: 'proc' }, a, b, 1], [{ kind: 'syscalls', by: 'proc' }, a, b, 1]);
     trace
       .timelines(reqs)
       .then((res) => {
@@ -44,7 +45,9 @@ export function RangeStats({ trace, list, range, start, at, onClose }) {
         const stw = list.stw ? sumState(res[k++], ACTIVE) : 0;
         const logs = sumCount(res[k++]);
         const samples = sumCount(res[k++]);
-        setStats({ procs, gc, stw, logs, samples });
+        const network = sumCount(res[k++]);
+        const syscalls = sumCount(res[k++]);
+        setStats({ procs, gc, stw, logs, samples, network, syscalls });
       })
       .catch((e) => live && setError(e.message));
     return () => {
@@ -85,6 +88,14 @@ export function RangeStats({ trace, list, range, start, at, onClose }) {
             <tr>
               <th>CPU samples</th>
               <td>{formatCount(stats.samples)}</td>
+            </tr>
+            <tr>
+              <th>Network unblocks</th>
+              <td data-testid="range-network">{formatCount(stats.network)}</td>
+            </tr>
+            <tr>
+              <th>Blocked syscall exits</th>
+              <td data-testid="range-syscalls">{formatCount(stats.syscalls)}</td>
             </tr>
             {stats.procs.map((p) => (
               <tr key={p.id}>

@@ -17,6 +17,8 @@ import { ClockToggle, useWallClock } from './ClockToggle.jsx';
 import { clampSpan, formatSel, num, parseSel } from './view.js';
 
 const tracksOf = new WeakMap();
+// What one instant of each instants row is, in the details panel.
+const INSTANT_NAMES = { logs: 'Log', samples: 'CPU sample', network: 'Network unblock', syscalls: 'Blocked syscall exit' };
 /** The trace's TrackList, asked for once per open trace. */
 export function trackList(trace) {
   let p = tracksOf.get(trace);
@@ -57,6 +59,9 @@ function TimelineCanvas({ trace, list, query }) {
   const [openGroups, setOpenGroups] = useState(() => new Set());
   const [details, setDetails] = useState(null);
   const [range, setRange] = useState(() => clampSpan(num(query.r0), num(query.r1), start, end));
+  // Every wake-up in view drawn as an arrow (flows=1 in the URL), not only the selected
+  // goroutine's.
+  const [flows, setFlows] = useState(query.flows === '1');
   const [status, setStatus] = useState('');
   const theme = useCanvasTheme();
   const themeRef = useRef(theme);
@@ -127,8 +132,9 @@ function TimelineCanvas({ trace, list, query }) {
     const t = performance.now();
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     const { rows } = rowsRef.current;
-    s.arrows = arrowsFor(s, rowsRef.current);
     const { width, height } = sizeRef.current;
+    const scrollY = scrollRef.current?.scrollTop ?? 0;
+    s.arrows = s.flows ? flowArrows(s, rowsRef.current, [scrollY, scrollY + height - AXIS_HEIGHT]) : arrowsFor(s, rowsRef.current);
     const { pending, axes, ruler } = drawFrame(ctx, {
       width,
       height,
@@ -203,7 +209,7 @@ function TimelineCanvas({ trace, list, query }) {
       }
     }
     const selG = s.selection?.goroutine;
-    if (selG !== undefined && selG >= 0) {
+    if (s.flows || (selG !== undefined && selG >= 0)) {
       const c = s.cover.get('edges');
       if (!c || c.t0 > s.t0 || c.t1 < s.t1 || c.nsPerPx > nsPerPx * 1.3 || c.nsPerPx < nsPerPx / 4) {
         want.push([{ kind: 'edges' }, q0, q1, px]);
@@ -392,12 +398,17 @@ function TimelineCanvas({ trace, list, query }) {
       s.task = num(query.task);
       if (s.task !== null) openGroup(TASKS_GROUP);
     }
+    if (s.flows !== (query.flows === '1')) {
+      s.flows = query.flows === '1';
+      setFlows(s.flows);
+      fetchVisible();
+    }
     shownFromUrl.current = { g: query.g, group: query.group, task: query.task };
     // A link out of the trace's span: the address says what is shown instead.
     if (query.t0 !== undefined && (Number(query.t0) !== Math.round(s.t0) || Number(query.t1) !== Math.round(s.t1))) syncUrl();
     requestDraw();
   };
-  const urlKey = ['t0', 't1', 'r0', 'r1', 'sel', 'g', 'group', 'task'].map((k) => query[k] ?? '').join('|');
+  const urlKey = ['t0', 't1', 'r0', 'r1', 'sel', 'g', 'group', 'task', 'flows'].map((k) => query[k] ?? '').join('|');
   useEffect(followUrl, [urlKey]);
 
   // Size of the canvas follows its box.
@@ -556,7 +567,7 @@ function TimelineCanvas({ trace, list, query }) {
       const i = hitTest(dd, timeAt(x), ((s.t1 - s.t0) / plotWidth()) * 3);
       if (i < 0) return;
       s.selection = null;
-      const what = row.tracks[0].kind === 'logs' ? 'Log' : 'CPU sample';
+      const what = INSTANT_NAMES[row.tracks[0].kind];
       trace
         .eventAt(dd.event[i])
         .then((event) => setDetails({ kind: 'event', event, what, merged: dd.count[i] }))
@@ -621,6 +632,7 @@ function TimelineCanvas({ trace, list, query }) {
       view: () => ({ t0: v.current.t0, t1: v.current.t1 }),
       range: () => v.current.range,
       markedTask: () => v.current.task,
+      arrows: () => v.current.arrows ?? [],
       labelWidth: () => labelWidth(),
       axes: () => v.current.axes,
       ruler: () => v.current.ruler,
@@ -654,6 +666,15 @@ function TimelineCanvas({ trace, list, query }) {
         <button type="button" onClick={() => zoom(2)} title="Zoom out (S)">
           −
         </button>
+        <label class="flows-toggle" title="Arrows for every wake-up in view: who made each goroutine runnable">
+          <input
+            type="checkbox"
+            data-testid="flows-toggle"
+            checked={flows}
+            onChange={(e) => navigate('/timeline', { ...parseQueryNow(), flows: e.currentTarget.checked ? '1' : undefined }, { replace: true })}
+          />{' '}
+          Flows
+        </label>
         <Legend />
         <ClockToggle clock={clock} wall={wall} />
         <span class="muted help" title="Wheel or W/S: zoom · drag or A/D: pan · shift+drag or drag the ruler: select a range · click: details · Esc: clear">
@@ -794,6 +815,43 @@ function tipLines(row, data, t, slop, start) {
     } else if (d.type === 'instants') {
       out.push(`${d.count[i]} ${row.label.toLowerCase()} at ${formatDuration(d.time[i] - start, 6)}`);
     }
+  }
+  return out;
+}
+
+const MAX_FLOWS = 1000;
+const FLOW_COLOR = '#7c3aed';
+
+/** Every wake-up edge of the view (the flows toggle), from the lane of the goroutine that
+ *  woke (or the proc or thread it ran on) to the lane of the goroutine woken. An arrow
+ *  whose waker's lane is not on screen starts on the proc or thread it woke from, or at
+ *  the edge of the screen, and is labelled with the goroutine it comes from.
+ *  `[top, bottom]`: the rows' y on screen. */
+function flowArrows(s, layout, [top, bottom]) {
+  const e = s.data.get('edges');
+  if (!e || e.type !== 'edges') return [];
+  const y = new Map();
+  for (const r of layout.rows) if (r.type === 'slices') y.set(r.key, r.y + r.height / 2);
+  const shown = (v) => v !== undefined && v >= top && v <= bottom;
+  const clamp = (v) => Math.min(bottom - 4, Math.max(top + 4, v));
+  // The first of the candidate rows that is on screen, else the first laid out, held
+  // to the screen's edge; `own`: it is the first candidate's.
+  const placeOn = (keys) => {
+    const ys = keys.map((k) => y.get(k));
+    const i = ys.findIndex(shown);
+    if (i >= 0) return { y: ys[i], own: i === 0 };
+    const any = ys.find((v) => v !== undefined);
+    return any === undefined ? null : { y: clamp(any), own: false };
+  };
+  const out = [];
+  for (let i = 0; i < e.goroutine.length && out.length < MAX_FLOWS; i++) {
+    const g = e.fromGoroutine[i];
+    const from = placeOn([...(g >= 0 ? ['goroutine:' + g] : []), 'proc:' + e.fromProc[i], 'thread:' + e.fromThread[i]]);
+    const to = placeOn(['goroutine:' + e.goroutine[i], 'proc:' + e.toProc[i], 'thread:' + e.toThread[i]]);
+    if (!from || !to) continue;
+    const arrow = { fromTime: e.fromTime[i], toTime: e.toTime[i], fromY: from.y, toY: to.y, color: FLOW_COLOR, goroutine: e.goroutine[i], from: g };
+    if (g >= 0 && !from.own) arrow.label = `G${g}`;
+    out.push(arrow);
   }
   return out;
 }

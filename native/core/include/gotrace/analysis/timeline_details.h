@@ -23,6 +23,7 @@ struct TrackList {
   std::vector<int64_t> region_goroutines;  // goroutines with user regions, ascending
   uint32_t task_rows = 0;
   size_t logs = 0, samples = 0;
+  size_t network = 0, syscalls = 0;  // instants of the Network and Syscalls lanes
   std::vector<SeriesKind> series;  // those with a non-zero value
 };
 

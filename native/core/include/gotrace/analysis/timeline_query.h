@@ -8,6 +8,8 @@
 
 #include <array>
 #include <cstdint>
+#include <string_view>
+#include <optional>
 #include <vector>
 
 #include "gotrace/analysis/timeline.h"
@@ -62,7 +64,12 @@ SpanRects query_tasks(const TimelineIndex& index, const TimelineView& view);
 // How many rows the task layout uses.
 uint32_t task_rows(const TimelineIndex& index);
 
-enum class InstantKind : uint8_t { Log, CPUSample };
+// User logs, CPU samples, and go tool trace's "Network" lane (goroutines blocked on
+// the network made runnable) and "Syscalls" lane (ends of syscalls that lost their proc).
+enum class InstantKind : uint8_t { Log, CPUSample, NetworkUnblock, SyscallExit };
+inline constexpr size_t kInstantKinds = 4;
+// The kind a track name names: "logs", "samples", "network", "syscalls"; none for others.
+std::optional<InstantKind> instant_kind(std::string_view track);
 
 // Instants by resource (the goroutine, proc or thread the event happened on; -1 when
 // none), merged per resource and pixel. `event` is the store index of the first one.

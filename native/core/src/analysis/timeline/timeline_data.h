@@ -158,7 +158,7 @@ struct TimelineData {
   std::array<SliceTracks, kTrackKinds> tracks;
   RegionSpans regions;
   TaskSpans tasks;
-  LaneSet instants;  // lane 0: logs, lane 1: CPU samples
+  LaneSet instants;  // a lane per InstantKind
   SeriesTiles series;
   std::vector<int64_t> single_track = {0};  // the ids of the GC and STW tracks
 

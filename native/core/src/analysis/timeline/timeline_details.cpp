@@ -84,8 +84,14 @@ TrackList list_tracks(const TimelineIndex& index) {
 
   out.region_goroutines = d.regions.goroutines;
   out.task_rows = d.tasks.rows;
-  out.logs = d.instants.lanes() > 0 ? d.instants.size(0) : 0;
-  out.samples = d.instants.lanes() > 1 ? d.instants.size(1) : 0;
+  auto instants = [&](InstantKind k) {
+    const auto lane = static_cast<uint32_t>(k);
+    return d.instants.lanes() > lane ? d.instants.size(lane) : 0;
+  };
+  out.logs = instants(InstantKind::Log);
+  out.samples = instants(InstantKind::CPUSample);
+  out.network = instants(InstantKind::NetworkUnblock);
+  out.syscalls = instants(InstantKind::SyscallExit);
   const TimelineView all{d.start, d.end + 1, 1};
   for (size_t k = 0; k < kSeriesKinds; k++) {
     SeriesPoints p = query_series(index, static_cast<SeriesKind>(k), all);

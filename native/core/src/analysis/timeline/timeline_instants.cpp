@@ -1,8 +1,13 @@
 // Instants: user logs and CPU profile samples, drawn on the goroutine, proc or thread
-// they happened on (cmd/trace's logEventGenerator and stackSampleGenerator).
+// they happened on (cmd/trace's logEventGenerator and stackSampleGenerator); and the
+// instants of go tool trace's "Network" and "Syscalls" lanes (gstate.go's unblock and
+// blockedSyscallEnd): a goroutine blocked on the network made runnable, and the end of
+// a syscall that had lost its proc.
 #include "gotrace/analysis/timeline_query.h"
 #include "gotrace/event_slices.h"
 #include "gotrace/event_view.h"
+#include "gotrace/flat_map.h"
+#include "gotrace/v2_spec.h"
 #include "timeline_data.h"
 #include "timeline_families.h"
 
@@ -23,16 +28,52 @@ int lane_of(uint8_t type) {
 void build_instants(TimelineData& d) {
   const EventStore& s = *d.store;
   LaneSetBuilder b;
+  // Go names an unblock "network" when the reason the goroutine blocked for contains
+  // the word (the reason of its last GoBlock). Only goroutines blocked on the network
+  // are kept; a reason string is looked at once.
+  FlatMap<uint8_t> blocked_on_network;  // goroutine -> its last block was on the network
+  FlatMap<uint8_t> network_reason;      // reason string -> it names the network
+  auto is_network = [&](uint32_t reason) {
+    auto [v, inserted] = network_reason.try_emplace(reason);
+    if (inserted) *v = s.strings.get(reason).find("network") != std::string_view::npos;
+    return *v;
+  };
   for_each_event_slice(s.size(), [&](size_t from, size_t to) {
     for (size_t i = from; i < to; i++) {
-      int lane = lane_of(s.type(i));
+      const uint8_t type = s.type(i);
+      int lane = lane_of(type);
+      if (type == v2::EvGoBlock) {
+        const auto g = static_cast<uint64_t>(s.context(i).g);
+        if (is_network(s.a(i))) {
+          *blocked_on_network.try_emplace(g).first = 1;
+        } else if (uint8_t* v = blocked_on_network.find(g)) {
+          *v = 0;
+        }
+      } else if (type == v2::EvGoUnblock || type == v2::EvGoSwitch || type == v2::EvGoSwitchDestroy) {
+        // A switch also blocks the switching goroutine (on its coroutine).
+        if (uint8_t* v = type == v2::EvGoSwitch ? blocked_on_network.find(static_cast<uint64_t>(s.context(i).g)) : nullptr) *v = 0;
+        if (uint8_t* v = blocked_on_network.find(s.ab(i)); v && *v) {
+          *v = 0;
+          lane = static_cast<int>(InstantKind::NetworkUnblock);
+        }
+      } else if (type == v2::EvGoSyscallEndBlocked || type == v2::EvGoDestroySyscall) {
+        lane = static_cast<int>(InstantKind::SyscallExit);
+      }
       if (lane >= 0) b.add(static_cast<uint32_t>(lane), static_cast<uint32_t>(i));
     }
   });
-  d.instants = b.finish(2);
+  d.instants = b.finish(kInstantKinds);
 }
 
 }  // namespace detail
+
+std::optional<InstantKind> instant_kind(std::string_view track) {
+  if (track == "logs") return InstantKind::Log;
+  if (track == "samples") return InstantKind::CPUSample;
+  if (track == "network") return InstantKind::NetworkUnblock;
+  if (track == "syscalls") return InstantKind::SyscallExit;
+  return std::nullopt;
+}
 
 InstantMarks query_instants(const TimelineIndex& index, InstantKind kind, ResourceKind by, const TimelineView& view) {
   using namespace detail;
