@@ -88,3 +88,25 @@ test("a task type's histogram bucket links to the sum of its tasks' critical pat
   assert.deepEqual(problems.errors, []);
   await page.context().close();
 });
+
+test("a selected range's panel links to the selected goroutine's critical path over it", async () => {
+  const { page, problems } = await openPage(env.browser, env.site.url);
+  await openFile(page, SAMPLE);
+  // A running stretch of goroutine 1, selected, inside a selected range.
+  const own = json('critical-path', '--goroutine=1', SAMPLE);
+  const run = own.segments.find((s) => s.goroutine === 1 && s.state === 'running' && s.end - s.start > 1000);
+  const mid = Math.round((run.start + run.end) / 2);
+  const r0 = run.start - 50_000, r1 = run.end + 50_000;
+  await show(page, `#/timeline?t0=${r0 - 100_000}&t1=${r1 + 100_000}&r0=${r0}&r1=${r1}&sel=goroutine:1@${mid}&g=1`,
+    '[data-testid=range-critical-path]');
+  const link = await page.getAttribute('[data-testid=range-critical-path]', 'href');
+  const q = new URLSearchParams(link.slice(link.indexOf('?') + 1));
+  assert.deepEqual([q.get('goroutine'), q.get('from'), q.get('to')], ['1', String(r0), String(r1)]);
+  await page.click('[data-testid=range-critical-path]');
+  await page.waitForSelector('[data-testid=path-summary]', { timeout: 60_000 });
+  const cli = json('critical-path', '--goroutine=1', `--from=${r0}`, `--to=${r1}`, SAMPLE);
+  const rowsShown = await rows(page, 'path-by-category');
+  assert.deepEqual(rowsShown.map((r) => r[0]), cli.by_category.map((c) => c.key));
+  assert.deepEqual(problems.errors, []);
+  await page.context().close();
+});

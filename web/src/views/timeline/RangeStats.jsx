@@ -1,9 +1,11 @@
 // Aggregate figures of a selected time range, computed from one-pixel timeline queries
 // (each rectangle carries the time spent in each state).
+import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { formatCount, formatDuration } from '../../model/format.js';
 import { href } from '../../model/router.js';
 import { PanelHead } from '../shell/PanelHead.jsx';
+import { criticalPathHref } from '../paths/pathHref.js';
 
 const RUNNING = 0;
 const ACTIVE = 4;
@@ -23,7 +25,7 @@ function sumCount(r) {
 }
 
 // at: a time's text when the wall clock is shown (ClockToggle.jsx), else null.
-export function RangeStats({ trace, list, range, start, at, onClose }) {
+export function RangeStats({ trace, list, range, start, at, goroutine, onClose }) {
   const [stats, setStats] = useState(null);
   const [error, setError] = useState(null);
   const [a, b] = range;
@@ -64,6 +66,14 @@ export function RangeStats({ trace, list, range, start, at, onClose }) {
         <a href={href('/timeline', { t0: Math.round(a), t1: Math.round(b) })}>Zoom to it</a>
         {' · '}
         <a href={href('/profiles/sync', { t0: Math.round(a), t1: Math.round(b) })}>Profiles of it</a>
+        {goroutine !== undefined && (
+          <Fragment>
+            {' · '}
+            <a data-testid="range-critical-path" href={criticalPathHref({ goroutine, from: Math.round(a), to: Math.round(b) })}>
+              Critical path of G{goroutine} over it
+            </a>
+          </Fragment>
+        )}
       </p>
       {error && <p class="warning">{error}</p>}
       {stats && (

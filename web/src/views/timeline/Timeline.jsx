@@ -731,6 +731,7 @@ function TimelineCanvas({ trace, list, query }) {
                 trace={trace}
                 list={list}
                 range={range}
+                goroutine={details && details.kind !== 'event' && details.goroutine >= 0 ? details.goroutine : undefined}
                 start={start}
                 at={at}
                 onClose={() => {
