@@ -3,7 +3,7 @@
 // in the URL hash.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { formatBytes, formatDuration, formatCount } from '../../model/format.js';
-import { navigate } from '../../model/router.js';
+import { navigate, parseHash } from '../../model/router.js';
 import { createStripCache, drawFrame, hitTest, LABEL_WIDTH, MIN_LABEL_WIDTH } from '../../render/draw.js';
 import { AXIS_HEIGHT, layoutRows, stickyHeader, TASKS_GROUP, trackKey } from '../../render/layout.js';
 import { STATES } from '../../render/colors.js';
@@ -249,9 +249,13 @@ function TimelineCanvas({ trace, list, query }) {
 
   // ---- URL ----
   const urlTimer = useRef(0);
+  useEffect(() => () => clearTimeout(urlTimer.current), []);
   const syncUrl = useCallback(() => {
     clearTimeout(urlTimer.current);
     urlTimer.current = setTimeout(() => {
+      // The user may have followed a link away meanwhile: the timeline's URL is only
+      // its own to write while it is shown.
+      if (parseHash().path !== '/timeline') return;
       const s = v.current;
       const q = { ...parseQueryNow(), t0: Math.round(s.t0), t1: Math.round(s.t1) };
       if (s.range) {
