@@ -14,18 +14,6 @@ namespace gotrace {
 
 using namespace gotrace::analysis;
 
-namespace {
-
-template <class F>
-std::string json_of(bool pretty, F&& write) {
-  std::string out;
-  JsonWriter w(out, pretty);
-  write(w);
-  return out;
-}
-
-}  // namespace
-
 std::string TraceSession::goroutines_json(bool pretty) {
   const Summary& s = summary();
   return json_of(pretty, [&](JsonWriter& w) { analysis::goroutines_json(w, s, goroutine_groups(s)); });

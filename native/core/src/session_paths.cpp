@@ -9,18 +9,6 @@ namespace gotrace {
 
 using namespace analysis;
 
-namespace {
-
-template <class F>
-std::string json_text(bool pretty, F&& write) {
-  std::string out;
-  JsonWriter w(out, pretty);
-  write(w);
-  return out;
-}
-
-}  // namespace
-
 const CriticalPathIndex& TraceSession::critical_paths() {
   if (!critical_paths_) critical_paths_ = std::make_unique<CriticalPathIndex>(build_critical_path_index(store(), summary()));
   return *critical_paths_;
@@ -35,7 +23,7 @@ CriticalPath TraceSession::critical_path(std::string_view kind, std::string_view
 std::string TraceSession::critical_path_json(std::string_view kind, std::string_view which, std::optional<Time> from,
                                              std::optional<Time> to, bool pretty) {
   const CriticalPath path = critical_path(kind, which, from, to);
-  return json_text(pretty, [&](JsonWriter& w) { analysis::critical_path_json(w, store(), summary(), path); });
+  return json_of(pretty, [&](JsonWriter& w) { analysis::critical_path_json(w, store(), summary(), path); });
 }
 
 PathAggregate TraceSession::path_aggregate(std::string_view kind, std::string_view name, int64_t min_ns,
@@ -46,7 +34,7 @@ PathAggregate TraceSession::path_aggregate(std::string_view kind, std::string_vi
 std::string TraceSession::path_aggregate_json(std::string_view kind, std::string_view name, int64_t min_ns,
                                               int64_t max_ns, double slowest_percent, bool pretty) {
   const PathAggregate a = path_aggregate(kind, name, min_ns, max_ns, slowest_percent);
-  return json_text(pretty, [&](JsonWriter& w) { analysis::path_aggregate_json(w, a); });
+  return json_of(pretty, [&](JsonWriter& w) { analysis::path_aggregate_json(w, a); });
 }
 
 const TraceFigures& TraceSession::diff_figures() {
@@ -57,7 +45,7 @@ const TraceFigures& TraceSession::diff_figures() {
 std::string TraceSession::diff_json(TraceSession& before, TraceSession& after, size_t top, bool pretty) {
   const TraceFigures& a = before.diff_figures();
   const TraceFigures& b = after.diff_figures();
-  return json_text(pretty, [&](JsonWriter& w) { trace_diff_json(w, a, b, top); });
+  return json_of(pretty, [&](JsonWriter& w) { trace_diff_json(w, a, b, top); });
 }
 
 std::vector<uint8_t> TraceSession::diff_pprof(TraceSession& before, TraceSession& after, std::string_view type) {

@@ -51,4 +51,13 @@ class JsonWriter {
 // Appends s as a JSON string literal (UTF-8 kept; invalid bytes become U+FFFD).
 void append_json_string(std::string& out, std::string_view s);
 
+// The JSON text `write` makes with a writer of its own (indented when `pretty`).
+template <class F>
+std::string json_of(bool pretty, F&& write) {
+  std::string out;
+  JsonWriter w(out, pretty);
+  write(w);
+  return out;
+}
+
 }  // namespace gotrace
