@@ -38,6 +38,11 @@ test('compare the sample with the Go 1.22 run of its program', async () => {
     const t = cli.tasks.find((x) => x.name === name);
     assert.deepEqual(counts.split('→').map(count), [t.before.quantiles.count, t.after.quantiles.count]);
   }
+  // Both sides' histograms over each other, a pair per task and region type; the MMU
+  // curves likewise, a point per window of the CLI's.
+  assert.equal(await page.$$eval('[data-testid=histogram-overlay]', (e) => e.length), cli.tasks.length + cli.regions.length);
+  const curves = await page.$$eval('[data-testid=mmu-overlay] polyline', (ls) => ls.map((l) => l.getAttribute('points').trim().split(' ').length));
+  assert.deepEqual(curves, [cli.gc.before.mmu.length, cli.gc.after.mmu.length]);
   // GC cycles and the profiles' totals.
   const gc = await cells(page, 'diff-gc');
   assert.deepEqual([count(gc[0][1]), count(gc[0][2])], [cli.gc.before.cycles, cli.gc.after.cycles]);

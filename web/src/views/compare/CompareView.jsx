@@ -5,6 +5,7 @@ import { cached, Pending, useAsync } from '../goroutines/query.jsx';
 import { SortableTable } from '../goroutines/SortableTable.jsx';
 import { chooseComparison, comparisonOf } from './comparison.js';
 import { DiffFlame } from './DiffFlame.jsx';
+import { HistogramOverlay, MmuOverlay } from './Overlays.jsx';
 
 // Two traces of a program side by side ("Compare with…"): the figures of `gotrace diff`
 // (Trace.diffFrom), this trace against the one chosen here as the baseline. Deltas are
@@ -51,6 +52,8 @@ function Types({ rows, testid }) {
     { key: 'count', label: 'Count', numeric: true, value: (r) => r.delta.count,
       render: (r) => <span>{formatCount(r.before.quantiles.count)} → {formatCount(r.after.quantiles.count)}</span> },
     pair('p50', 'p50'), pair('p90', 'p90'), pair('p99', 'p99'), pair('max', 'Max'),
+    { key: 'hist', label: 'Durations (outline: baseline)', sortable: false, value: () => 0,
+      render: (r) => <HistogramOverlay before={r.before.histogram} after={r.after.histogram} /> },
   ];
   return <SortableTable testid={testid} columns={columns} rows={rows} initialSort="name" initialDesc={false} />;
 }
@@ -58,17 +61,20 @@ function Types({ rows, testid }) {
 function Gc({ gc }) {
   const { before: a, after: b } = gc;
   return (
-    <table class="gt-table" data-testid="diff-gc">
-      <thead><tr><th /><th>Baseline</th><th>This trace</th><th>Δ</th></tr></thead>
-      <tbody>
-        <tr><td>GC cycles</td><td>{formatCount(a.cycles)}</td><td>{formatCount(b.cycles)}</td><td><Delta d={b.cycles - a.cycles} before={a.cycles} count /></td></tr>
-        <tr><td>Stops of the world</td><td>{formatCount(a.stw_count)}</td><td>{formatCount(b.stw_count)}</td><td><Delta d={b.stw_count - a.stw_count} before={a.stw_count} count /></td></tr>
-        <tr><td>Stopped for</td><td>{formatDuration(a.stw_ns)}</td><td>{formatDuration(b.stw_ns)}</td><td><Delta d={b.stw_ns - a.stw_ns} before={a.stw_ns} /></td></tr>
-        {a.mmu.map(([w, u], i) => (
-          <tr key={w}><td>MMU over {formatDuration(w)}</td><td>{(100 * u).toFixed(1)}%</td><td>{b.mmu[i] ? `${(100 * b.mmu[i][1]).toFixed(1)}%` : '—'}</td><td /></tr>
-        ))}
-      </tbody>
-    </table>
+    <div class="gt-diff-gc">
+      <MmuOverlay before={a.mmu} after={b.mmu} />
+      <table class="gt-table" data-testid="diff-gc">
+        <thead><tr><th /><th>Baseline</th><th>This trace</th><th>Δ</th></tr></thead>
+        <tbody>
+          <tr><td>GC cycles</td><td>{formatCount(a.cycles)}</td><td>{formatCount(b.cycles)}</td><td><Delta d={b.cycles - a.cycles} before={a.cycles} count /></td></tr>
+          <tr><td>Stops of the world</td><td>{formatCount(a.stw_count)}</td><td>{formatCount(b.stw_count)}</td><td><Delta d={b.stw_count - a.stw_count} before={a.stw_count} count /></td></tr>
+          <tr><td>Stopped for</td><td>{formatDuration(a.stw_ns)}</td><td>{formatDuration(b.stw_ns)}</td><td><Delta d={b.stw_ns - a.stw_ns} before={a.stw_ns} /></td></tr>
+          {a.mmu.map(([w, u], i) => (
+            <tr key={w}><td>MMU over {formatDuration(w)}</td><td>{(100 * u).toFixed(1)}%</td><td>{b.mmu[i] ? `${(100 * b.mmu[i][1]).toFixed(1)}%` : '—'}</td><td /></tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
