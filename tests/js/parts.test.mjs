@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openTrace, isDefaultMmuFlags, analyses } from '../../dist/index.js';
 import { corpusDir } from './corpus.mjs';
-import { GOROUTINE_SORT, sortGoroutines } from '../../web/src/views/goroutines/breakdown.js';
+import { GOROUTINE_SORT, sortGoroutines } from '../../web/src/views/common/breakdown.js';
 import { bucketIndex, bucketOfMin } from '../../web/src/views/tasks/buckets.js';
 
 const corpus = path.join(corpusDir, 'go');

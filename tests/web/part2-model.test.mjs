@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { segments } from '../../web/src/views/goroutines/breakdown.js';
+import { segments } from '../../web/src/views/common/breakdown.js';
 import { bucketIndex, bucketOfMin } from '../../web/src/views/tasks/buckets.js';
 import { layout, topFunctions } from '../../web/src/views/profiles/flameLayout.js';
-import { search } from '../../web/src/views/search/searchIndex.js';
+import { search } from '../../web/src/model/searchIndex.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const cli = path.join(root, 'build/native/cli/gotrace');

@@ -1,4 +1,7 @@
-// Numbers for people: durations (trace time is in nanoseconds), bytes, counts.
+// Numbers for people: durations (trace time is in nanoseconds), bytes, counts, shares;
+// and the timeline link every view puts on a time range.
+import { href } from './router.js';
+
 const UNITS = [
   ['s', 1e9],
   ['ms', 1e6],
@@ -56,4 +59,17 @@ export function formatTick(t, step) {
   const [u, f] = UNITS.find(([, f]) => step >= f) ?? UNITS[3];
   const decimals = Math.max(0, Math.ceil(-Math.log10(step / f) - 1e-9));
   return `${(t / f).toFixed(Math.min(decimals, 6))} ${u}`;
+}
+
+export function formatPercent(part, whole) {
+  if (!whole) return '0%';
+  return `${((100 * part) / whole).toFixed(1)}%`;
+}
+
+/** A link to the timeline showing [t0, t1] (trace times in ns) with a margin around
+ *  it; `extra` adds to the query (g: a goroutine to select, task, group). */
+export function timelineHref(t0, t1, extra = {}) {
+  const span = Math.max(1, t1 - t0);
+  const pad = Math.max(1, Math.round(span * 0.05));
+  return href('/timeline', { t0: Math.round(t0 - pad), t1: Math.round(t1 + pad), ...extra });
 }

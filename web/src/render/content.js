@@ -1,6 +1,6 @@
 // A row's plot (slices, spans, instants, series) drawn on any 2D context: the page's
 // canvas, or an offscreen strip in the strip worker (stripWorker.js). Pure drawing.
-import { blockColor } from '../views/goroutines/breakdown.js';
+import { blockColor } from '../views/common/breakdown.js';
 import { STATE_COLORS, STATES, SERIES_COLORS, goroutineColor, nameColor, taskNameColor } from './colors.js';
 
 export const FONT = '11px system-ui, sans-serif';

@@ -2,7 +2,7 @@
 // thousands of summaries): the engine keeps them, once computed, and each part a view
 // shows (the groups, a page of one group, one goroutine, a histogram bar) is cut out
 // there and sent as small JSON.
-import { search } from '../views/search/searchIndex.js';
+import { search } from '../model/searchIndex.js';
 
 // The small answers worth keeping here: every view of their kind asks for them.
 const cache = new WeakMap();

@@ -1,4 +1,4 @@
-import { formatCount, formatDuration } from '../goroutines/format.js';
+import { formatCount, formatDuration } from '../../model/format.js';
 import { diffColor, diffLayout, diffTree } from './diffFlame.js';
 
 const ROW = 16;

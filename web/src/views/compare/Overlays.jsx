@@ -1,4 +1,4 @@
-import { formatCount, formatDuration } from '../goroutines/format.js';
+import { formatCount, formatDuration } from '../../model/format.js';
 import { bucketOfMin, bucketUpper } from '../tasks/buckets.js';
 
 // Two sides drawn over each other: the baseline as an outline, this trace filled.

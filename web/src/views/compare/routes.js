@@ -1,6 +1,6 @@
 import { h } from 'preact';
 import { CompareView } from './CompareView.jsx';
-import '../goroutines/views.css';
+import '../common/views.css';
 import './compare.css';
 
 export const routes = [

@@ -1,15 +1,14 @@
-import { BreakdownBar } from './BreakdownBar.jsx';
-import { segments, rangeNames } from './breakdown.js';
-import { formatCount, formatDuration, formatPercent, timelineHref } from './format.js';
-import { criticalPathHref } from '../paths/pathHref.js';
-import { goroutineHref, groupHref } from './GoroutinesView.jsx';
-import { part, Pending, statsOf, useAsync } from './query.jsx';
-import { StateLane } from './StateLane.jsx';
+import { BreakdownBar } from '../common/BreakdownBar.jsx';
+import { segments, rangeNames } from '../common/breakdown.js';
+import { formatCount, formatDuration, formatPercent, timelineHref } from '../../model/format.js';
+import { criticalPathHref, goroutineHref, groupHref } from '../common/links.js';
+import { part, Pending, statsOf, useAsync } from '../common/query.jsx';
+import { StateLane } from '../common/StateLane.jsx';
 
 // Who woke this goroutine and whom it woke, from every wake-up edge of its lifetime,
 // counted in the engine from its index of wake edges (a long-lived goroutine's life
 // holds millions of them).
-const wakeups = (client, id, t0, t1) => part(client, 'wakeups', { id, t0, t1: t1 + 1 });
+const wakeups = (trace, id, t0, t1) => part(trace, 'wakeups', { id, t0, t1: t1 + 1 });
 
 function WakeList({ title, list, traceStart, testid, sampled }) {
   return (
@@ -30,17 +29,17 @@ function WakeList({ title, list, traceStart, testid, sampled }) {
   );
 }
 
-export function GoroutineView({ client, id }) {
+export function GoroutineView({ trace, id }) {
   const state = useAsync(async () => {
-    const [data, stats] = await Promise.all([part(client, 'goroutine', id), statsOf(client)]);
+    const [data, stats] = await Promise.all([part(trace, 'goroutine', id), statsOf(trace)]);
     return { group: data?.group, stats, g: data?.goroutine };
-  }, [client, id]);
+  }, [trace, id]);
   // The wake-ups need the index of wake edges: they come after the figures.
   const woken = useAsync(async () => {
     const d = state.data;
     if (!d?.g || d.g.id !== id) return null;
-    return { id, ...(await wakeups(client, id, d.g.start || d.g.creation || d.stats.time.start, d.g.end || d.stats.time.end)) };
-  }, [client, id, state.data]);
+    return { id, ...(await wakeups(trace, id, d.g.start || d.g.creation || d.stats.time.start, d.g.end || d.stats.time.end)) };
+  }, [trace, id, state.data]);
   if (!state.data) return <Pending state={state} what={`goroutine ${id}`} />;
   const { group, stats, g } = state.data;
   const wakes = woken.data?.id === id ? woken.data : null;
@@ -95,7 +94,7 @@ export function GoroutineView({ client, id }) {
           for once the wake-ups are in, so that they never wait behind it. */}
       {wakes || woken.error ? (
         <StateLane
-          client={client}
+          trace={trace}
           goroutine={g.id}
           t0={t0}
           t1={t1}

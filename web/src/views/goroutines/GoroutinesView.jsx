@@ -1,12 +1,11 @@
 import { useMemo } from 'preact/hooks';
-import { BreakdownBar, BreakdownLegend } from './BreakdownBar.jsx';
-import { blockReasons } from './breakdown.js';
-import { CopyCSVButton, SortableTable } from './SortableTable.jsx';
-import { formatCount, formatDuration } from './format.js';
-import { groupsOf, Pending, useAsync } from './query.jsx';
+import { BreakdownBar, BreakdownLegend } from '../common/BreakdownBar.jsx';
+import { blockReasons } from '../common/breakdown.js';
+import { CopyCSVButton, SortableTable } from '../common/SortableTable.jsx';
+import { formatCount, formatDuration } from '../../model/format.js';
+import { groupsOf, Pending, useAsync } from '../common/query.jsx';
+import { groupHref } from '../common/links.js';
 
-export const groupHref = (name) => `#/goroutines/group/${encodeURIComponent(name)}`;
-export const goroutineHref = (id) => `#/goroutine/${id}`;
 
 const dur = (key, label) => ({ key, label, numeric: true, value: (g) => g[key] ?? 0, format: formatDuration, csv: (g) => g[key] ?? 0 });
 
@@ -47,8 +46,8 @@ export function groupColumns(maxTotal, reasons = []) {
 }
 
 // Goroutines grouped by start function, as `go tool trace`'s goroutine analysis.
-export function GoroutinesView({ client }) {
-  const state = useAsync(() => groupsOf(client), [client]);
+export function GoroutinesView({ trace }) {
+  const state = useAsync(() => groupsOf(trace), [trace]);
   const data = state.data;
   const columns = useMemo(
     () => groupColumns(data ? Math.max(...data.groups.map((g) => g.total)) : 1, data ? blockReasons(data.groups.map((g) => g.stats)) : []),

@@ -1,11 +1,11 @@
 import { href } from '../../model/router.js';
 import { useMemo, useState } from 'preact/hooks';
-import { BreakdownBar, BreakdownLegend } from './BreakdownBar.jsx';
-import { CopyCSVButton, SortableTable } from './SortableTable.jsx';
-import { blockTotal, unknownTime } from './breakdown.js';
-import { formatCount, formatDuration, timelineHref } from './format.js';
-import { goroutineHref } from './GoroutinesView.jsx';
-import { part, Pending, statsOf, useAsync } from './query.jsx';
+import { BreakdownBar, BreakdownLegend } from '../common/BreakdownBar.jsx';
+import { CopyCSVButton, SortableTable } from '../common/SortableTable.jsx';
+import { blockTotal, unknownTime } from '../common/breakdown.js';
+import { formatCount, formatDuration, timelineHref } from '../../model/format.js';
+import { goroutineHref } from '../common/links.js';
+import { part, Pending, statsOf, useAsync } from '../common/query.jsx';
 
 const stat = (key, label) => ({
   key, label, numeric: true, value: (g) => g.stats[key] ?? 0, format: formatDuration, csv: (g) => g.stats[key] ?? 0,
@@ -38,16 +38,16 @@ export function goroutineColumns(maxTotal, traceStart) {
 
 // One group: the goroutines that start in the same function. The worker sorts them and
 // sends the first rows (a group can hold hundreds of thousands).
-export function GroupView({ client, name }) {
+export function GroupView({ trace, name }) {
   const [sort, setSort] = useState({ key: 'total', desc: true });
   const [limit, setLimit] = useState(200);
   const state = useAsync(async () => {
     const [data, stats] = await Promise.all([
-      part(client, 'goroutineGroupPage', { name, sort: sort.key, desc: sort.desc, limit }),
-      statsOf(client),
+      part(trace, 'goroutineGroupPage', { name, sort: sort.key, desc: sort.desc, limit }),
+      statsOf(trace),
     ]);
     return { data, stats };
-  }, [client, name, sort.key, sort.desc, limit]);
+  }, [trace, name, sort.key, sort.desc, limit]);
   const data = state.data?.data;
   const columns = useMemo(
     () => goroutineColumns(data?.maxTotal ?? 1, state.data?.stats.time.start ?? 0),
@@ -59,7 +59,7 @@ export function GroupView({ client, name }) {
   const end = state.data.stats.time.end;
   const t0 = data.first ?? state.data.stats.time.start;
   const t1 = data.last ?? end;
-  const allRows = async () => (await part(client, 'goroutineGroup', name)).goroutines;
+  const allRows = async () => (await part(trace, 'goroutineGroup', name)).goroutines;
   return (
     <section class='gt-view' data-testid='group-view'>
       <header class='gt-view-head'>

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { formatDuration, timelineHref } from '../goroutines/format.js';
-import { cached, Pending, statsOf, useAsync } from '../goroutines/query.jsx';
+import { formatDuration, timelineHref } from '../../model/format.js';
+import { cached, Pending, statsOf, useAsync } from '../common/query.jsx';
 import { chartGeometry, drawMmu } from './mmuChart.js';
 
 const FLAGS = [
@@ -40,17 +40,17 @@ function flagsOf(query) {
   return f;
 }
 
-export function MmuView({ client, query = new URLSearchParams() }) {
+export function MmuView({ trace, query = new URLSearchParams() }) {
   const flags = flagsOf(query);
   const picked = query.get('window') ? Number(query.get('window')) : null;
   const state = useAsync(async () => {
-    const stats = await statsOf(client);
+    const stats = await statsOf(trace);
     const windows = windowsFor(stats.time.duration);
     if (picked && !windows.includes(picked)) windows.push(picked);
     windows.sort((a, b) => a - b);
-    const mmu = await cached(client, `mmu ${JSON.stringify(flags)} ${windows}`, () => client.mmu(windows, flags));
+    const mmu = await cached(trace, `mmu ${JSON.stringify(flags)} ${windows}`, () => trace.mmu(windows, flags));
     return { stats, mmu, curve: fullCurve(mmu, stats.time.duration) };
-  }, [client, JSON.stringify(flags), picked]);
+  }, [trace, JSON.stringify(flags), picked]);
   const ref = useRef(null);
   const [hover, setHover] = useState(null);
   const mmu = state.data?.mmu;

@@ -1,6 +1,7 @@
 // Draws the MMU curve: window length on a log axis (x), utilization 0..1 (y).
-import { formatDuration } from '../goroutines/format.js';
+import { formatDuration } from '../../model/format.js';
 import { canvasTheme } from '../../render/theme.js';
+import { fitCanvas } from '../../render/canvas.js';
 
 const PAD = { left: 60, right: 12, top: 10, bottom: 40 };
 
@@ -18,13 +19,7 @@ export function chartGeometry(width, height, xMin, xMax) {
 }
 
 export function drawMmu(canvas, curve, marker) {
-  const dpr = window.devicePixelRatio || 1;
-  const width = canvas.clientWidth;
-  const height = canvas.clientHeight;
-  canvas.width = Math.round(width * dpr);
-  canvas.height = Math.round(height * dpr);
-  const ctx = canvas.getContext('2d');
-  ctx.scale(dpr, dpr);
+  const { ctx, width, height } = fitCanvas(canvas);
   const T = canvasTheme();
   ctx.fillStyle = T.bg;
   ctx.fillRect(0, 0, width, height);

@@ -1,7 +1,7 @@
 import { h } from 'preact';
 import { MmuView } from './MmuView.jsx';
-import '../goroutines/views.css';
+import '../common/views.css';
 
 export const routes = [
-  { path: '/mmu', view: ({ trace, query }) => h(MmuView, { client: trace, query: new URLSearchParams(query) }), tab: { label: 'MMU', order: 70 } },
+  { path: '/mmu', view: ({ trace, query }) => h(MmuView, { trace, query: new URLSearchParams(query) }), tab: { label: 'MMU', order: 70 } },
 ];

@@ -1,9 +1,8 @@
 import { Fragment } from 'preact';
-import { formatCount, formatDuration, formatPercent, timelineHref } from '../goroutines/format.js';
-import { goroutineHref } from '../goroutines/GoroutinesView.jsx';
-import { cached, Pending, statsOf, useAsync } from '../goroutines/query.jsx';
-import { SortableTable } from '../goroutines/SortableTable.jsx';
-import { taskHref } from '../tasks/TasksView.jsx';
+import { formatCount, formatDuration, formatPercent, timelineHref } from '../../model/format.js';
+import { goroutineHref, taskHref } from '../common/links.js';
+import { cached, Pending, statsOf, useAsync } from '../common/query.jsx';
+import { SortableTable } from '../common/SortableTable.jsx';
 import { PathChart } from './PathChart.jsx';
 import { categoryColor, segmentCategory } from './states.js';
 
@@ -120,18 +119,18 @@ function Aggregate({ agg, sel }) {
   );
 }
 
-export function CriticalPathView({ client, query }) {
+export function CriticalPathView({ trace, query }) {
   const parsed = selectionOf(query);
   const key = JSON.stringify(parsed);
   const state = useAsync(async () => {
     if (!parsed) return null;
     const method = parsed.aggregate ? 'criticalPaths' : 'criticalPath';
     const [result, stats] = await Promise.all([
-      cached(client, `${method} ${key}`, () => client.call(method, parsed.selection)),
-      statsOf(client),
+      cached(trace, `${method} ${key}`, () => trace.call(method, parsed.selection)),
+      statsOf(trace),
     ]);
     return { result, stats };
-  }, [client, key]);
+  }, [trace, key]);
   return (
     <div class="gt-view gt-critical-path" data-testid="critical-path-view">
       <h2>Critical path</h2>

@@ -1,6 +1,5 @@
-import { formatDuration } from '../goroutines/format.js';
-import { goroutineHref } from '../goroutines/GoroutinesView.jsx';
-import { timelineHref } from '../goroutines/format.js';
+import { formatDuration, timelineHref } from '../../model/format.js';
+import { goroutineHref } from '../common/links.js';
 import { categoryColor, segmentCategory } from './states.js';
 
 // The path drawn across the goroutines it visits: a row per goroutine (in the order the

@@ -1,8 +1,8 @@
 import { h } from 'preact';
 import { CriticalPathView } from './CriticalPathView.jsx';
-import '../goroutines/views.css';
+import '../common/views.css';
 import './paths.css';
 
 export const routes = [
-  { path: '/critical-path', view: ({ trace, query }) => h(CriticalPathView, { client: trace, query }), tabPath: '/tasks' },
+  { path: '/critical-path', view: ({ trace, query }) => h(CriticalPathView, { trace, query }), tabPath: '/tasks' },
 ];

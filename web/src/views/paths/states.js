@@ -1,6 +1,6 @@
 // How the critical path's states read and look: the goroutine views' colours where the
 // state is the same (execution, scheduling wait, syscall, each block reason).
-import { blockColor, PARTS } from '../goroutines/breakdown.js';
+import { blockColor, PARTS } from '../common/breakdown.js';
 
 const color = Object.fromEntries(PARTS.map((p) => [p.key, p.color]));
 

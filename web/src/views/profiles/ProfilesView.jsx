@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { SortableTable } from '../goroutines/SortableTable.jsx';
-import { formatCount, formatDuration, formatPercent, timelineHref } from '../goroutines/format.js';
-import { cached, groupsOf, Pending, regionTypesOf, statsOf, useAsync } from '../goroutines/query.jsx';
+import { SortableTable } from '../common/SortableTable.jsx';
+import { formatCount, formatDuration, formatPercent, timelineHref } from '../../model/format.js';
+import { cached, groupsOf, Pending, regionTypesOf, statsOf, useAsync } from '../common/query.jsx';
 import { layout, maxDepth, topFunctions } from './flameLayout.js';
 import { drawFlame, pick, ROW } from './flameRender.js';
 
@@ -68,21 +68,21 @@ function FlameGraph({ flame, highlight }) {
   );
 }
 
-export function ProfilesView({ client, type = 'sync', query = new URLSearchParams() }) {
+export function ProfilesView({ trace, type = 'sync', query = new URLSearchParams() }) {
   const filter = filterOf(query);
   const key = JSON.stringify(filter);
   const [highlight, setHighlight] = useState('');
   const state = useAsync(async () => {
-    const [flame, stats] = await Promise.all([cached(client, `flame ${type} ${key}`, () => client.flame(type, filter)), statsOf(client)]);
+    const [flame, stats] = await Promise.all([cached(trace, `flame ${type} ${key}`, () => trace.flame(type, filter)), statsOf(trace)]);
     return { shown: `${type} ${key}`, flame, stats };
-  }, [client, type, key]);
+  }, [trace, type, key]);
   // The choices of the filters need the goroutine and region analyses: asked for only
   // when a filter is used, so that the profile itself opens fast.
   const [choices, setChoices] = useState(null);
   const loadChoices = () => {
     if (choices) return;
     setChoices({ groups: [], regionTypes: [] });
-    Promise.all([groupsOf(client), regionTypesOf(client)]).then(([goroutines, regions]) => setChoices({
+    Promise.all([groupsOf(trace), regionTypesOf(trace)]).then(([goroutines, regions]) => setChoices({
       groups: goroutines.groups.map((g) => g.name),
       regionTypes: [...new Set(regions.types.map((r) => r.name))],
     }));
@@ -119,7 +119,7 @@ export function ProfilesView({ client, type = 'sync', query = new URLSearchParam
     { key: 'count', label: 'Count', numeric: true, value: (r) => r.count, format: formatCount },
   ];
   const saveAs = async () => {
-    const bytes = await client.pprof(type, filter);
+    const bytes = await trace.pprof(type, filter);
     const url = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }));
     setDownload({ url, size: bytes.length });
     const a = document.createElement('a');

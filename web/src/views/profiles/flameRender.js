@@ -2,6 +2,7 @@
 // Frames narrower than half a pixel are skipped; names are drawn with fillText only.
 import { inSubtree } from './flameLayout.js';
 import { canvasTheme } from '../../render/theme.js';
+import { fitCanvas } from '../../render/canvas.js';
 
 export const ROW = 18;
 
@@ -18,13 +19,7 @@ function color(name) {
  * as {node, x, y, w} for picking.
  */
 export function drawFlame(canvas, flame, x, focus, highlight) {
-  const dpr = window.devicePixelRatio || 1;
-  const width = canvas.clientWidth;
-  const height = canvas.clientHeight;
-  canvas.width = Math.round(width * dpr);
-  canvas.height = Math.round(height * dpr);
-  const ctx = canvas.getContext('2d');
-  ctx.scale(dpr, dpr);
+  const { ctx, width, height } = fitCanvas(canvas);
   ctx.fillStyle = canvasTheme().bg;
   ctx.fillRect(0, 0, width, height);
   ctx.font = '11px system-ui, sans-serif';

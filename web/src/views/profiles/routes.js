@@ -1,9 +1,9 @@
 import { h } from 'preact';
 import { ProfilesView } from './ProfilesView.jsx';
-import '../goroutines/views.css';
+import '../common/views.css';
 
 const view = ({ trace, params, query }) =>
-  h(ProfilesView, { client: trace, type: params.type ?? 'sync', query: new URLSearchParams(query) });
+  h(ProfilesView, { trace, type: params.type ?? 'sync', query: new URLSearchParams(query) });
 
 export const routes = [
   { path: '/profiles', view, tabPath: '/profiles/sync' },

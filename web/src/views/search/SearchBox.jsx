@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { part } from '../goroutines/query.jsx';
+import { part } from '../common/query.jsx';
 
 // One box for everything (keyboard: /). The search runs in the worker, beside the
 // analyses it looks through (worker/analysis-parts.js).

@@ -1,5 +1,5 @@
 import { SearchBox } from './SearchBox.jsx';
-import '../goroutines/views.css';
+import '../common/views.css';
 
 export const routes = [];
 export const headerItems = [SearchBox];

@@ -1,10 +1,10 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
-import { SortableTable } from '../goroutines/SortableTable.jsx';
-import { formatCount, formatDuration } from '../goroutines/format.js';
-import { useAsync } from '../goroutines/query.jsx';
+import { SortableTable } from '../common/SortableTable.jsx';
+import { formatCount, formatDuration } from '../../model/format.js';
+import { useAsync } from '../common/query.jsx';
 import { bucketUpper } from './buckets.js';
-import { criticalPathHref } from '../paths/pathHref.js';
+import { criticalPathHref } from '../common/links.js';
 import { Histogram } from './Histogram.jsx';
 
 // Types (of tasks or regions) with their duration distribution. A click on a histogram

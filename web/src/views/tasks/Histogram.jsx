@@ -1,4 +1,4 @@
-import { formatCount, formatDuration } from '../goroutines/format.js';
+import { formatCount, formatDuration } from '../../model/format.js';
 import { bucketOfMin, bucketUpper } from './buckets.js';
 
 // A duration histogram whose bars can be clicked (one call of onPick with the bucket).

@@ -1,10 +1,8 @@
 import { Fragment } from 'preact';
-import { formatDuration, timelineHref } from '../goroutines/format.js';
-import { goroutineHref } from '../goroutines/GoroutinesView.jsx';
-import { part, Pending, statsOf, useAsync } from '../goroutines/query.jsx';
-import { StateLane } from '../goroutines/StateLane.jsx';
-import { taskHref } from './TasksView.jsx';
-import { criticalPathHref } from '../paths/pathHref.js';
+import { formatDuration, timelineHref } from '../../model/format.js';
+import { goroutineHref, taskHref, criticalPathHref } from '../common/links.js';
+import { part, Pending, statsOf, useAsync } from '../common/query.jsx';
+import { StateLane } from '../common/StateLane.jsx';
 
 // The task drawn on its own small timeline: the task on top, then one row per
 // goroutine with its regions in the task and the task's logs as ticks.
@@ -52,11 +50,11 @@ function TaskTimeline({ task, t0, t1 }) {
   );
 }
 
-export function TaskView({ client, id }) {
+export function TaskView({ trace, id }) {
   const state = useAsync(async () => {
-    const [task, stats] = await Promise.all([part(client, 'task', id), statsOf(client)]);
+    const [task, stats] = await Promise.all([part(trace, 'task', id), statsOf(trace)]);
     return { task, stats };
-  }, [client, id]);
+  }, [trace, id]);
   if (!state.data) return <Pending state={state} what={`task ${id}`} />;
   const { task, stats } = state.data;
   if (!task) return <p class="gt-error">There is no task {id} in this trace. <a href="#/tasks">All tasks</a></p>;
@@ -86,7 +84,7 @@ export function TaskView({ client, id }) {
       {task.goroutines.slice(0, 8).map((g, i) => (
         <div key={g} class="gt-task-lane">
           <a href={goroutineHref(g)}>G{g}</a> during the task
-          <StateLane client={client} goroutine={g} t0={t0} t1={t1} legend={i === Math.min(8, task.goroutines.length) - 1} />
+          <StateLane trace={trace} goroutine={g} t0={t0} t1={t1} legend={i === Math.min(8, task.goroutines.length) - 1} />
         </div>
       ))}
       <h3>Regions ({task.regions.length})</h3>

@@ -1,12 +1,11 @@
 import { href } from '../../model/router.js';
-import { formatDuration, timelineHref } from '../goroutines/format.js';
-import { goroutineHref } from '../goroutines/GoroutinesView.jsx';
-import { part, Pending, regionTypesOf, statsOf, useAsync } from '../goroutines/query.jsx';
-import { BreakdownBar } from '../goroutines/BreakdownBar.jsx';
-import { blockReasons, unknownTime } from '../goroutines/breakdown.js';
+import { formatDuration, timelineHref } from '../../model/format.js';
+import { goroutineHref, taskHref } from '../common/links.js';
+import { part, Pending, regionTypesOf, statsOf, useAsync } from '../common/query.jsx';
+import { BreakdownBar } from '../common/BreakdownBar.jsx';
+import { blockReasons, unknownTime } from '../common/breakdown.js';
 import { DurationTable } from './DurationTable.jsx';
 
-export const taskHref = (id) => `#/task/${id}`;
 
 function Tabs({ at }) {
   return (
@@ -17,11 +16,11 @@ function Tabs({ at }) {
   );
 }
 
-export function TasksView({ client, name }) {
+export function TasksView({ trace, name }) {
   const state = useAsync(async () => {
-    const [tasks, stats] = await Promise.all([part(client, 'taskTypes'), statsOf(client)]);
+    const [tasks, stats] = await Promise.all([part(trace, 'taskTypes'), statsOf(trace)]);
     return { tasks, stats };
-  }, [client]);
+  }, [trace]);
   if (!state.data) return <Pending state={state} what="tasks" />;
   const { tasks, stats } = state.data;
   const start = stats.time.start;
@@ -47,7 +46,7 @@ export function TasksView({ client, name }) {
           label="Task type"
           testid="task-types"
           types={tasks.types}
-          instancesOf={(type, min) => part(client, 'tasksInBucket', { name: type.name, min })}
+          instancesOf={(type, min) => part(trace, 'tasksInBucket', { name: type.name, min })}
           instanceColumns={columns}
         />
       )}
@@ -79,11 +78,11 @@ function regionTimeColumns(regions) {
   ];
 }
 
-export function RegionsView({ client, name }) {
+export function RegionsView({ trace, name }) {
   const state = useAsync(async () => {
-    const [regions, stats] = await Promise.all([regionTypesOf(client), statsOf(client)]);
+    const [regions, stats] = await Promise.all([regionTypesOf(trace), statsOf(trace)]);
     return { regions, stats };
-  }, [client]);
+  }, [trace]);
   if (!state.data) return <Pending state={state} what="regions" />;
   const { regions, stats } = state.data;
   const start = stats.time.start;
@@ -108,7 +107,7 @@ export function RegionsView({ client, name }) {
           label="Region type"
           testid="region-types"
           types={regions.types}
-          instancesOf={(type, min) => part(client, 'regionsInBucket', { name: type.name, min })}
+          instancesOf={(type, min) => part(trace, 'regionsInBucket', { name: type.name, min })}
           instanceColumns={columns}
           extraColumns={[{
             key: 'profile', label: '', sortable: false, value: () => '',

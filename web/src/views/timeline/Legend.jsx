@@ -1,7 +1,7 @@
 // What the timeline's colours mean: the states of slices, the runtime's ranges, tasks,
 // and the plots' series (each plot's own legend is drawn in its label column).
 import { STATE_COLORS, SERIES_COLORS, taskNameColor } from '../../render/colors.js';
-import { blockColor } from '../goroutines/breakdown.js';
+import { blockColor } from '../common/breakdown.js';
 
 const ITEMS = [
   ['running', STATE_COLORS.running, 'running (on a proc or thread lane: the goroutine\'s own colour)'],

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { formatCount, formatDuration } from '../../model/format.js';
 import { href } from '../../model/router.js';
 import { PanelHead } from '../shell/PanelHead.jsx';
-import { criticalPathHref } from '../paths/pathHref.js';
+import { criticalPathHref } from '../common/links.js';
 
 const RUNNING = 0;
 const ACTIVE = 4;

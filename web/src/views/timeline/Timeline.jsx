@@ -2,19 +2,20 @@
 // level-of-detail queries for the visible rows only. The view (t0, t1, selection) lives
 // in the URL hash.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { formatBytes, formatDuration, formatCount } from '../../model/format.js';
-import { navigate, parseHash } from '../../model/router.js';
-import { createStripCache, drawFrame, hitTest, LABEL_WIDTH, MIN_LABEL_WIDTH } from '../../render/draw.js';
+import { navigate } from '../../model/router.js';
+import { createStripCache, drawFrame, hitTest, MIN_LABEL_WIDTH } from '../../render/draw.js';
 import { AXIS_HEIGHT, layoutRows, stickyHeader, TASKS_GROUP, trackKey } from '../../render/layout.js';
-import { STATES } from '../../render/colors.js';
 import { useCanvasTheme } from '../../render/theme.js';
-import { NO_VALUE } from '../../render/content.js';
 import { Details } from './Details.jsx';
 import { Legend } from './Legend.jsx';
 import { EventDetails } from './EventDetails.jsx';
 import { RangeStats } from './RangeStats.jsx';
 import { ClockToggle, useWallClock } from './ClockToggle.jsx';
-import { clampSpan, formatSel, num, parseSel } from './view.js';
+import { clampSpan, formatSel, num, parseQueryNow, parseSel } from './view.js';
+import { arrowsFor, flowArrows } from './arrows.js';
+import { useUrlSync } from './urlSync.js';
+import { savedLabelWidth, saveLabelWidth } from './labelWidth.js';
+import { tipLines } from './tooltip.js';
 
 const tracksOf = new WeakMap();
 // What one instant of each instants row is, in the details panel.
@@ -248,27 +249,7 @@ function TimelineCanvas({ trace, list, query }) {
   }, [trace, start, end, requestDraw]);
 
   // ---- URL ----
-  const urlTimer = useRef(0);
-  useEffect(() => () => clearTimeout(urlTimer.current), []);
-  const syncUrl = useCallback(() => {
-    clearTimeout(urlTimer.current);
-    urlTimer.current = setTimeout(() => {
-      // The user may have followed a link away meanwhile: the timeline's URL is only
-      // its own to write while it is shown.
-      if (parseHash().path !== '/timeline') return;
-      const s = v.current;
-      const q = { ...parseQueryNow(), t0: Math.round(s.t0), t1: Math.round(s.t1) };
-      if (s.range) {
-        q.r0 = Math.round(s.range[0]);
-        q.r1 = Math.round(s.range[1]);
-      } else {
-        delete q.r0;
-        delete q.r1;
-      }
-      q.sel = s.selection ? formatSel(s.selection.track, s.selection.time) : undefined;
-      navigate('/timeline', q, { replace: true });
-    }, 150);
-  }, []);
+  const syncUrl = useUrlSync(v);
 
   const setView = useCallback(
     (t0, t1) => {
@@ -751,140 +732,4 @@ function TimelineCanvas({ trace, list, query }) {
       </div>
     </div>
   );
-}
-
-// The label column's width, kept for the next visit.
-const LABEL_WIDTH_KEY = 'gotrace.timeline.labelWidth';
-function savedLabelWidth() {
-  try {
-    const w = Number(localStorage.getItem(LABEL_WIDTH_KEY));
-    return w >= MIN_LABEL_WIDTH ? w : LABEL_WIDTH;
-  } catch {
-    return LABEL_WIDTH;
-  }
-}
-function saveLabelWidth(w) {
-  try {
-    localStorage.setItem(LABEL_WIDTH_KEY, String(Math.round(w)));
-  } catch {
-    // storage refused: the width lasts for this page
-  }
-}
-
-function parseQueryNow() {
-  const raw = location.hash.replace(/^#/, '');
-  const q = raw.indexOf('?');
-  return Object.fromEntries(new URLSearchParams(q < 0 ? '' : raw.slice(q + 1)));
-}
-
-// The Threads plot's series, as Go's viewer names them.
-const THREAD_SERIES = { 'procs-running': 'threads running', 'goroutines-syscall': 'threads in syscall' };
-
-function tipLines(row, data, t, slop, start) {
-  const out = [];
-  for (const ref of row.tracks) {
-    const d = data.get(trackKey(ref));
-    if (!d) continue;
-    if (d.type === 'activity') {
-      const p = Math.floor((t - d.from) / d.step);
-      if (p < 0 || p >= d.running.length) continue;
-      const f = (n) => (n >= 10 || n === 0 ? String(Math.round(n)) : n.toFixed(1));
-      out.push(`${row.label.replace(/^[▸▾] /, '')}`);
-      out.push(`running ${f(d.running[p])} · runnable ${f(d.runnable[p])} · syscall ${f(d.syscall[p])} · waiting ${f(d.waiting[p])}`);
-      out.push(`goroutines on average over ${formatDuration(d.step)} at ${formatDuration(d.from + p * d.step - start, 6)}`);
-      continue;
-    }
-    if (d.type === 'series') {
-      let i = -1;
-      for (let k = 0; k < d.time.length && d.time[k] <= t; k++) i = k;
-      if (i < 0) continue;
-      const value = d.value[i];
-      const name = row.of === 'threads' ? THREAD_SERIES[ref.name] : ref.name;
-      if (value === NO_VALUE[ref.name]) out.push(`${name}: none`);
-      else out.push(`${name}: ${row.unit === 'bytes' ? formatBytes(value) : formatCount(value)}`);
-      continue;
-    }
-    const i = hitTest(d, t, slop);
-    if (i < 0) continue;
-    if (d.type === 'slices') {
-      const state = STATES[d.state[i]];
-      const label = d.label[i] >= 0 ? d.labels[d.label[i]] : '';
-      out.push(`${row.label.trim()}: ${state}${label ? ` (${label})` : ''}`);
-      if (d.goroutine[i] >= 0) out.push(`goroutine G${d.goroutine[i]}`);
-      out.push(d.count[i] > 1 ? `${d.count[i]} slices in ${formatDuration(d.end[i] - d.start[i])}` : `duration ${formatDuration(d.end[i] - d.start[i])}`);
-      out.push(`at ${formatDuration(d.start[i] - start, 6)}`);
-    } else if (d.type === 'spans') {
-      out.push(`${d.names[d.name[i]] ?? ''}${d.count[i] > 1 ? ` (${d.count[i]} merged)` : ''}`);
-      out.push(`duration ${formatDuration(d.end[i] - d.start[i])}`);
-      if (d.task[i] > 0) out.push(`task ${d.task[i]}`);
-    } else if (d.type === 'instants') {
-      out.push(`${d.count[i]} ${row.label.toLowerCase()} at ${formatDuration(d.time[i] - start, 6)}`);
-    }
-  }
-  return out;
-}
-
-const MAX_FLOWS = 1000;
-const FLOW_COLOR = '#7c3aed';
-
-/** Every wake-up edge of the view (the flows toggle), from the lane of the goroutine that
- *  woke (or the proc or thread it ran on) to the lane of the goroutine woken. An arrow
- *  whose waker's lane is not on screen starts on the proc or thread it woke from, or at
- *  the edge of the screen, and is labelled with the goroutine it comes from.
- *  `[top, bottom]`: the rows' y on screen. */
-function flowArrows(s, layout, [top, bottom]) {
-  const e = s.data.get('edges');
-  if (!e || e.type !== 'edges') return [];
-  const y = new Map();
-  for (const r of layout.rows) if (r.type === 'slices') y.set(r.key, r.y + r.height / 2);
-  const shown = (v) => v !== undefined && v >= top && v <= bottom;
-  const clamp = (v) => Math.min(bottom - 4, Math.max(top + 4, v));
-  // The first of the candidate rows that is on screen, else the first laid out, held
-  // to the screen's edge; `own`: it is the first candidate's.
-  const placeOn = (keys) => {
-    const ys = keys.map((k) => y.get(k));
-    const i = ys.findIndex(shown);
-    if (i >= 0) return { y: ys[i], own: i === 0 };
-    const any = ys.find((v) => v !== undefined);
-    return any === undefined ? null : { y: clamp(any), own: false };
-  };
-  const out = [];
-  for (let i = 0; i < e.goroutine.length && out.length < MAX_FLOWS; i++) {
-    const g = e.fromGoroutine[i];
-    const from = placeOn([...(g >= 0 ? ['goroutine:' + g] : []), 'proc:' + e.fromProc[i], 'thread:' + e.fromThread[i]]);
-    const to = placeOn(['goroutine:' + e.goroutine[i], 'proc:' + e.toProc[i], 'thread:' + e.toThread[i]]);
-    if (!from || !to) continue;
-    const arrow = { fromTime: e.fromTime[i], toTime: e.toTime[i], fromY: from.y, toY: to.y, color: FLOW_COLOR, goroutine: e.goroutine[i], from: g };
-    if (g >= 0 && !from.own) arrow.label = `G${g}`;
-    out.push(arrow);
-  }
-  return out;
-}
-
-/** Unblock edges that touch the selected goroutine, placed on the visible rows. */
-function arrowsFor(s, layout) {
-  const sel = s.selection;
-  if (!sel || sel.goroutine === undefined || sel.goroutine < 0) return [];
-  const y = new Map();
-  for (const r of layout.rows) if (r.type === 'slices') y.set(r.key, r.y + r.height / 2);
-  const place = (g, p, m) => y.get('goroutine:' + g) ?? y.get('proc:' + p) ?? y.get('thread:' + m);
-  const out = [];
-  const e = s.data.get('edges');
-  const G = sel.goroutine;
-  if (e && e.type === 'edges') {
-    for (let i = 0; i < e.goroutine.length && out.length < 400; i++) {
-      if (e.goroutine[i] !== G && e.fromGoroutine[i] !== G) continue;
-      const fromY = place(e.fromGoroutine[i], e.fromProc[i], e.fromThread[i]);
-      const toY = place(e.goroutine[i], e.toProc[i], e.toThread[i]);
-      if (fromY === undefined || toY === undefined) continue;
-      out.push({ fromTime: e.fromTime[i], toTime: e.toTime[i], fromY, toY, color: e.goroutine[i] === G ? '#111827' : '#2563eb' });
-    }
-  }
-  const w = sel.wokenBy;
-  if (w && w.goroutine >= 0) {
-    const fromY = y.get('goroutine:' + w.goroutine);
-    const toY = y.get(sel.rowKey);
-    if (fromY !== undefined && toY !== undefined) out.push({ fromTime: w.time, toTime: sel.start, fromY, toY, color: '#d9534f' });
-  }
-  return out;
 }

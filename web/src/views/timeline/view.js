@@ -29,3 +29,10 @@ export function clampSpan(a, b, start, end) {
   const hi = Math.min(b, end);
   return hi > lo ? [lo, hi] : null;
 }
+
+/** The hash's query as it is now (the timeline reads it outside of renders). */
+export function parseQueryNow() {
+  const raw = location.hash.replace(/^#/, '');
+  const q = raw.indexOf('?');
+  return Object.fromEntries(new URLSearchParams(q < 0 ? '' : raw.slice(q + 1)));
+}

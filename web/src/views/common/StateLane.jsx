@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'preact/hooks';
-import { formatDuration } from './format.js';
+import { formatDuration } from '../../model/format.js';
 import { canvasTheme } from '../../render/theme.js';
+import { fitCanvas } from '../../render/canvas.js';
 
 // A goroutine's own timeline lane: its states over [t0, t1] from the timeline index,
 // drawn on a canvas at the width it is shown at.
@@ -14,13 +15,7 @@ export const STATE_COLORS = {
 const STATES = ['running', 'runnable', 'waiting', 'syscall', 'active'];
 
 export function drawLane(canvas, rects, t0, t1) {
-  const dpr = window.devicePixelRatio || 1;
-  const w = canvas.clientWidth;
-  const h = canvas.clientHeight;
-  canvas.width = Math.round(w * dpr);
-  canvas.height = Math.round(h * dpr);
-  const ctx = canvas.getContext('2d');
-  ctx.scale(dpr, dpr);
+  const { ctx, width: w, height: h } = fitCanvas(canvas);
   ctx.fillStyle = canvasTheme().axis;
   ctx.fillRect(0, 0, w, h);
   if (!rects) return;
@@ -33,7 +28,7 @@ export function drawLane(canvas, rects, t0, t1) {
   }
 }
 
-export function StateLane({ client, goroutine, t0, t1, onPick, legend = true }) {
+export function StateLane({ trace, goroutine, t0, t1, onPick, legend = true }) {
   const ref = useRef(null);
   const rectsRef = useRef(null);
   useEffect(() => {
@@ -43,7 +38,7 @@ export function StateLane({ client, goroutine, t0, t1, onPick, legend = true }) 
     const canvas = ref.current;
     const pixels = Math.max(100, Math.round(canvas.clientWidth || 800));
     drawLane(canvas, null, t0, t1);
-    client.callWithSignal(abandon.signal, 'timeline', { kind: 'goroutine', id: goroutine }, t0, t1, pixels).then(
+    trace.callWithSignal(abandon.signal, 'timeline', { kind: 'goroutine', id: goroutine }, t0, t1, pixels).then(
       (rects) => {
         rectsRef.current = rects;
         drawLane(canvas, rects, t0, t1);
@@ -51,7 +46,7 @@ export function StateLane({ client, goroutine, t0, t1, onPick, legend = true }) 
       () => {},  // abandoned, or the trace closed: nothing to draw
     );
     return () => abandon.abort();
-  }, [client, goroutine, t0, t1]);
+  }, [trace, goroutine, t0, t1]);
   const title = (e) => {
     const rects = rectsRef.current;
     if (!rects) return;

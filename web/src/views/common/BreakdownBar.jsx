@@ -1,5 +1,5 @@
 import { segments } from './breakdown.js';
-import { formatDuration, formatPercent } from './format.js';
+import { formatDuration, formatPercent } from '../../model/format.js';
 
 // One stacked bar of a stats object; `scale` is the total that fills the whole width
 // (the largest row's total, so bars compare across rows).

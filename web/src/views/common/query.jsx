@@ -4,9 +4,9 @@ import { useLayoutEffect, useState } from 'preact/hooks';
 // one per open): the views ask again every time they open, the worker is asked once.
 const cache = new WeakMap();
 
-export function cached(client, key, run) {
-  let entries = cache.get(client);
-  if (!entries) cache.set(client, (entries = new Map()));
+export function cached(trace, key, run) {
+  let entries = cache.get(trace);
+  if (!entries) cache.set(trace, (entries = new Map()));
   if (!entries.has(key)) {
     const p = Promise.resolve().then(run);
     p.catch(() => entries.delete(key));
@@ -36,10 +36,10 @@ export function useAsync(run, deps) {
 
 // The big analyses stay in the worker (worker/analysis-parts.js); views ask for the
 // part they show.
-export const part = (client, what, arg) => cached(client, `part ${what} ${JSON.stringify(arg ?? null)}`, () => client.call('part', what, arg));
-export const groupsOf = (client) => part(client, 'goroutineGroups');
-export const regionTypesOf = (client) => part(client, 'regionTypes');
-export const statsOf = (client) => cached(client, 'stats', () => client.stats());
+export const part = (trace, what, arg) => cached(trace, `part ${what} ${JSON.stringify(arg ?? null)}`, () => trace.call('part', what, arg));
+export const groupsOf = (trace) => part(trace, 'goroutineGroups');
+export const regionTypesOf = (trace) => part(trace, 'regionTypes');
+export const statsOf = (trace) => cached(trace, 'stats', () => trace.stats());
 
 /** Loading / error placeholder shared by the views. */
 export function Pending({ state, what }) {

@@ -1,0 +1,10 @@
+// Links between the views: each page's address, built in one place.
+import { href } from '../../model/router.js';
+
+export const goroutineHref = (id) => `#/goroutine/${id}`;
+export const groupHref = (name) => `#/goroutines/group/${encodeURIComponent(name)}`;
+export const taskHref = (id) => `#/task/${id}`;
+
+/** The critical path view: of a task, a region, a goroutine (over its life or a range),
+ *  or summed over a task or region type (optionally a histogram bucket [min, max)). */
+export const criticalPathHref = (selection) => href('/critical-path', selection);
