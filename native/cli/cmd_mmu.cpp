@@ -10,6 +10,7 @@
 #include "gotrace/analysis/mmu.h"
 #include "gotrace/analysis/report.h"
 #include "gotrace/reader.h"
+#include "gotrace/session.h"
 #include "output.h"
 
 namespace gotrace::cli {
@@ -44,8 +45,9 @@ int run_mmu(const Args& args) {
     if (worst < 0) throw std::runtime_error("--worst must not be negative");
   }
 
-  ReadResult r = read_trace(read_file(args.positional()[0]));
-  MmuCurve curve(mutator_utilization(r.store, flags));
+  TraceSession session(read_trace(read_file(args.positional()[0])));
+  const ReadResult& r = session.read();
+  const MmuCurve& curve = session.mmu_curve(flags);
   std::vector<MmuWindowResult> results;
   for (int64_t w : windows) results.push_back(mmu_window(curve, w, worst, kMudQuantiles));
   const bool want_plot = args.flag("curve");

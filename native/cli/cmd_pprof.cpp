@@ -12,6 +12,7 @@
 #include "gotrace/analysis/pprof_writer.h"
 #include "gotrace/analysis/profile_filter.h"
 #include "gotrace/reader.h"
+#include "gotrace/session.h"
 
 namespace gotrace::cli {
 namespace {
@@ -58,7 +59,8 @@ int run_pprof(const Args& args) {
 
   auto t0 = Clock::now();
   std::vector<uint8_t> bytes = read_file(args.positional()[0]);
-  ReadResult r = read_trace(bytes);
+  TraceSession session(read_trace(bytes));
+  const ReadResult& r = session.read();
   double read_ms = ms_since(t0);
   if (!r.ok()) {
     // Go profiles what it read before the problem; so do we, and say so.
@@ -67,7 +69,7 @@ int run_pprof(const Args& args) {
   }
 
   auto t1 = Clock::now();
-  Summary summary = summarize(r.store);
+  const Summary& summary = session.summary();
   double summary_ms = ms_since(t1);
 
   auto t2 = Clock::now();
