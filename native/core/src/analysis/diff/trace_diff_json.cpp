@@ -2,7 +2,8 @@
 #include <cstdlib>
 #include <set>
 
-#include "gotrace/analysis/analysis_json.h"
+#include "gotrace/analysis/summary_json.h"  // duration distributions
+#include "gotrace/analysis/trace_diff_json.h"
 #include "gotrace/analysis/histogram.h"
 
 namespace gotrace::analysis {

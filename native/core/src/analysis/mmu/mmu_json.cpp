@@ -1,4 +1,4 @@
-#include "gotrace/analysis/analysis_json.h"
+#include "gotrace/analysis/mmu_json.h"
 #include "gotrace/analysis/go_duration.h"
 
 namespace gotrace::analysis {

@@ -2,7 +2,7 @@
 #include <set>
 #include <string>
 
-#include "gotrace/analysis/analysis_json.h"
+#include "gotrace/analysis/critical_path_json.h"
 
 namespace gotrace::analysis {
 

@@ -1,7 +1,7 @@
 #include <algorithm>
 #include <string>
 
-#include "gotrace/analysis/analysis_json.h"
+#include "gotrace/analysis/summary_json.h"
 #include "gotrace/analysis/go_duration.h"
 
 namespace gotrace::analysis {

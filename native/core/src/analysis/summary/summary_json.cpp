@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <string>
 
-#include "gotrace/analysis/analysis_json.h"
+#include "gotrace/analysis/summary_json.h"
 
 namespace gotrace::analysis {
 namespace {

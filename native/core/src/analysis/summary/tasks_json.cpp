@@ -1,4 +1,4 @@
-#include "gotrace/analysis/analysis_json.h"
+#include "gotrace/analysis/summary_json.h"
 #include "gotrace/analysis/summary_pages.h"
 #include "gotrace/event_view.h"
 

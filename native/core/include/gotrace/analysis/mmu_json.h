@@ -1,0 +1,19 @@
+// JSON of the MMU (src/analysis/mmu/mmu_json.cpp).
+#pragma once
+
+#include <span>
+#include <vector>
+#include "gotrace/analysis/mmu.h"
+#include "gotrace/json_writer.h"
+
+namespace gotrace::analysis {
+
+// `gotrace mmu --json` for one flag set: {"flags", "series", "points", "windows":
+// [{"window", "label", "mmu", "worst": [{"time", "util"}], "mud": [{"quantile",
+// "util"}]}]}.
+void mmu_json(JsonWriter& w, unsigned flags, const MmuCurve& curve, const std::vector<MmuWindowResult>& windows,
+              std::span<const double> quantiles);
+// {"x_min", "x_max", "quantiles", "curve": [[window, value...]]}.
+void mmu_plot_json(JsonWriter& w, const MmuPlot& plot);
+
+}  // namespace gotrace::analysis
