@@ -10,22 +10,12 @@
 #include "gotrace/v2_spec.h"
 #include "timeline_data.h"
 #include "timeline_families.h"
+#include "wake_kind.h"
 
 namespace gotrace::analysis {
 namespace {
 
 using namespace detail;
-
-std::optional<WakeKind> wake_kind_of(uint8_t type) {
-  switch (type) {
-    case v2::EvGoUnblock:
-    case v2::EvGoSwitch:
-    case v2::EvGoSwitchDestroy: return WakeKind::Unblock;
-    case v2::EvGoCreate: return WakeKind::Create;
-    case v2::EvGoSyscallEndBlocked: return WakeKind::SyscallExit;
-    default: return std::nullopt;
-  }
-}
 
 // The goroutine-track entry before the GoStart `start` of goroutine g: what woke it.
 void find_wake(const TimelineData& d, int64_t g, uint32_t start, SliceAt& out) {
@@ -38,7 +28,7 @@ void find_wake(const TimelineData& d, int64_t g, uint32_t start, SliceAt& out) {
   const uint32_t k = gs.lanes.lower_bound(l, start);
   if (k == 0 || k >= gs.lanes.size(l) || gs.lanes.event_at(l, k) != start) return;
   const uint32_t wake = gs.lanes.event_at(l, k - 1);
-  if (auto kind = wake_kind_of(s.type(wake))) {
+  if (auto kind = wake_kind(s.type(wake))) {
     out.wake = kind;
     out.wake_event = wake;
   }
