@@ -1,7 +1,8 @@
 import { Fragment } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import { formatCount, formatDuration, formatPercent } from '../../model/format.js';
-import { cached, Pending, useAsync } from '../common/query.jsx';
+import { cached } from '../../model/queries.js';
+import { Pending, useAsync } from '../common/query.jsx';
 import { SortableTable } from '../common/SortableTable.jsx';
 import { chooseComparison, comparisonOf } from './comparison.js';
 import { DiffFlame } from './DiffFlame.jsx';

@@ -2,7 +2,8 @@ import { BreakdownBar } from '../common/BreakdownBar.jsx';
 import { segments, rangeNames } from '../common/breakdown.js';
 import { formatCount, formatDuration, formatPercent, timelineHref } from '../../model/format.js';
 import { criticalPathHref, goroutineHref, groupHref } from '../common/links.js';
-import { part, Pending, statsOf, useAsync } from '../common/query.jsx';
+import { part, statsOf } from '../../model/queries.js';
+import { Pending, useAsync } from '../common/query.jsx';
 import { StateLane } from '../common/StateLane.jsx';
 
 // Who woke this goroutine and whom it woke, from every wake-up edge of its lifetime,

@@ -3,7 +3,8 @@ import { BreakdownBar, BreakdownLegend } from '../common/BreakdownBar.jsx';
 import { blockReasons } from '../common/breakdown.js';
 import { CopyCSVButton, SortableTable } from '../common/SortableTable.jsx';
 import { formatCount, formatDuration } from '../../model/format.js';
-import { groupsOf, Pending, useAsync } from '../common/query.jsx';
+import { groupsOf } from '../../model/queries.js';
+import { Pending, useAsync } from '../common/query.jsx';
 import { groupHref } from '../common/links.js';
 
 

@@ -5,7 +5,8 @@ import { CopyCSVButton, SortableTable } from '../common/SortableTable.jsx';
 import { blockTotal, unknownTime } from '../common/breakdown.js';
 import { formatCount, formatDuration, timelineHref } from '../../model/format.js';
 import { goroutineHref } from '../common/links.js';
-import { part, Pending, statsOf, useAsync } from '../common/query.jsx';
+import { part, statsOf } from '../../model/queries.js';
+import { Pending, useAsync } from '../common/query.jsx';
 
 const stat = (key, label) => ({
   key, label, numeric: true, value: (g) => g.stats[key] ?? 0, format: formatDuration, csv: (g) => g.stats[key] ?? 0,

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { formatDuration, timelineHref } from '../../model/format.js';
-import { cached, Pending, statsOf, useAsync } from '../common/query.jsx';
+import { cached, statsOf } from '../../model/queries.js';
+import { Pending, useAsync } from '../common/query.jsx';
 import { chartGeometry, drawMmu } from './mmuChart.js';
 
 const FLAGS = [

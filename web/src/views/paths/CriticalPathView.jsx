@@ -1,7 +1,8 @@
 import { Fragment } from 'preact';
 import { formatCount, formatDuration, formatPercent, timelineHref } from '../../model/format.js';
 import { goroutineHref, taskHref } from '../common/links.js';
-import { cached, Pending, statsOf, useAsync } from '../common/query.jsx';
+import { cached, statsOf } from '../../model/queries.js';
+import { Pending, useAsync } from '../common/query.jsx';
 import { SortableTable } from '../common/SortableTable.jsx';
 import { PathChart } from './PathChart.jsx';
 import { categoryColor, segmentCategory } from './states.js';

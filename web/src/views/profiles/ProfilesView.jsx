@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { SortableTable } from '../common/SortableTable.jsx';
 import { formatCount, formatDuration, formatPercent, timelineHref } from '../../model/format.js';
-import { cached, groupsOf, Pending, regionTypesOf, statsOf, useAsync } from '../common/query.jsx';
+import { cached, groupsOf, regionTypesOf, statsOf } from '../../model/queries.js';
+import { Pending, useAsync } from '../common/query.jsx';
 import { layout, maxDepth, topFunctions } from './flameLayout.js';
 import { drawFlame, pick, ROW } from './flameRender.js';
 

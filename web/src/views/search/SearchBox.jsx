@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { part } from '../common/query.jsx';
+import { part } from '../../model/queries.js';
 
 // One box for everything (keyboard: /). The search runs in the worker, beside the
 // analyses it looks through (worker/analysis-parts.js).

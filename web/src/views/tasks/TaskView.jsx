@@ -1,7 +1,8 @@
 import { Fragment } from 'preact';
 import { formatDuration, timelineHref } from '../../model/format.js';
 import { goroutineHref, taskHref, criticalPathHref } from '../common/links.js';
-import { part, Pending, statsOf, useAsync } from '../common/query.jsx';
+import { part, statsOf } from '../../model/queries.js';
+import { Pending, useAsync } from '../common/query.jsx';
 import { StateLane } from '../common/StateLane.jsx';
 
 // The task drawn on its own small timeline: the task on top, then one row per

@@ -1,7 +1,8 @@
 import { href } from '../../model/router.js';
 import { formatDuration, timelineHref } from '../../model/format.js';
 import { goroutineHref, taskHref } from '../common/links.js';
-import { part, Pending, regionTypesOf, statsOf, useAsync } from '../common/query.jsx';
+import { part, regionTypesOf, statsOf } from '../../model/queries.js';
+import { Pending, useAsync } from '../common/query.jsx';
 import { BreakdownBar } from '../common/BreakdownBar.jsx';
 import { blockReasons, unknownTime } from '../common/breakdown.js';
 import { DurationTable } from './DurationTable.jsx';
