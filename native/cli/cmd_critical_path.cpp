@@ -13,6 +13,7 @@
 #include "file_io.h"
 #include "gotrace/analysis/analysis_json.h"
 #include "gotrace/analysis/critical_path.h"
+#include "gotrace/analysis/histogram.h"
 #include "gotrace/analysis/summary.h"
 #include "gotrace/reader.h"
 #include "gotrace/session.h"
@@ -105,13 +106,12 @@ int run_critical_path(const Args& args) {
     if (args.flag("json")) {
       print_json([&](JsonWriter& w) { path_aggregate_json(w, a); });
     } else {
+      const DurationQuantiles q = duration_quantiles(a.durations);  // as --json reports them
       std::printf("critical paths of %zu %s%s '%s'%s: durations p50 %s, p90 %s, p99 %s, max %s\n", a.instances,
                   a.kind.c_str(), a.instances == 1 ? "" : "s", a.name.c_str(),
                   percent < 100 ? (" (the slowest " + args.value("slowest") + "%)").c_str() : "",
-                  human_duration(a.durations[a.durations.size() / 2]).c_str(),
-                  human_duration(a.durations[a.durations.size() * 9 / 10]).c_str(),
-                  human_duration(a.durations[a.durations.size() * 99 / 100]).c_str(),
-                  human_duration(a.durations.back()).c_str());
+                  human_duration(q.p50).c_str(), human_duration(q.p90).c_str(), human_duration(q.p99).c_str(),
+                  human_duration(q.max).c_str());
       print_totals("By category (share of their total time):", a.by_category, a.total_ns, 20);
       print_totals("By category and function:", a.by_function, a.total_ns, 20);
     }

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "gotrace/analysis/critical_path_json.h"
+#include "gotrace/analysis/histogram.h"
 
 namespace gotrace::analysis {
 
@@ -20,13 +21,6 @@ void totals_json(JsonWriter& w, const std::vector<PathTotal>& totals, int64_t wh
     w.end_object();
   }
   w.end_array();
-}
-
-// Nearest rank, as pprof and Go's histograms report.
-int64_t percentile(const std::vector<int64_t>& ascending, double p) {
-  if (ascending.empty()) return 0;
-  size_t rank = static_cast<size_t>(p / 100.0 * static_cast<double>(ascending.size()) + 0.999999);
-  return ascending[std::clamp<size_t>(rank, 1, ascending.size()) - 1];
 }
 
 }  // namespace
@@ -84,12 +78,13 @@ void path_aggregate_json(JsonWriter& w, const PathAggregate& a) {
   w.field("kind", std::string_view(a.kind));
   w.field("name", std::string_view(a.name));
   w.field("instances", static_cast<uint64_t>(a.instances));
+  const DurationQuantiles q = duration_quantiles(a.durations);
   w.key("durations").begin_object();
-  w.field("min", a.durations.empty() ? int64_t{0} : a.durations.front());
-  w.field("p50", percentile(a.durations, 50));
-  w.field("p90", percentile(a.durations, 90));
-  w.field("p99", percentile(a.durations, 99));
-  w.field("max", a.durations.empty() ? int64_t{0} : a.durations.back());
+  w.field("min", q.min);
+  w.field("p50", q.p50);
+  w.field("p90", q.p90);
+  w.field("p99", q.p99);
+  w.field("max", q.max);
   w.field("total", a.total_ns);
   w.end_object();
   w.key("by_category");
