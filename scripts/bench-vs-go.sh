@@ -2,7 +2,9 @@
 # Reading speed of gotrace against Go's own parser on the same files, in the same run:
 # for each file, ROUNDS rounds of (Go's gotracebench, best of 3 parses; then
 # `gotrace bench`, best of 5 reads), alternating so that both see the same machine. Prints
-# each round and the ratio of the best events/s of each. Needs the Go oracle
+# each round and the ratio of the best events/s of each; then the whole process: a fresh
+# `gotrace stats --json` (streamed: it reads, counts and exits) against the time Go's
+# parser takes to parse the file in memory, best of each. Needs the Go oracle
 # (../shared/tools/install-go-oracle.sh).
 #   scripts/bench-vs-go.sh [-r ROUNDS] FILE...
 set -euo pipefail
@@ -19,6 +21,8 @@ echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 for file in "$@"; do
   best_go=0
   best_ours=0
+  best_go_s=1e9
+  best_stats_s=1e9
   for ((r = 1; r <= rounds; r++)); do
     go_line=$("$gobench" "$file")
     go_eps=$(sed -n 's/.*events_per_s=\([0-9]*\).*/\1/p' <<< "$go_line")
@@ -26,8 +30,14 @@ for file in "$@"; do
     ours=$("$gotrace" bench "$file")
     ours_eps=$(sed -n 's/^events\/s *:* *\([0-9.]*\).*/\1/p' <<< "$ours" | head -1)
     echo "round $r gotrace: $(grep -E '^(events|events/s|first run|CPU time|store|peak RSS) ' <<< "$ours" | tr -s ' ' | paste -sd';')"
+    go_s=$(sed -n 's/.*best_s=\([0-9.]*\).*/\1/p' <<< "$go_line")
+    stats=$( { /usr/bin/time -f '%e %M' "$gotrace" stats --json "$file" > /dev/null; } 2>&1 | tail -1)
+    echo "round $r gotrace stats, whole process: ${stats% *} s, peak RSS $(( ${stats#* } / 1024 )) MB"
+    best_go_s=$(python3 -c "print(min($best_go_s, $go_s))")
+    best_stats_s=$(python3 -c "print(min($best_stats_s, ${stats% *}))")
     best_go=$(python3 -c "print(max($best_go, $go_eps))")
     best_ours=$(python3 -c "print(max($best_ours, $ours_eps))")
   done
   python3 -c "print(f'$file: gotrace {$best_ours/1e6:.2f} M events/s, Go {$best_go/1e6:.2f} M events/s: {$best_ours/$best_go:.2f}x')"
+  python3 -c "print(f'$file: whole process, gotrace stats {$best_stats_s:.2f} s, Go parsing in memory {$best_go_s:.2f} s: {$best_go_s/$best_stats_s:.2f}x')"
 done

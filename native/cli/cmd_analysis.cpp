@@ -2,15 +2,18 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
 #include "command.h"
 #include "file_io.h"
+#include "mapped_file.h"
 #include "gotrace/analysis/analysis_json.h"
 #include "gotrace/analysis/go_duration.h"
 #include "gotrace/analysis/report.h"
 #include "gotrace/reader.h"
+#include "gotrace/streamed_read.h"
 
 namespace gotrace::cli {
 namespace {
@@ -73,22 +76,40 @@ int run_analysis(const Args& args) {
     repeat = std::stoi(args.value("repeat"));
     if (repeat < 1) throw std::runtime_error("--repeat must be at least 1");
   }
-  std::vector<uint8_t> bytes = read_file(args.positional()[0]);
-
+  std::vector<uint8_t> bytes;  // read whole when timed
   ReadResult r;
-  const Timing read_t = best_of(repeat, r, [&] { return read_trace(bytes); });
-  std::string error = r.ok() ? "" : r.error->what();
-
   Report report;
-  const Timing analysis_t = best_of(repeat, report, [&] { return analyze(r.store, error); });
+  Timing read_t, analysis_t;
+  std::string error;
+  if (!timing) {
+    // Streamed: each generation's events go through the summaries and the MMU passes and
+    // are released, so memory stays that of about one generation besides the results.
+    MappedFile file(args.positional()[0]);
+    std::unique_ptr<ReportBuilder> builder;
+    read_streamed(file.bytes(), r, [&](const EventStore& s, size_t from, size_t to) {
+      if (!builder) builder = std::make_unique<ReportBuilder>(s, file.bytes().size());
+      builder->add(from, to);
+      release_read_bytes(file, s);
+    });
+    if (!builder) builder = std::make_unique<ReportBuilder>(r.store, file.bytes().size());
+    error = r.ok() ? "" : r.error->what();
+    report = builder->finish(error);
+  } else {
+    // Timed: the whole trace read, then analyzed, each on its own.
+    bytes = read_file(args.positional()[0]);
+    read_t = best_of(repeat, r, [&] { return read_trace(bytes); });
+    error = r.ok() ? "" : r.error->what();
+    analysis_t = best_of(repeat, report, [&] { return analyze(r.store, error); });
+  }
 
   if (args.flag("json")) {
+    // Written as it is made: gigabytes for the largest traces.
     std::string out;
-    out.reserve(1 << 20);
-    JsonWriter w(out, true);
+    auto write_out = [](std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); };
+    JsonWriter w(out, true, write_out);
     report_json(w, report);
     out += '\n';
-    std::fwrite(out.data(), 1, out.size(), stdout);
+    write_out(out);
   } else {
     print_text(report);
   }

@@ -4,16 +4,26 @@
 
 #include "command.h"
 #include "file_io.h"
+#include "mapped_file.h"
 #include "gotrace/reader.h"
 #include "gotrace/stats.h"
+#include "gotrace/streamed_read.h"
 
 namespace gotrace::cli {
 namespace {
 
 int run_stats(const Args& args) {
   if (args.positional().size() != 1) throw std::runtime_error("expected one trace file (see --help)");
-  ReadResult r = read_trace(read_file(args.positional()[0]));
-  TraceStats st = compute_stats(r);
+  // Streamed: each generation's events are counted and released, so memory stays that
+  // of about one generation however large the trace.
+  MappedFile file(args.positional()[0]);
+  StatsCounter counter;
+  ReadResult r;
+  read_streamed(file.bytes(), r, [&](const EventStore& s, size_t from, size_t to) {
+    counter.add(s, from, to);
+    release_read_bytes(file, s);
+  });
+  TraceStats st = counter.finish(r);
   std::string out = args.flag("json") ? stats_json(st) : stats_text(st);
   std::fwrite(out.data(), 1, out.size(), stdout);
   // A partial trace still has stats; say so through the exit status.

@@ -1,10 +1,13 @@
 #include "gotrace/event_store.h"
 
+#include <algorithm>
 #include <array>
 #include <new>
 #include <utility>
 
+#include "gotrace/error.h"
 #include "gotrace/event_slices.h"
+#include "strings_util.h"
 
 namespace gotrace {
 namespace {
@@ -26,6 +29,10 @@ EventStore::EventStore(EventStore&& o) noexcept
       format(std::move(o.format)),
       memory_(o.memory_),
       chunks_(std::exchange(o.chunks_, {})),
+      released_chunks_(std::exchange(o.released_chunks_, 0)),
+      chunk_first_extra_(std::exchange(o.chunk_first_extra_, {})),
+      spare_chunks_(std::exchange(o.spare_chunks_, {})),
+      spare_extra_(std::exchange(o.spare_extra_, {})),
       last_chunk_(std::exchange(o.last_chunk_, nullptr)),
       size_(std::exchange(o.size_, 0)),
       extra_(std::exchange(o.extra_, {})),
@@ -43,6 +50,10 @@ EventStore& EventStore::operator=(EventStore&& o) noexcept {
   format = std::move(o.format);
   memory_ = o.memory_;
   chunks_ = std::exchange(o.chunks_, {});
+  released_chunks_ = std::exchange(o.released_chunks_, 0);
+  chunk_first_extra_ = std::exchange(o.chunk_first_extra_, {});
+  spare_chunks_ = std::exchange(o.spare_chunks_, {});
+  spare_extra_ = std::exchange(o.spare_extra_, {});
   last_chunk_ = std::exchange(o.last_chunk_, nullptr);
   size_ = std::exchange(o.size_, 0);
   extra_ = std::exchange(o.extra_, {});
@@ -57,15 +68,42 @@ EventStore::~EventStore() { release_all(); }
 
 void EventStore::release_all() {
   for (Chunk* c : chunks_) {
+    if (!c) continue;
     c->~Chunk();
     memory_.release(c, sizeof(Chunk));
   }
+  for (void* c : spare_chunks_) memory_.release(c, sizeof(Chunk));
   chunks_.clear();
+  spare_chunks_.clear();
+  chunk_first_extra_.clear();
+  released_chunks_ = 0;
   last_chunk_ = nullptr;
   size_ = 0;
-  for (uint64_t* e : extra_) memory_.release(e, kChunk * sizeof(uint64_t));
+  for (uint64_t* e : extra_)
+    if (e) memory_.release(e, kChunk * sizeof(uint64_t));
+  for (void* e : spare_extra_) memory_.release(e, kChunk * sizeof(uint64_t));
   extra_.clear();
+  spare_extra_.clear();
   extra_size_ = 0;
+}
+
+void EventStore::release_before(size_t i) {
+  // The first chunk kept; never the last, which events are still appended to.
+  const size_t keep = size_ == 0 ? 0 : std::min(i, size_ - 1) >> kShift;
+  for (; released_chunks_ < keep; released_chunks_++) {
+    Chunk* c = std::exchange(chunks_[released_chunks_], nullptr);
+    c->~Chunk();
+    spare_chunks_.push_back(c);
+  }
+  // Side-table words below the first kept chunk's first word belong to released events.
+  const size_t words = keep < chunks_.size() ? chunk_first_extra_[keep] : extra_size_;
+  for (size_t b = 0; (b + 1) * kChunk <= words && b < extra_.size(); b++) {
+    if (extra_[b]) spare_extra_.push_back(std::exchange(extra_[b], nullptr));
+  }
+}
+
+void EventStore::released(size_t i) const {
+  throw TraceError(fmt("event %zu is no longer held: this reading keeps only events from %zu on", i, first_held()));
 }
 
 // Go's event types are 0..52, 128..136 and 255 (the reader's Sync); stored codes
@@ -95,15 +133,28 @@ const uint8_t EventStore::kStoredType[256] = {
 
 void EventStore::add_chunk(Time first) {
   chunks_.reserve(chunks_.size() + 1);
-  void* p = memory_.allocate(sizeof(Chunk));
+  chunk_first_extra_.reserve(chunks_.size() + 1);
+  void* p;
+  if (!spare_chunks_.empty()) {
+    p = spare_chunks_.back();
+    spare_chunks_.pop_back();
+  } else {
+    p = memory_.allocate(sizeof(Chunk));
+  }
   last_chunk_ = new (p) Chunk;  // the arrays stay uninitialized until written
   chunks_.push_back(last_chunk_);
+  chunk_first_extra_.push_back(static_cast<uint32_t>(extra_size_));
   last_chunk_->base = first;
 }
 
 void EventStore::add_extra_chunk() {
   extra_.reserve(extra_.size() + 1);
-  extra_.push_back(static_cast<uint64_t*>(memory_.allocate(kChunk * sizeof(uint64_t))));
+  if (!spare_extra_.empty()) {
+    extra_.push_back(static_cast<uint64_t*>(spare_extra_.back()));
+    spare_extra_.pop_back();
+  } else {
+    extra_.push_back(static_cast<uint64_t*>(memory_.allocate(kChunk * sizeof(uint64_t))));
+  }
 }
 
 // A time that does not fit the chunk's 32-bit offsets: keep full times for this chunk.
@@ -146,13 +197,13 @@ uint32_t EventStore::push_extra(std::span<const uint64_t> values) {
   return at;
 }
 
-std::array<uint64_t, 256> EventStore::count_by_type() const {
+std::array<uint64_t, 256> EventStore::count_by_type(size_t first, size_t last) const {
   // Stored type codes, in four tallies taken in turn (consecutive events of one type
   // would otherwise wait on each other's increment), a chunk per call (event_slices.h).
   static_assert(kEventSlice == kChunk);
   std::array<uint32_t, 256> tally[4] = {};
-  for_each_event_slice(size_, [&](size_t from, size_t to) {
-    const uint8_t* type = chunk(from).type;
+  auto count = [&](size_t from, size_t to) {
+    const uint8_t* type = chunk(from).type + (from & kMask);
     size_t j = 0;
     const size_t n = to - from;
     for (; j + 4 <= n; j += 4) {
@@ -162,7 +213,13 @@ std::array<uint64_t, 256> EventStore::count_by_type() const {
       tally[3][type[j + 3]]++;
     }
     for (; j < n; j++) tally[0][type[j]]++;
-  });
+  };
+  // A chunk per call (event_slices.h).
+  for (size_t from = first; from < last;) {
+    const size_t to = std::min(last, (from & ~kMask) + kChunk);
+    call_out_of_line(count, from, to);
+    from = to;
+  }
   std::array<uint64_t, 256> out = {};
   for (size_t code = 0; code < 256; code++)
     out[kGoType[code & kTypeMask]] += uint64_t{tally[0][code]} + tally[1][code] + tally[2][code] + tally[3][code];
@@ -170,9 +227,12 @@ std::array<uint64_t, 256> EventStore::count_by_type() const {
 }
 
 size_t EventStore::column_bytes() const {
-  size_t bytes = chunks_.size() * sizeof(Chunk) + extra_.size() * kChunk * sizeof(uint64_t);
+  size_t bytes = (chunks_.size() - released_chunks_ + spare_chunks_.size()) * sizeof(Chunk) +
+                 (extra_.size() + spare_extra_.size()) * kChunk * sizeof(uint64_t);
   for (const auto& c : chunks_)
-    if (c->wide) bytes += kChunk * sizeof(Time);
+    if (c && c->wide) bytes += kChunk * sizeof(Time);
+  for (const uint64_t* e : extra_)
+    if (!e) bytes -= kChunk * sizeof(uint64_t);
   return bytes;
 }
 

@@ -80,6 +80,7 @@ JsonWriter& JsonWriter::end_object() {
   stack_.pop_back();
   if (!empty) newline();
   out_ += '}';
+  maybe_drain();
   return *this;
 }
 
@@ -95,6 +96,7 @@ JsonWriter& JsonWriter::end_array() {
   stack_.pop_back();
   if (!empty) newline();
   out_ += ']';
+  maybe_drain();
   return *this;
 }
 

@@ -46,6 +46,11 @@ TraceHeader parse_header(std::span<const uint8_t> bytes) {
 
 ReadResult read_trace(std::span<const uint8_t> bytes, const ReadOptions& options) {
   ReadResult result;
+  read_trace_into(bytes, result, options);
+  return result;
+}
+
+void read_trace_into(std::span<const uint8_t> bytes, ReadResult& result, const ReadOptions& options) {
   result.store.format.file_bytes = bytes.size();
   try {
     TraceHeader h = parse_header(bytes);
@@ -53,7 +58,7 @@ ReadResult read_trace(std::span<const uint8_t> bytes, const ReadOptions& options
     if (is_v1(h.go_minor)) {
       result.store.format.legacy = true;
       v1::read(bytes, h.go_minor, result.store, options);
-      return result;
+      return;
     }
     v2::read(bytes, h.go_minor, result.store, options, result.work);
   } catch (TraceError& e) {
@@ -61,7 +66,6 @@ ReadResult read_trace(std::span<const uint8_t> bytes, const ReadOptions& options
   } catch (std::bad_alloc&) {
     result.error = TraceError("out of memory while reading the trace");
   }
-  return result;
 }
 
 }  // namespace gotrace

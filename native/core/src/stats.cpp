@@ -67,37 +67,18 @@ constexpr std::array<Named, 256> kNamed = named_by_type();
 
 }  // namespace
 
-TraceStats compute_stats(const ReadResult& r, const std::array<uint64_t, 256>* events_by_type) {
-  const EventStore& s = r.store;
-  TraceStats st;
-  st.go_minor = s.format.go_minor;
-  st.legacy = s.format.legacy;
-  st.bytes = s.format.file_bytes;
-  st.generations = s.generations.size();
-  st.events = s.size();
-  st.stacks = s.stacks.size() - 1;
-  st.strings = s.strings.size() - 1;
-  if (st.events) {
-    st.start = s.time(0);
-    st.end = s.time(st.events - 1);
-    st.wall_start = wall_time_at(s, st.start);
-    st.wall_end = wall_time_at(s, st.end);
-  }
-  if (r.error) st.error = r.error->what();
-  st.bytes_used = 0;
-  for (const GenerationInfo& g : s.generations) {
-    st.bytes_used = std::max<uint64_t>(st.bytes_used, g.file_offset + g.file_bytes);
-  }
-  if (r.ok()) st.bytes_used = st.bytes;
-
+struct StatsCounter::Ids {
   GoroutineSet goroutines;
-  FlatMap<uint8_t> procs, threads;
-  auto add_thread_proc = [&](ThreadID m, ProcID p) {
-    if (p != kNoProc && p < kFirstPseudoProc) procs[static_cast<uint64_t>(p)] = 1;
-    if (m != kNoThread) threads[static_cast<uint64_t>(m)] = 1;
-  };
-  for (const auto& [m, p] : s.thread_procs()) add_thread_proc(m, p);
-  for (const Context& c : s.wide_contexts()) add_thread_proc(c.m, c.p);
+  FlatMap<uint8_t> procs;
+};
+
+StatsCounter::StatsCounter() : ids_(std::make_unique<Ids>()) {}
+StatsCounter::~StatsCounter() = default;
+StatsCounter::StatsCounter(StatsCounter&&) noexcept = default;
+
+void StatsCounter::count_ids(const EventStore& s, size_t first, size_t last) {
+  GoroutineSet& goroutines = ids_->goroutines;
+  FlatMap<uint8_t>& procs = ids_->procs;
   auto count = [&](const EventStore::ChunkColumns& col, size_t from, size_t to) {
     for (size_t i = from; i < to; i++) {
       goroutines.mark(col.goroutine(i));
@@ -117,14 +98,70 @@ TraceStats compute_stats(const ReadResult& r, const std::array<uint64_t, 256>* e
     }
   };
   // A chunk's columns at a time (EventStore::ChunkColumns), in slices (event_slices.h).
-  for_each_event_slice(s.size(), [&](size_t from, size_t to) { s.for_each_chunk(from, to, count); });
-  st.events_by_type = events_by_type ? *events_by_type : s.count_by_type();
+  for_each_event_slice_between(first, last, [&](size_t from, size_t to) { s.for_each_chunk(from, to, count); });
+  if (first < last) {
+    if (events_ == 0) start_ = s.time(first);
+    end_ = s.time(last - 1);
+    events_ += last - first;
+  }
+}
+
+void StatsCounter::add(const EventStore& s, size_t from, size_t to) {
+  count_ids(s, from, to);
+  const std::array<uint64_t, 256> n = s.count_by_type(from, to);
+  for (size_t t = 0; t < n.size(); t++) by_type_[t] += n[t];
+}
+
+TraceStats StatsCounter::finish(const ReadResult& r) const {
+  const EventStore& s = r.store;
+  TraceStats st;
+  st.go_minor = s.format.go_minor;
+  st.legacy = s.format.legacy;
+  st.bytes = s.format.file_bytes;
+  st.generations = s.generations.size();
+  st.events = events_;
+  st.stacks = s.stacks.size() - 1;
+  st.strings = s.strings.size() - 1;
+  if (st.events) {
+    st.start = start_;
+    st.end = end_;
+    st.wall_start = wall_time_at(s, st.start);
+    st.wall_end = wall_time_at(s, st.end);
+  }
+  if (r.error) st.error = r.error->what();
+  st.bytes_used = 0;
+  for (const GenerationInfo& g : s.generations) {
+    st.bytes_used = std::max<uint64_t>(st.bytes_used, g.file_offset + g.file_bytes);
+  }
+  if (r.ok()) st.bytes_used = st.bytes;
+
+  // Procs and threads also from the contexts events happened in.
+  FlatMap<uint8_t> procs = ids_->procs, threads;
+  auto add_thread_proc = [&](ThreadID m, ProcID p) {
+    if (p != kNoProc && p < kFirstPseudoProc) procs[static_cast<uint64_t>(p)] = 1;
+    if (m != kNoThread) threads[static_cast<uint64_t>(m)] = 1;
+  };
+  for (const auto& [m, p] : s.thread_procs()) add_thread_proc(m, p);
+  for (const Context& c : s.wide_contexts()) add_thread_proc(c.m, c.p);
+  st.events_by_type = by_type_;
   st.gcs = st.events_by_type[EvGCBegin];
   for (int t = 0; t < 256; t++) st.events_by_kind[static_cast<size_t>(kind_of_type(static_cast<uint8_t>(t)))] += st.events_by_type[t];
-  st.goroutines = goroutines.size();
+  st.goroutines = ids_->goroutines.size();
   st.procs = procs.size();
   st.threads = threads.size();
   return st;
+}
+
+TraceStats compute_stats(const ReadResult& r, const std::array<uint64_t, 256>* events_by_type) {
+  StatsCounter c;
+  const EventStore& s = r.store;
+  if (events_by_type) {
+    c.count_ids(s, 0, s.size());
+    c.by_type_ = *events_by_type;
+  } else {
+    c.add(s, 0, s.size());
+  }
+  return c.finish(r);
 }
 
 std::string stats_json(const TraceStats& st, bool pretty) {

@@ -91,6 +91,15 @@ class EventStore {
 
   size_t size() const { return size_; }
 
+  // Frees the events before i that whole chunks hold (those of i's chunk stay) and the
+  // side-table words only they used; their memory serves the chunks added next, so a
+  // reader that releases each generation once it is looked at keeps the memory of
+  // about one generation, and its pages stay mapped. Indices keep their meaning; reading
+  // a released event throws TraceError.
+  void release_before(size_t i);
+  // The first event still held (0 unless events were released).
+  size_t first_held() const { return released_chunks_ << kShift; }
+
   class ChunkColumns;
   // The columns of the chunk that holds event i (see ChunkColumns).
   ChunkColumns columns(size_t i) const;
@@ -173,7 +182,8 @@ class EventStore {
   // Bytes held by the columns and tables (what "resident bytes per event" measures).
   // How many events of each Go event type there are (by the type column alone, a few
   // times faster than asking type(i) of every event).
-  std::array<uint64_t, 256> count_by_type() const;
+  std::array<uint64_t, 256> count_by_type() const { return count_by_type(0, size_); }
+  std::array<uint64_t, 256> count_by_type(size_t from, size_t to) const;
   size_t bytes_reserved() const;
   size_t column_bytes() const;
 
@@ -207,7 +217,13 @@ class EventStore {
     uint32_t a[kChunk];
   };
 
-  const Chunk& chunk(size_t i) const { return *chunks_[i >> kShift]; }
+  const Chunk& chunk(size_t i) const { return *held_chunk(i); }
+  const Chunk* held_chunk(size_t i) const {
+    const Chunk* c = chunks_[i >> kShift];
+    if (!c) [[unlikely]] released(i);
+    return c;
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] void released(size_t i) const;
   void push_extra_word(uint64_t v) {
     if ((extra_size_ & kMask) == 0) add_extra_chunk();
     extra_.back()[extra_size_ & kMask] = v;
@@ -241,10 +257,13 @@ class EventStore {
   void set_wide_time(Chunk& c, size_t j, Time t);
 
   ColumnMemory memory_;
-  std::vector<Chunk*> chunks_;  // constructed in memory_'s blocks
+  std::vector<Chunk*> chunks_;  // constructed in memory_'s blocks; null once released
+  size_t released_chunks_ = 0;  // chunks_[0, this) are released
+  std::vector<uint32_t> chunk_first_extra_;  // the side table's size when each chunk began
+  std::vector<void*> spare_chunks_, spare_extra_;  // released memory, for the next blocks
   Chunk* last_chunk_ = nullptr;
   size_t size_ = 0;
-  std::vector<uint64_t*> extra_;  // the side table, kChunk words per block of memory_
+  std::vector<uint64_t*> extra_;  // the side table, kChunk words per block of memory_ (null once released)
   size_t extra_size_ = 0;
   std::vector<std::pair<ThreadID, ProcID>> thread_procs_;
   FlatMap<uint32_t> thread_proc_index_;  // hash of the pair -> candidates checked in thread_procs_
@@ -260,7 +279,7 @@ class EventStore {
 class EventStore::ChunkColumns {
  public:
   ChunkColumns(const EventStore& s, size_t i)
-      : s_(&s), c_(s.chunks_[i >> kShift]), wide_(c_->wide.get()), base_(c_->base), first_(i & ~kMask) {}
+      : s_(&s), c_(s.held_chunk(i)), wide_(c_->wide.get()), base_(c_->base), first_(i & ~kMask) {}
 
   // The first event past this chunk (or the store's end).
   size_t end() const { return std::min(first_ + kChunk, s_->size_); }

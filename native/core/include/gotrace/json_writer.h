@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,6 +13,11 @@ namespace gotrace {
 class JsonWriter {
  public:
   explicit JsonWriter(std::string& out, bool pretty = false) : out_(out), pretty_(pretty) {}
+  // A writer that hands its text to `drain` (which empties the string) whenever an
+  // object or array ends past `at` bytes: a large answer (the analysis of a 1 GB trace
+  // is gigabytes of JSON) goes out as it is written instead of whole at the end.
+  JsonWriter(std::string& out, bool pretty, std::function<void(std::string&)> drain, size_t at = size_t{1} << 20)
+      : out_(out), pretty_(pretty), drain_(std::move(drain)), drain_at_(at) {}
 
   JsonWriter& begin_object();
   JsonWriter& end_object();
@@ -38,8 +44,16 @@ class JsonWriter {
  private:
   void before_value();
   void newline();
+  void maybe_drain() {
+    if (drain_ && out_.size() >= drain_at_) {
+      drain_(out_);
+      out_.clear();
+    }
+  }
   std::string& out_;
   bool pretty_;
+  std::function<void(std::string&)> drain_;
+  size_t drain_at_ = 0;
   struct Level {
     bool object;
     bool first;

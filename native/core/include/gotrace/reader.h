@@ -35,6 +35,12 @@ struct ReadOptions {
   // Called after each generation (v2) or phase (v1). Returning false cancels the read,
   // which then ends with a "canceled" error.
   std::function<bool(const ReadProgress&)> on_progress;
+  // Called after each generation of a Go 1.22+ trace with the store as it is: a reader
+  // that streams looks at the generation's new events and releases them
+  // (EventStore::release_before), so that memory does not grow with the trace. The
+  // events after the last call (a final Sync; all of an older trace's) are in the store
+  // when read_trace returns. Returning false cancels, as on_progress.
+  std::function<bool(EventStore&)> on_generation;
 };
 
 // How much work ordering took: a hostile trace must not make it grow faster than
@@ -63,5 +69,8 @@ TraceHeader parse_header(std::span<const uint8_t> bytes);
 // Reads, orders and validates a trace. Never throws for bad input: the events read up
 // to a problem are kept and the problem is in `error`.
 ReadResult read_trace(std::span<const uint8_t> bytes, const ReadOptions& options = {});
+// The same into `result` (fresh), whose store stays where it is: for on_generation
+// callbacks whose consumers keep a reference to it.
+void read_trace_into(std::span<const uint8_t> bytes, ReadResult& result, const ReadOptions& options = {});
 
 }  // namespace gotrace

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -34,6 +35,28 @@ struct TraceStats {
 // `events_by_type`, if given, is the store's count of events of each type
 // (EventStore::count_by_type), which the stats would otherwise count.
 TraceStats compute_stats(const ReadResult& r, const std::array<uint64_t, 256>* events_by_type = nullptr);
+
+// The same counted a part of the events at a time, in order: a streamed read
+// (ReadOptions::on_generation) counts each generation's events and then releases them.
+class StatsCounter {
+ public:
+  StatsCounter();
+  ~StatsCounter();
+  StatsCounter(StatsCounter&&) noexcept;
+  // Events [from, to) of the store, which follow those counted before.
+  void add(const EventStore& s, size_t from, size_t to);
+  // The stats of the read, once every event was added.
+  TraceStats finish(const ReadResult& r) const;
+
+ private:
+  friend TraceStats compute_stats(const ReadResult&, const std::array<uint64_t, 256>*);
+  void count_ids(const EventStore& s, size_t from, size_t to);
+  struct Ids;
+  std::unique_ptr<Ids> ids_;  // the distinct goroutines and procs seen
+  std::array<uint64_t, 256> by_type_{};
+  uint64_t events_ = 0;
+  int64_t start_ = 0, end_ = 0;
+};
 
 // The JSON object of `gotrace stats --json` (and of the npm package's trace.stats()).
 std::string stats_json(const TraceStats& s, bool pretty = true);

@@ -55,13 +55,20 @@ template <class... Consumers>
   (consumers.end_event(t), ...);
 }
 
+// Events [begin, end) to every consumer, in order.
 template <class... Consumers>
-void run_event_pass(const EventStore& store, RangeNames& names, Consumers&... consumers) {
+void run_event_pass_between(const EventStore& store, RangeNames& names, size_t begin, size_t end,
+                            Consumers&... consumers) {
   const auto& kinds = event_kinds();
   // In slices (event_slices.h): a WebAssembly engine optimizes the loop between them.
-  for_each_event_slice(store.size(), [&](size_t from, size_t to) {
+  for_each_event_slice_between(begin, end, [&](size_t from, size_t to) {
     for (size_t i = from; i < to; i++) pass_event(store, names, kinds, i, store.type(i), store.time(i), consumers...);
   });
+}
+
+template <class... Consumers>
+void run_event_pass(const EventStore& store, RangeNames& names, Consumers&... consumers) {
+  run_event_pass_between(store, names, 0, store.size(), consumers...);
 }
 
 }  // namespace gotrace::analysis::detail

@@ -371,6 +371,7 @@ void Reader::run() {
       ReadProgress p{gens_.offset(), bytes_.size(), store_.size()};
       if (!options_.on_progress(p)) throw TraceError("canceled");
     }
+    if (options_.on_generation && !options_.on_generation(store_)) throw TraceError("canceled");
     if (deferred) {
       if (leading) final_sync();
       throw *deferred;

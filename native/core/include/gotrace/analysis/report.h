@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,5 +36,24 @@ struct Report {
 };
 
 Report analyze(const EventStore& store, std::string error = "");
+
+// The same a part of the events at a time, in order: a streamed read
+// (ReadOptions::on_generation) hands it each generation's events and then releases
+// them. Built once the store knows its format (after the first generation).
+class ReportBuilder {
+ public:
+  // `events_bound`: at most how many events there will be (see UtilizationPass).
+  ReportBuilder(const EventStore& store, uint64_t events_bound);
+  ~ReportBuilder();
+  // Events [from, to) of the store, which follow those added before.
+  void add(size_t from, size_t to);
+  Report finish(std::string error = "");
+
+ private:
+  struct Passes;
+  const EventStore& store_;
+  std::unique_ptr<Passes> passes_;
+  uint64_t events_ = 0;
+};
 
 }  // namespace gotrace::analysis

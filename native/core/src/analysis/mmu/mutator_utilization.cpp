@@ -254,13 +254,14 @@ class UtilBuilder {
 };
 
 
-UtilizationPass::UtilizationPass(const EventStore& store, const RangeNames& names, std::span<const unsigned> flag_sets)
+UtilizationPass::UtilizationPass(const EventStore& store, const RangeNames& names, std::span<const unsigned> flag_sets,
+                                 std::optional<uint64_t> events_bound)
     : store_(store) {
   if (flag_sets.size() > kMaxFlagSets) throw std::invalid_argument("too many flag sets for one pass");
   builders_.reserve(flag_sets.size());
   // A real trace needs far less than a step per event (a stop of the world, a step per
   // P, comes with thousands of events); a point per step, the budget bounds the memory.
-  const uint64_t budget = (uint64_t{1} << 22) + 2 * uint64_t{store.size()};
+  const uint64_t budget = (uint64_t{1} << 22) + 2 * events_bound.value_or(store.size());
   for (unsigned f : flag_sets) builders_.push_back(std::make_unique<UtilBuilder>(f, names, budget));
 }
 

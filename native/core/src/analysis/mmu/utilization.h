@@ -2,6 +2,8 @@
 // (event_pass.h): mutator_utilization() runs it alone, analyze() beside the summarizer.
 #pragma once
 
+#include <optional>
+
 #include <memory>
 #include <span>
 #include <vector>
@@ -17,7 +19,11 @@ class UtilBuilder;  // one flag set (mutator_utilization.cpp)
 
 class UtilizationPass {
  public:
-  UtilizationPass(const EventStore& store, const RangeNames& names, std::span<const unsigned> flag_sets);
+  // `events_bound`: at most how many events the pass will see (its work budget follows),
+  // the store's size by default; a streamed read, whose store grows, passes the file's
+  // size in bytes (an event takes at least one).
+  UtilizationPass(const EventStore& store, const RangeNames& names, std::span<const unsigned> flag_sets,
+                  std::optional<uint64_t> events_bound = std::nullopt);
   ~UtilizationPass();
 
   void begin_event(Time) {}
