@@ -16,6 +16,7 @@
 #include "gotrace/analysis/histogram.h"
 #include "gotrace/analysis/pprof_writer.h"
 #include "gotrace/analysis/trace_diff.h"
+#include "gotrace/analysis/own_frame.h"
 #include "gotrace/reader.h"
 #include "gotrace/session.h"
 #include "output.h"
@@ -97,22 +98,6 @@ void print_gc(const GcFigures& a, const GcFigures& b) {
   }
 }
 
-// The innermost frame of a folded stack outside the runtime's internals: what a reader
-// recognises ("net/http.(*conn).serve" rather than "runtime.gopark").
-std::string first_own_frame(const std::string& stack) {
-  size_t at = 0;
-  std::string leaf;
-  while (at <= stack.size()) {
-    size_t end = stack.find(';', at);
-    if (end == std::string::npos) end = stack.size();
-    std::string f = stack.substr(at, end - at);
-    if (leaf.empty()) leaf = f;
-    if (f.rfind("runtime.", 0) != 0 && f.rfind("internal/", 0) != 0 && f.rfind("sync.", 0) != 0) return f;
-    at = end + 1;
-  }
-  return leaf;
-}
-
 void print_profiles(const TraceFigures& a, const TraceFigures& b) {
   for (const char* type : {"sync", "net", "syscall", "sched", "cpu"}) {
     auto x = a.profiles.find(type), y = b.profiles.find(type);
@@ -131,7 +116,7 @@ void print_profiles(const TraceFigures& a, const TraceFigures& b) {
     for (const auto& [stack, v] : y->second.stacks) d[stack] += v.ns;
     for (const auto& [stack, v] : x->second.stacks) d[stack] -= v.ns;
     for (const auto& [stack, ns] : d) {
-      if (ns) changes.push_back({ns, first_own_frame(stack)});
+      if (ns) changes.push_back({ns, std::string(own_frame_of_folded(stack))});
     }
     std::stable_sort(changes.begin(), changes.end(),
                      [](const auto& p, const auto& q) { return std::llabs(p.first) > std::llabs(q.first); });

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "corpus.h"
+#include "gotrace/analysis/own_frame.h"
 #include "gotrace/analysis/trace_diff.h"
 #include "gotrace/reader.h"
 #include "json_parse.h"
@@ -166,7 +167,10 @@ TEST_CASE("gotrace diff of a trace against itself is all zeros", "[analysis][dif
       for (const auto& [type, p] : diff["profiles"].members()) {
         CHECK(p["delta"]["ns"].int64() == 0);
         CHECK(p["delta"]["count"].int64() == 0);
-        for (const Json& s : p["stacks"].elements()) CHECK(s["delta"]["ns"].int64() == 0);
+        for (const Json& s : p["stacks"].elements()) {
+          CHECK(s["delta"]["ns"].int64() == 0);
+          CHECK(s["function"].string() == gotrace::analysis::own_frame_of_folded(s["stack"].string()));
+        }
       }
     }
   }
@@ -247,4 +251,14 @@ TEST_CASE("gotrace diff of two ranges of one trace", "[analysis][diff][cli]") {
     }
   }
   (void)stats;
+}
+
+TEST_CASE("the own frame of a stack passes over the runtime's and sync's machinery", "[diff]") {
+  using gotrace::analysis::own_frame_of_folded;
+  CHECK(own_frame_of_folded("runtime.gopark;sync.(*Mutex).lockSlow;sync.(*Mutex).Lock;main.work;main.main") == "main.work");
+  CHECK(own_frame_of_folded("internal/poll.(*FD).Read;net.(*conn).Read;main.serve") == "net.(*conn).Read");
+  CHECK(own_frame_of_folded("sync/atomic.AddInt64;iter.Pull;runtime/trace.WithRegion;main.f") == "main.f");
+  CHECK(own_frame_of_folded("runtime.gopark;runtime.goparkunlock") == "runtime.gopark");
+  CHECK(own_frame_of_folded("main.main") == "main.main");
+  CHECK(own_frame_of_folded("") == "");
 }

@@ -79,12 +79,6 @@ function Gc({ gc }) {
   );
 }
 
-// The innermost frame outside the runtime's internals of a folded stack.
-function ownFrame(stack) {
-  const frames = stack.split(';');
-  return frames.find((f) => !/^(runtime\.|internal\/|sync\.)/.test(f)) ?? frames[0];
-}
-
 function Profiles({ trace, profiles }) {
   const save = async (type) => {
     const bytes = await trace.call('diffPprof', type);
@@ -110,7 +104,7 @@ function Profiles({ trace, profiles }) {
         <DiffFlame stacks={p.stacks} cpu={cpu} testid={`diff-flame-${type}`} />
         <SortableTable
           columns={[
-            { key: 'stack', label: 'Stack (innermost own frame)', value: (s) => s.stack, render: (s) => <code title={s.stack.split(';').join('\n')}>{ownFrame(s.stack)}</code> },
+            { key: 'stack', label: 'Stack (innermost own frame)', value: (s) => s.stack, render: (s) => <code title={s.stack.split(';').join('\n')}>{s.function}</code> },
             { key: 'before', label: 'Baseline', numeric: true, value: (s) => v(s.before), format: cpu ? formatCount : formatDuration },
             { key: 'after', label: 'This trace', numeric: true, value: (s) => v(s.after), format: cpu ? formatCount : formatDuration },
             { key: 'delta', label: 'Δ', numeric: true, value: (s) => Math.abs(v(s.delta)), render: (s) => <Delta d={v(s.delta)} before={v(s.before)} count={cpu} /> },

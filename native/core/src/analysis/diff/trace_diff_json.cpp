@@ -4,6 +4,7 @@
 
 #include "gotrace/analysis/summary_json.h"  // duration distributions
 #include "gotrace/analysis/trace_diff_json.h"
+#include "gotrace/analysis/own_frame.h"
 #include "gotrace/analysis/histogram.h"
 
 namespace gotrace::analysis {
@@ -156,6 +157,7 @@ void profile_json(JsonWriter& w, const FoldedProfile& a, const FoldedProfile& b,
     const Row& r = rows[k];
     w.begin_object();
     w.field("stack", std::string_view(*r.stack));
+    w.field("function", own_frame_of_folded(*r.stack));
     w.key("before");
     value_json(w, r.before.count, r.before.ns);
     w.key("after");

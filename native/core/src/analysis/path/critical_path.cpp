@@ -1,6 +1,7 @@
 // The critical path walk (critical_path.h): an index of each goroutine's transitions,
 // then a walk back from the interval's end along the wake-ups.
 #include "gotrace/analysis/critical_path.h"
+#include "gotrace/analysis/own_frame.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -373,17 +374,11 @@ PathInterval goroutine_path_interval(const Summary& summary, const GoroutineSumm
 std::string_view path_function(const EventStore& store, StackID stack) {
   if (stack == 0) return {};
   auto frames = store.stacks.frames(stack);
-  auto internal = [](std::string_view f) {
-    for (std::string_view prefix : {"runtime.", "internal/", "sync.", "sync/atomic.", "iter.", "runtime/trace."}) {
-      if (f.substr(0, prefix.size()) == prefix) return true;
-    }
-    return false;
-  };
   std::string_view leaf;
   for (FrameID id : frames) {
     std::string_view f = store.strings.get(store.stacks.frame(id).func);
     if (leaf.empty()) leaf = f;
-    if (!internal(f)) return f;
+    if (!is_machinery_function(f)) return f;
   }
   return leaf;
 }
