@@ -87,11 +87,11 @@ int run_analysis(const Args& args) {
     MappedFile file(args.positional()[0]);
     std::unique_ptr<ReportBuilder> builder;
     read_streamed(file.bytes(), r, [&](const EventStore& s, size_t from, size_t to) {
-      if (!builder) builder = std::make_unique<ReportBuilder>(s, file.bytes().size());
+      if (!builder) builder = std::make_unique<ReportBuilder>(s);
       builder->add(from, to);
       release_read_bytes(file, s);
     });
-    if (!builder) builder = std::make_unique<ReportBuilder>(r.store, file.bytes().size());
+    if (!builder) builder = std::make_unique<ReportBuilder>(r.store);
     error = r.ok() ? "" : r.error->what();
     report = builder->finish(error);
   } else {

@@ -57,7 +57,7 @@ TEST_CASE("a streamed read gives the whole read's stats and report, holding one 
       handed = to;
       most_held = std::max(most_held, s.size() - s.first_held());
       counter.add(s, from, to);
-      if (!builder) builder = std::make_unique<analysis::ReportBuilder>(s, bytes.size());
+      if (!builder) builder = std::make_unique<analysis::ReportBuilder>(s);
       builder->add(from, to);
     });
     CHECK(handed == whole.store.size());

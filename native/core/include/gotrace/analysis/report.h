@@ -39,11 +39,11 @@ Report analyze(const EventStore& store, std::string error = "");
 
 // The same a part of the events at a time, in order: a streamed read
 // (ReadOptions::on_generation) hands it each generation's events and then releases
-// them. Built once the store knows its format (after the first generation).
+// them. Built on the whole store, or on a streamed read's first generation: then the
+// arrays of the summaries are sized from that generation's counts scaled to the file.
 class ReportBuilder {
  public:
-  // `events_bound`: at most how many events there will be (see UtilizationPass).
-  ReportBuilder(const EventStore& store, uint64_t events_bound);
+  explicit ReportBuilder(const EventStore& store);
   ~ReportBuilder();
   // Events [from, to) of the store, which follow those added before.
   void add(size_t from, size_t to);

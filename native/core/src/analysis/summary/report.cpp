@@ -1,5 +1,8 @@
 #include "gotrace/analysis/report.h"
 
+#include <algorithm>
+#include <array>
+
 #include "analysis/event_pass.h"
 #include "summarizer.h"
 #include "analysis/mmu/utilization.h"
@@ -8,15 +11,36 @@ namespace gotrace::analysis {
 
 // One pass over the events for the summaries and the three flag sets.
 struct ReportBuilder::Passes {
-  Passes(const EventStore& store, uint64_t events_bound)
-      : summarizer(store, names), utilization(store, names, kReportFlagSets, events_bound) {}
+  Passes(const EventStore& store, const std::array<uint64_t, 256>& expected, uint64_t events_bound)
+      : summarizer(store, names, &expected), utilization(store, names, kReportFlagSets, events_bound) {}
   detail::RangeNames names;
   detail::Summarizer summarizer;
   detail::UtilizationPass utilization;
 };
 
-ReportBuilder::ReportBuilder(const EventStore& store, uint64_t events_bound)
-    : store_(store), passes_(std::make_unique<Passes>(store, events_bound)) {}
+namespace {
+
+// How many events of each type the trace is expected to have: the store's, scaled by the
+// file's size to what was read of it when the store holds only its first generations.
+// (Natively, room reserved and not touched costs no memory; past the estimate, the
+// summaries' arrays grow.)
+std::array<uint64_t, 256> expected_events(const EventStore& store) {
+  std::array<uint64_t, 256> n = store.count_by_type(store.first_held(), store.size());
+  const uint64_t read = store.generations.empty() ? 0 : store.generations.back().file_offset + store.generations.back().file_bytes;
+  if (read == 0 || read >= store.format.file_bytes) return n;
+  const double scale = 1.25 * static_cast<double>(store.format.file_bytes) / static_cast<double>(read);
+  for (uint64_t& v : n) v = static_cast<uint64_t>(static_cast<double>(v) * scale);
+  return n;
+}
+
+}  // namespace
+
+ReportBuilder::ReportBuilder(const EventStore& store)
+    // The MMU's work budget (UtilizationPass) from the file's size when the store does
+    // not hold every event yet: an event takes at least a byte.
+    : store_(store),
+      passes_(std::make_unique<Passes>(store, expected_events(store),
+                                       std::max<uint64_t>(store.size(), store.format.file_bytes))) {}
 ReportBuilder::~ReportBuilder() = default;
 
 void ReportBuilder::add(size_t from, size_t to) {
@@ -41,7 +65,7 @@ Report ReportBuilder::finish(std::string error) {
 }
 
 Report analyze(const EventStore& store, std::string error) {
-  ReportBuilder b(store, store.size());
+  ReportBuilder b(store);
   b.add(0, store.size());
   return b.finish(std::move(error));
 }
