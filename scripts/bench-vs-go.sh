@@ -6,14 +6,37 @@
 # `gotrace stats --json` (streamed: it reads, counts and exits) against the time Go's
 # parser takes to parse the file in memory, best of each. Needs the Go oracle
 # (../shared/tools/install-go-oracle.sh).
-#   scripts/bench-vs-go.sh [-r ROUNDS] FILE...
+# With -g 1.27, Go 1.27's parser instead of Go 1.23's (the only one of the two that reads
+# Go 1.26-format traces), built beside ../shared/tools/install-go-newest.sh's Go.
+#   scripts/bench-vs-go.sh [-r ROUNDS] [-g 1.27] FILE...
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 rounds=2
-if [ "${1:-}" = "-r" ]; then rounds=$2; shift 2; fi
-[ $# -gt 0 ] || { echo "usage: scripts/bench-vs-go.sh [-r ROUNDS] FILE..." >&2; exit 2; }
-gobench=${GOTRACEBENCH:-/usr/local/lib/gotrace-oracle/gotracebench}
-[ -x "$gobench" ] || { echo "bench-vs-go: $gobench missing: run ../shared/tools/install-go-oracle.sh" >&2; exit 2; }
+go=1.23
+while [ $# -gt 0 ]; do
+  case $1 in
+    -r) rounds=$2; shift 2 ;;
+    -g) go=$2; shift 2 ;;
+    *) break ;;
+  esac
+done
+[ $# -gt 0 ] || { echo "usage: scripts/bench-vs-go.sh [-r ROUNDS] [-g 1.27] FILE..." >&2; exit 2; }
+if [ "$go" = 1.27 ]; then
+  shared=${GOTRACE_SHARED_DIR:-$root/../shared}
+  gobench=${GOTRACEBENCH:-/usr/local/lib/gotrace-go1.27/bin/gotracebench}
+  if ! [ -x "$gobench" ]; then
+    goroot=$(ls -d /usr/local/lib/gotrace-go1.27/usr/lib/go-1.27 2>/dev/null) ||
+      { echo "bench-vs-go: Go 1.27 missing: run ../shared/tools/install-go-newest.sh" >&2; exit 2; }
+    mkdir -p "$goroot/src/internal/trace/testdata/cmd/gotracebench"
+    cp "$shared/tools/go-oracle-src/gotracebench/main.go" "$goroot/src/internal/trace/testdata/cmd/gotracebench/"
+    (cd "$goroot/src/internal/trace" && GOROOT=$goroot GOTOOLCHAIN=local GOFLAGS=-mod=mod GOPROXY=off GOWORK=off \
+      "$goroot/bin/go" build -o "$gobench" ./testdata/cmd/gotracebench)
+  fi
+else
+  gobench=${GOTRACEBENCH:-/usr/local/lib/gotrace-oracle/gotracebench}
+  [ -x "$gobench" ] || { echo "bench-vs-go: $gobench missing: run ../shared/tools/install-go-oracle.sh" >&2; exit 2; }
+fi
+echo "Go's parser: Go $go ($gobench)"
 gotrace=$root/build/native/cli/gotrace
 [ -x "$gotrace" ] || "$root/scripts/build-native.sh" "$root/build" >/dev/null
 
