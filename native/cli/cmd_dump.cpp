@@ -6,8 +6,10 @@
 
 #include "command.h"
 #include "file_io.h"
+#include "mapped_file.h"
 #include "gotrace/event_format.h"
 #include "gotrace/reader.h"
+#include "gotrace/streamed_read.h"
 #include "gotrace/v1_legacy.h"
 #include "output.h"
 
@@ -35,24 +37,32 @@ int run_dump_legacy(const std::vector<uint8_t>& bytes) {
 
 int run_dump(const Args& args) {
   if (args.positional().size() != 1) throw std::runtime_error("expected one trace file (see --help)");
-  std::vector<uint8_t> bytes = read_file(args.positional()[0]);
-  if (args.flag("legacy")) return run_dump_legacy(bytes);
+  if (args.flag("legacy")) return run_dump_legacy(read_file(args.positional()[0]));
   const std::string go = args.value("go", "1.27");
   if (go != "1.27" && go != "1.23") throw std::runtime_error("--go: expected 1.27 or 1.23, got " + go);
   const GoListing listing = go == "1.23" ? GoListing::Go123 : GoListing::Go127;
   ReadOptions options;
   options.syncs = listing == GoListing::Go123 ? SyncPlacement::Go123 : SyncPlacement::Go127;
-  ReadResult r = read_trace(bytes, options);
+  // Streamed: each generation is printed as soon as it is ordered, then released, so a
+  // trace of any size is listed in the memory of about one generation.
+  MappedFile file(args.positional()[0]);
   std::string buf;
   buf.reserve(1 << 20);
-  for (size_t i = 0; i < r.store.size(); i++) {
-    append_go_event_string(buf, r.store, i, listing);
-    buf += '\n';
-    if (buf.size() >= (1 << 20)) {
-      std::fwrite(buf.data(), 1, buf.size(), stdout);
-      buf.clear();
-    }
-  }
+  ReadResult r;
+  read_streamed(
+      file.bytes(), r,
+      [&](const EventStore& s, size_t from, size_t to) {
+        for (size_t i = from; i < to; i++) {
+          append_go_event_string(buf, s, i, listing);
+          buf += '\n';
+          if (buf.size() >= (1 << 20)) {
+            std::fwrite(buf.data(), 1, buf.size(), stdout);
+            buf.clear();
+          }
+        }
+        release_read_bytes(file, s);
+      },
+      options);
   std::fwrite(buf.data(), 1, buf.size(), stdout);
   return finish(r);
 }
