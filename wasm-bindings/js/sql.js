@@ -16,7 +16,12 @@ const CHUNK_ROWS = 2048;
 
 let duckdb = null;
 async function duck() {
-  if (!duckdb) duckdb = await import('@duckdb/node-api');
+  if (!duckdb) {
+    // An optional dependency: the package's parser needs no native DuckDB.
+    duckdb = await import('@duckdb/node-api').catch(() => {
+      throw new Error('DuckDB is not installed: npm install @duckdb/node-api (an optional dependency of gotrace)');
+    });
+  }
   return duckdb;
 }
 
