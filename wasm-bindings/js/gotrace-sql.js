@@ -119,9 +119,14 @@ async function prompt(connection, format) {
 }
 
 async function main() {
+  // A query that starts with a comment ("-- ...") is no option: an argument with a space
+  // in it never is.
+  const argv = process.argv.slice(2);
+  const statements = argv.filter((a) => a.startsWith('-') && /\s/.test(a));
   let parsed;
   try {
     parsed = parseArgs({
+      args: argv.filter((a) => !statements.includes(a)),
       allowPositionals: true,
       options: {
         csv: { type: 'boolean' },
@@ -138,7 +143,8 @@ async function main() {
   } catch (e) {
     fail(`${e.message}\n\n${USAGE}`);
   }
-  const { values: opt, positionals } = parsed;
+  const { values: opt } = parsed;
+  const positionals = [...statements, ...parsed.positionals];
   if (opt.help) {
     process.stdout.write(USAGE);
     return;
