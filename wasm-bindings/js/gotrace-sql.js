@@ -93,7 +93,11 @@ async function prompt(connection, format) {
       + 'regions, logs, ranges, metrics, cpu_samples, stacks, frames, labels. End statements with ;\n');
   }
   let buffer = '';
-  const ask = () => interactive && rl.setPrompt(buffer ? '   ...> ' : 'gotrace> ') === undefined && rl.prompt();
+  const ask = () => {
+    if (!interactive) return;
+    rl.setPrompt(buffer ? '   ...> ' : 'gotrace> ');
+    rl.prompt();
+  };
   ask();
   for await (const line of rl) {
     buffer += `${line}\n`;
