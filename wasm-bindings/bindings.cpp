@@ -108,6 +108,31 @@ val analyses() {
   return list;
 }
 
+// The SQL tables and their columns (analysis/sql_tables.h): [{name, columns: [{name, type,
+// values?}]}], values: the closed set a VARCHAR column's strings come from.
+val sql_tables_js() {
+  val list = val::array();
+  for (const SqlTableSpec& t : sql_tables()) {
+    val columns = val::array();
+    for (const SqlColumnSpec& c : t.columns) {
+      val col = val::object();
+      col.set("name", std::string(c.name));
+      col.set("type", std::string(to_string(c.type)));
+      if (auto values = sql_column_values(t.name, c.name); !values.empty()) {
+        val v = val::array();
+        for (const std::string& s : values) v.call<void>("push", val(s));
+        col.set("values", v);
+      }
+      columns.call<void>("push", col);
+    }
+    val o = val::object();
+    o.set("name", std::string(t.name));
+    o.set("columns", columns);
+    list.call<void>("push", o);
+  }
+  return list;
+}
+
 class WasmTrace {
  public:
   // Reads `size` bytes at `address` (allocated by the caller with _malloc and freed
@@ -208,6 +233,14 @@ class WasmTrace {
       return to_js(session_->flame(type, sel));
     });
   }
+  val sql_schema() { return guard([&] { return to_js(session_->sql_schema()); }); }
+  val sql_table(std::string name, double trace_id, std::string path, double offset, double limit, bool int64_bytes) {
+    return guard([&] {
+      const size_t from = offset > 0 ? static_cast<size_t>(offset) : 0;
+      const std::optional<size_t> count = limit < 0 ? std::nullopt : std::optional<size_t>(static_cast<size_t>(limit));
+      return to_js(session_->sql_table_value(name, static_cast<int64_t>(trace_id), path, from, count, int64_bytes));
+    });
+  }
   val tracks() { return guard([&] { return to_js(session_->tracks()); }); }
   val timeline(std::string kind, double id, std::string arg, double t0, double t1, double pixels, double limit) {
     return guard([&] { return to_js(session_->timeline_query(kind, id, arg, t0, t1, pixels, limit)); });
@@ -246,6 +279,7 @@ class WasmTrace {
 
 EMSCRIPTEN_BINDINGS(gotrace_core) {
   emscripten::function("analyses", &analyses);
+  emscripten::function("sqlTables", &sql_tables_js);
   emscripten::class_<WasmTrace>("WasmTrace")
       .constructor<uintptr_t, double, val>()
       .function("error", &WasmTrace::error)
@@ -275,6 +309,8 @@ EMSCRIPTEN_BINDINGS(gotrace_core) {
       .function("mmu", &WasmTrace::mmu)
       .function("pprof", &WasmTrace::pprof)
       .function("flame", &WasmTrace::flame)
+      .function("sqlSchema", &WasmTrace::sql_schema)
+      .function("sqlTable", &WasmTrace::sql_table)
       .function("tracks", &WasmTrace::tracks)
       .function("criticalPath", &WasmTrace::critical_path)
       .function("criticalPaths", &WasmTrace::critical_paths)
