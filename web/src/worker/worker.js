@@ -78,7 +78,10 @@ const needs = {
   part: SUMMARY,
   criticalPath: SUMMARY, criticalPaths: SUMMARY,
 };
+// The SQL tables made of the summary (goroutines' figures, tasks, regions) wait for it.
+const SQL_SUMMARY_TABLES = new Set(['goroutines', 'g_transitions', 'tasks', 'regions']);
 function analysesFor(method, args) {
+  if (method === 'sqlTable') return SQL_SUMMARY_TABLES.has(args[0]) ? SUMMARY : [];
   if (method === 'part' && args[0] === 'wakeups') return ['wakes'];
   if (method === 'part' && args[0] === 'goroutineWakeups') return [];
   if (method === 'mmu') {
@@ -177,6 +180,22 @@ const methods = {
   part(id, what, arg) {
     if (!trace) throw new Error('no trace is open');
     return analysisPart(trace, what, arg);
+  },
+  // The SQL view's tables (views/sql): the schema without values, then one table's
+  // columns, their buffers transferred to the page (a column that is a view of the
+  // engine's memory is copied out first, rather than the whole memory cloned with it).
+  sqlSchema() {
+    if (!trace) throw new Error('no trace is open');
+    return trace.sqlSchema();
+  },
+  sqlTable(id, name, options) {
+    if (!trace) throw new Error('no trace is open');
+    const table = trace.sqlTable(name, options);
+    for (const c of table.columns) {
+      if (ArrayBuffer.isView(c.values) && c.values.buffer === core?.HEAPU8.buffer) c.values = c.values.slice();
+      if (c.nulls && c.nulls.buffer === core?.HEAPU8.buffer) c.nulls = c.nulls.slice();
+    }
+    return table;
   },
   close() {
     if (trace) trace.dispose();
