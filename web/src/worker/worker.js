@@ -191,9 +191,11 @@ const methods = {
   sqlTable(id, name, options) {
     if (!trace) throw new Error('no trace is open');
     const table = trace.sqlTable(name, options);
+    const own = (a) => (a && a.buffer === core?.HEAPU8.buffer ? a.slice() : a);
     for (const c of table.columns) {
-      if (ArrayBuffer.isView(c.values) && c.values.buffer === core?.HEAPU8.buffer) c.values = c.values.slice();
-      if (c.nulls && c.nulls.buffer === core?.HEAPU8.buffer) c.nulls = c.nulls.slice();
+      if (ArrayBuffer.isView(c.values)) c.values = own(c.values);
+      else if (c.values?.codes) c.values.codes = own(c.values.codes);
+      c.nulls = own(c.nulls);
     }
     return table;
   },

@@ -1,7 +1,8 @@
-// One table of the trace (trace.sqlTable's columns) as Arrow record batches for DuckDB,
-// a slice of rows at a time so that no single copy of a large table (the events of a big
-// trace) has to exist at once. Column types come from the table's schema: the columns
-// are created in DuckDB with those types, and these batches only carry the values.
+// A slice of rows of one table of the trace (trace.sqlTable's answer) as an Arrow record
+// batch for DuckDB. The columns come in either shape sqlTable gives: BIGINT as doubles
+// or (raw) as int64, VARCHAR as strings or (raw) as a dictionary and codes. Column types
+// come from the table's schema: the table is created in DuckDB with those types, and the
+// batches only carry the values.
 import { Bool, Dictionary, Float64, Int32, Int64, RecordBatch, Schema, Field, Struct, Utf8, makeData, makeVector } from 'apache-arrow';
 
 const TWO_32 = 4294967296;
@@ -10,6 +11,7 @@ const TWO_32 = 4294967296;
 // patterns (little-endian halves), which is much faster than a BigInt per value.
 function int64Data(values, from, to, validity) {
   const n = to - from;
+  if (values instanceof BigInt64Array) return makeData({ type: new Int64(), length: n, ...validity, data: values.subarray(from, to) });
   const words = new Int32Array(2 * n);
   for (let i = 0; i < n; i++) {
     const x = values[from + i];
@@ -32,10 +34,27 @@ function bitmap(n, isSet) {
   return { bits, count };
 }
 
-// Strings as a dictionary of the slice's distinct values: a trace repeats its strings
-// (kinds, states, function names), and each distinct one is encoded once.
+// Strings as a dictionary and a code per row: a trace repeats its strings (kinds, states,
+// function names), and each distinct one is encoded once.
 const encoder = new TextEncoder();
+
+function dictionaryData(dictionary, codes, validity, id) {
+  const encoded = dictionary.map((s) => encoder.encode(s ?? ''));
+  const offsets = new Int32Array(encoded.length + 1);
+  for (let i = 0; i < encoded.length; i++) offsets[i + 1] = offsets[i] + encoded[i].length;
+  const bytes = new Uint8Array(offsets[encoded.length]);
+  encoded.forEach((b, i) => bytes.set(b, offsets[i]));
+  const vector = makeVector(makeData({ type: new Utf8(), length: encoded.length, valueOffsets: offsets, data: bytes }));
+  const type = new Dictionary(new Utf8(), new Int32(), id);
+  return makeData({ type, length: codes.length, ...validity, data: codes, dictionary: vector });
+}
+
 function stringData(values, from, to, validity, id) {
+  if (!Array.isArray(values)) {
+    // Raw: the codes of missing values may be anything; they point at the first string.
+    const codes = Int32Array.from(values.codes.subarray(from, to), (c) => (c < 0 ? 0 : c));
+    return dictionaryData(values.dictionary.length ? values.dictionary : [''], codes, validity, id);
+  }
   const n = to - from;
   const index = new Map();
   const distinct = [];
@@ -50,14 +69,7 @@ function stringData(values, from, to, validity, id) {
     }
     codes[i] = code;
   }
-  const encoded = distinct.map((s) => encoder.encode(s));
-  const offsets = new Int32Array(encoded.length + 1);
-  for (let i = 0; i < encoded.length; i++) offsets[i + 1] = offsets[i] + encoded[i].length;
-  const bytes = new Uint8Array(offsets[encoded.length]);
-  encoded.forEach((b, i) => bytes.set(b, offsets[i]));
-  const dictionary = makeVector(makeData({ type: new Utf8(), length: encoded.length, valueOffsets: offsets, data: bytes }));
-  const type = new Dictionary(new Utf8(), new Int32(), id);
-  return makeData({ type, length: n, ...validity, data: codes, dictionary });
+  return dictionaryData(distinct.length ? distinct : [''], codes, validity, id);
 }
 
 function columnData(column, type, from, to, id) {
@@ -72,9 +84,9 @@ function columnData(column, type, from, to, id) {
     case 'BIGINT':
       return int64Data(v, from, to, validity);
     case 'INTEGER':
-      return makeData({ type: new Int32(), length: n, ...validity, data: Int32Array.from(v.subarray(from, to)) });
+      return makeData({ type: new Int32(), length: n, ...validity, data: v instanceof Int32Array ? v.subarray(from, to) : Int32Array.from(v.subarray(from, to)) });
     case 'DOUBLE':
-      return makeData({ type: new Float64(), length: n, ...validity, data: Float64Array.from(v.subarray(from, to)) });
+      return makeData({ type: new Float64(), length: n, ...validity, data: v instanceof Float64Array ? v.subarray(from, to) : Float64Array.from(v.subarray(from, to)) });
     case 'BOOLEAN':
       return makeData({ type: new Bool(), length: n, ...validity, data: bitmap(n, (i) => v[from + i]).bits });
     case 'VARCHAR':

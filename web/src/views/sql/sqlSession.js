@@ -17,6 +17,10 @@ import { isNumeric, parquetColumn, quoteIdent, shownColumn } from './resultTypes
 // of it; its own schema keeps it out of the trace's tables (SHOW TABLES).
 const RESULT = 'gotrace_view.result';
 
+// Rows per slice of a table read from the trace's worker: a slice of the events of a
+// large trace is some tens of megabytes in each of the two workers and in flight.
+const ROWS_PER_SLICE = 1 << 19;
+
 /** The session of `trace` (an OpenedTrace), started on first use. */
 export function sqlSession(trace) {
   closeSessionUnlessOf(trace);
@@ -70,7 +74,9 @@ export class SqlSession {
     return this.#loads.has(name);
   }
 
-  /** Copies table `name` into DuckDB (once). onProgress({ table, done, rows }). */
+  /** Copies table `name` into DuckDB (once), a slice of rows at a time, the next slice
+   *  read in the trace's worker while DuckDB takes the one before. onProgress({ table,
+   *  done, rows }). */
   #load(name, onProgress) {
     let p = this.#loads.get(name);
     if (p) return p;
@@ -78,13 +84,17 @@ export class SqlSession {
     p = (async () => {
       const { conn } = this.#duck;
       onProgress?.({ table: name, done: 0, rows: entry.rows });
-      const table = await this.trace.call('sqlTable', name);
       const columns = entry.columns.map((c) => `${quoteIdent(c.name)} ${c.type}`).join(', ');
       await conn.query(`CREATE TABLE ${quoteIdent(name)} (${columns})`);
-      let done = 0;
-      for (const batch of recordBatches(table, entry)) {
-        await conn.insertArrowTable(new Table([batch]), { name, create: false });
-        done += batch.numRows;
+      const slice = (offset) => this.trace.call('sqlTable', name, { offset, limit: ROWS_PER_SLICE, raw: true });
+      let next = entry.rows > 0 ? slice(0) : null;
+      for (let done = 0; next;) {
+        const table = await next;
+        next = done + table.rows < entry.rows && table.rows > 0 ? slice(done + table.rows) : null;
+        for (const batch of recordBatches(table, entry, Infinity)) {
+          await conn.insertArrowTable(new Table([batch]), { name, create: false });
+        }
+        done += table.rows;
         onProgress?.({ table: name, done, rows: entry.rows });
       }
     })();
