@@ -5,7 +5,7 @@ export function SchemaList({ schema, isLoaded, onPick }) {
     <aside class="gt-sql-schema" data-testid="sql-schema">
       <h3>Tables</h3>
       {schema.map((t) => (
-        <details key={t.name} data-table={t.name}>
+        <details key={t.name} data-table={t.name} data-rows={t.rows}>
           <summary>
             <button type="button" class="gt-linkish" title={`Query ${t.name}`} onClick={(e) => { e.preventDefault(); onPick(t.name); }}>{t.name}</button>
             {' '}<span class="gt-sql-rows">{t.rows.toLocaleString('en-US')}</span>
