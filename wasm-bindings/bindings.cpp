@@ -208,6 +208,14 @@ class WasmTrace {
       return to_js(session_->flame(type, sel));
     });
   }
+  val sql_schema() { return guard([&] { return to_js(session_->sql_schema()); }); }
+  val sql_table(std::string name, double trace_id, std::string path, double offset, double limit, bool int64_bytes) {
+    return guard([&] {
+      const size_t from = offset > 0 ? static_cast<size_t>(offset) : 0;
+      const std::optional<size_t> count = limit < 0 ? std::nullopt : std::optional<size_t>(static_cast<size_t>(limit));
+      return to_js(session_->sql_table_value(name, static_cast<int64_t>(trace_id), path, from, count, int64_bytes));
+    });
+  }
   val tracks() { return guard([&] { return to_js(session_->tracks()); }); }
   val timeline(std::string kind, double id, std::string arg, double t0, double t1, double pixels, double limit) {
     return guard([&] { return to_js(session_->timeline_query(kind, id, arg, t0, t1, pixels, limit)); });
@@ -275,6 +283,8 @@ EMSCRIPTEN_BINDINGS(gotrace_core) {
       .function("mmu", &WasmTrace::mmu)
       .function("pprof", &WasmTrace::pprof)
       .function("flame", &WasmTrace::flame)
+      .function("sqlSchema", &WasmTrace::sql_schema)
+      .function("sqlTable", &WasmTrace::sql_table)
       .function("tracks", &WasmTrace::tracks)
       .function("criticalPath", &WasmTrace::critical_path)
       .function("criticalPaths", &WasmTrace::critical_paths)

@@ -532,6 +532,17 @@ export declare class Trace {
   /** The same profile as a flame graph. */
   flame(type: ProfileType, filter?: ProfileFilter): FlameGraph;
 
+  /** The SQL tables of the trace (docs/sql.md): names, columns and row counts. */
+  sqlSchema(): SqlTableSchema[];
+  /**
+   * One SQL table's values, column by column (see SqlColumn). `traceId` fills the
+   * trace_id column (default 0); `path` the traces table's path; `offset`/`limit` give a
+   * slice of the rows; `raw` gives BIGINT as BigInt64Array and VARCHAR as a dictionary
+   * and codes.
+   */
+  sqlTable(name: string, options?: SqlTableOptions & { raw?: false }): SqlTableData;
+  sqlTable(name: string, options: SqlTableOptions & { raw: true }): SqlTableData<SqlRawValues>;
+
   /** Every track of the timeline (builds the timeline index on first use). */
   tracks(): TrackList;
   /** One track for [t0, t1) drawn in `pixels`: exact where wider than a pixel, merged below. */
@@ -619,3 +630,45 @@ export interface GcFigures {
 export declare function analyses(): Promise<AnalysisInfo[]>;
 /** Bytes are copied into WebAssembly memory once; a Blob (a File) is read straight into it. */
 export declare function openTrace(input: Uint8Array | ArrayBuffer | Blob, options?: OpenOptions): Promise<Trace>;
+
+export type SqlType = 'BIGINT' | 'INTEGER' | 'DOUBLE' | 'VARCHAR' | 'BOOLEAN';
+
+/** A SQL table of a trace: its name, row count and columns. */
+export interface SqlTableSchema {
+  name: string;
+  rows: number;
+  columns: { name: string; type: SqlType }[];
+}
+
+export interface SqlTableOptions {
+  /** The trace_id column's value (default 0). */
+  traceId?: number;
+  /** The traces table's path column. */
+  path?: string;
+  /** The first row to give (default 0). */
+  offset?: number;
+  /** At most this many rows (default: all). */
+  limit?: number;
+}
+
+/**
+ * A column's values: BIGINT (times in ns, ids) as Float64Array, INTEGER as Int32Array,
+ * BOOLEAN as Uint8Array, VARCHAR as strings (null where missing).
+ */
+export type SqlValues = Float64Array | Int32Array | Uint8Array | (string | null)[];
+/** With `raw`: BIGINT as BigInt64Array, VARCHAR as each string once and a code per row. */
+export type SqlRawValues = BigInt64Array | Int32Array | Uint8Array | Float64Array | { dictionary: string[]; codes: Int32Array };
+
+export interface SqlColumn<V = SqlValues> {
+  name: string;
+  type: SqlType;
+  values: V;
+  /** Present when some values are missing (SQL NULL): 1 = NULL. */
+  nulls?: Uint8Array;
+}
+
+export interface SqlTableData<V = SqlValues> {
+  name: string;
+  rows: number;
+  columns: SqlColumn<V>[];
+}

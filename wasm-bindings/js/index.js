@@ -377,6 +377,47 @@ export class Trace {
     return unwrap(this.#live().flame(type, profileSelection(type, filter)));
   }
 
+  /**
+   * The SQL tables of the trace (docs/sql.md): each table's name, row count and columns
+   * ({ name, type }, type one of BIGINT, INTEGER, DOUBLE, VARCHAR, BOOLEAN).
+   */
+  sqlSchema() {
+    return unwrap(this.#live().sqlSchema());
+  }
+
+  /**
+   * One SQL table's values, column by column: BIGINT as Float64Array (exact below 2^53),
+   * INTEGER as Int32Array, BOOLEAN as Uint8Array, VARCHAR as an array of strings (null
+   * where missing). A column with missing values has `nulls` (Uint8Array, 1 = NULL).
+   * Options: `traceId` (the trace_id column, default 0), `path` (the traces table's
+   * path), `offset` and `limit` (a slice of the rows: a large trace's events a piece at
+   * a time), `raw` (BIGINT as BigInt64Array and VARCHAR as { dictionary, codes } — each
+   * string once, codes an Int32Array — the fastest shape to hand to a database).
+   */
+  sqlTable(name, { traceId = 0, path = '', offset = 0, limit = -1, raw = false } = {}) {
+    if (typeof name !== 'string') throw new TypeError('a table name is a string');
+    if (!Number.isSafeInteger(traceId)) throw new TypeError('traceId must be an integer');
+    const t = unwrap(this.#live().sqlTable(name, traceId, String(path), Number(offset), limit == null ? -1 : Number(limit), raw));
+    for (const c of t.columns) {
+      if (c.int64 !== undefined) {
+        c.values = new BigInt64Array(c.int64.buffer, c.int64.byteOffset, c.int64.byteLength / 8);
+        delete c.int64;
+      } else if (c.type === 'VARCHAR') {
+        if (raw) {
+          c.values = { dictionary: c.dictionary, codes: c.codes };
+        } else {
+          const { dictionary, codes, nulls } = c;
+          const values = new Array(codes.length);
+          for (let i = 0; i < codes.length; i++) values[i] = nulls && nulls[i] ? null : dictionary[codes[i]];
+          c.values = values;
+        }
+        delete c.dictionary;
+        delete c.codes;
+      }
+    }
+    return t;
+  }
+
   /** Every track of the timeline (the timeline index is built on first use). */
   tracks() {
     return unwrap(this.#live().tracks());

@@ -22,6 +22,7 @@
 #include "gotrace/analysis/profile.h"
 #include "gotrace/analysis/profile_selection.h"
 #include "gotrace/analysis/regions.h"
+#include "gotrace/analysis/sql_tables.h"
 #include "gotrace/analysis/summary.h"
 #include "gotrace/analysis/summary_pages.h"
 #include "gotrace/analysis/tasks.h"
@@ -161,6 +162,17 @@ class TraceSession {
   std::string mmu_json(std::span<const double> windows, unsigned flags, int worst);
   std::vector<uint8_t> pprof(std::string_view type, const analysis::ProfileSelection& selection);
 
+  // The SQL tables (analysis/sql_tables.h): each table's name, columns and row count, and
+  // rows [offset, offset + limit) of one. `path` fills the traces table's path. Their
+  // summary is summarize_intervals's, built on the first call and kept.
+  Value sql_schema();
+  analysis::SqlTable sql_table(std::string_view name, int64_t trace_id = 0, std::string path = {}, size_t offset = 0,
+                               std::optional<size_t> limit = std::nullopt);
+  // The same as JavaScript receives it: BIGINT as doubles, or as the bytes of int64s
+  // with `int64_bytes`; VARCHAR as a dictionary and codes into it.
+  Value sql_table_value(std::string_view name, int64_t trace_id, std::string path, size_t offset,
+                        std::optional<size_t> limit, bool int64_bytes);
+
   // The results that cross to JavaScript as typed arrays (see index.d.ts for their shapes).
   Value events_page(double from, double limit, double goroutine, double proc, double thread, double kind_mask);
   Value event_at(double index);
@@ -199,6 +211,13 @@ class TraceSession {
   std::unique_ptr<analysis::GroupEventCounts> group_events_;
   std::unique_ptr<analysis::CriticalPathIndex> critical_paths_;
   std::unique_ptr<analysis::TraceFigures> diff_figures_;
+  struct SqlParts {
+    TraceStats stats;
+    analysis::Summary summary;
+    std::vector<analysis::GoInterval> intervals;
+  };
+  std::unique_ptr<SqlParts> sql_;  // what the SQL tables are computed from
+  analysis::SqlSource sql_source(int64_t trace_id, std::string path);
   // The last group sorted for a page (paging through it sorts once).
   struct SortedGroup {
     std::string name;

@@ -144,6 +144,29 @@ struct Summary {
 // Go's Summarizer over every event of the store.
 Summary summarize(const EventStore& store);
 
+// Which of ExecStats's figures a GoInterval counts toward.
+enum class GoFigure : uint8_t { Exec, SchedWait, Syscall, SyscallBlock, Block };
+
+// One stretch of a goroutine's time exactly as the summary counts it: a goroutine's
+// figures are the sums of its intervals' durations (a block's by reason). The state is
+// the one the goroutine was in; `figure` usually follows from it, except Go's quirks
+// (a syscall whose P was taken counts as sched wait when the trace ends in it).
+struct GoInterval {
+  GoID goroutine = 0;
+  Time start = 0;
+  Time end = 0;
+  uint64_t start_event = kNoEvent;  // the transition into the state (kNoEvent: a sync, a proc losing its P)
+  uint64_t end_event = kNoEvent;    // the transition out of it (kNoEvent: the trace's end)
+  uint32_t reason = 0;              // for Block: index into Summary::block_reasons
+  GoState state = GoState::Undetermined;
+  GoFigure figure = GoFigure::Exec;
+};
+
+// summarize(), also giving every interval the goroutines' figures are summed from, in
+// the order they were counted (goroutines whose id was reused by a later one left out,
+// as the summary leaves them out).
+Summary summarize_intervals(const EventStore& store, std::vector<GoInterval>& intervals);
+
 // summarize() a piece at a time, for a caller with other work to do between pieces (the
 // web worker answers requests): step() summarizes up to `events` more events, and
 // finishes after the last; take() gives the Summary (doing what is left), once.

@@ -61,6 +61,9 @@ class Summarizer {
 
   Summary finish();
 
+  // Records every interval the figures are summed from into `out` (summarize_intervals).
+  void record_intervals(std::vector<GoInterval>* out) { intervals_ = out; }
+
   // What few goroutines need: ranges in progress, regions.
   struct Extra {
     std::vector<std::pair<uint32_t, Time>> last_range;  // Go's lastRangeTime
@@ -98,7 +101,14 @@ class Summarizer {
   // Go 1.27: a goroutine named for the first time has been in its state since the last
   // sync, and that time counts.
   template <class Reason>
-  [[gnu::noinline]] void count_since_sync(uint32_t g, Time t, GoState to, ProcID proc, Reason reason);
+  [[gnu::noinline]] void count_since_sync(size_t i, uint32_t g, Time t, GoState to, ProcID proc, Reason reason);
+  // An interval counted for goroutine record g (only when intervals_ is set; its
+  // `goroutine` is the record until finish() names it).
+  [[gnu::noinline]] void interval(uint32_t g, GoState state, GoFigure figure, Time start, Time end, uint64_t start_event,
+                                  uint64_t end_event, uint32_t reason = 0);
+  // The intervals of what is pending for record g at ts (as add_pending counts them).
+  void pending_intervals(uint32_t g, Time ts, uint64_t end_event);
+  [[gnu::noinline]] void out_intervals(size_t i, uint32_t g, Time t, GoState from, const Pending& p);
   uint32_t task_index(TaskID id);
   void task_goroutine(uint32_t task, GoID g) {
     // A set in Go; sorted and made unique at the end, and repeats in a row (most of
@@ -200,6 +210,8 @@ class Summarizer {
   bool go127_ = false;
   Time first_ts_ = 0;
   bool any_ = false;
+  std::vector<GoInterval>* intervals_ = nullptr;
+  std::vector<uint64_t> entered_;  // with intervals_: each record's transition into its state
 };
 
 }  // namespace gotrace::analysis::detail

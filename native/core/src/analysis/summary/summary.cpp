@@ -112,6 +112,8 @@ void Summarizer::add_pending(ExecStats& r, uint32_t g, Time ts) const {
 void Summarizer::finalize(uint32_t g, Time last_ts, uint64_t trigger) {
   GoroutineSummary& sum = goroutines_[g];
   if (trigger != kNoEvent) sum.end_time = s_.time(trigger);
+  if (intervals_) [[unlikely]]
+    pending_intervals(g, last_ts, trigger);
   // The statistics become the snapshot at last_ts (updated in place).
   add_pending(sum.stats, g, last_ts);
   const uint32_t slot = records_[g].slot;
@@ -226,24 +228,88 @@ uint32_t Summarizer::appear(size_t i, Time t, GoID id, GoState from, GoID creato
 }
 
 template <class Reason>
-void Summarizer::count_since_sync(uint32_t g, Time t, GoState to, ProcID proc, Reason reason) {
+void Summarizer::count_since_sync(size_t i, uint32_t g, Time t, GoState to, ProcID proc, Reason reason) {
   ExecStats& stats = goroutines_[g].stats;
   const int64_t d = t - sync_ts_;
+  auto counted = [&](GoFigure f, uint32_t why = 0) {
+    if (intervals_) interval(g, to, f, sync_ts_, t, kNoEvent, i, why);
+  };
   switch (to) {
     case GoState::Running:
       stats.exec += d;
+      counted(GoFigure::Exec);
       break;
     case GoState::Waiting: {
-      const uint32_t why = reason();
-      add(stats.block, why == kForever ? reasons_.get("forever") : why, d);
+      uint32_t why = reason();
+      if (why == kForever) why = reasons_.get("forever");
+      add(stats.block, why, d);
+      counted(GoFigure::Block, why);
       break;
     }
     case GoState::Runnable:
       stats.sched_wait += d;
+      counted(GoFigure::SchedWait);
       break;
     case GoState::Syscall:
       // With a P it has had that P since the start: a syscall; without, a blocked one.
       (proc == kNoProc ? stats.syscall_block : stats.syscall) += d;
+      counted(proc == kNoProc ? GoFigure::SyscallBlock : GoFigure::Syscall);
+      break;
+    default:
+      break;
+  }
+}
+
+void Summarizer::interval(uint32_t g, GoState state, GoFigure figure, Time start, Time end, uint64_t start_event,
+                          uint64_t end_event, uint32_t reason) {
+  GoInterval iv;
+  iv.goroutine = g;
+  iv.start = start;
+  iv.end = end;
+  iv.start_event = start_event;
+  iv.end_event = end_event;
+  iv.reason = reason;
+  iv.state = state;
+  iv.figure = figure;
+  intervals_->push_back(iv);
+}
+
+void Summarizer::pending_intervals(uint32_t g, Time ts, uint64_t end_event) {
+  const Pending* pending = pending_if(g);
+  if (!pending) return;
+  const Pending& p = *pending;
+  const uint64_t entered = g < entered_.size() ? entered_[g] : kNoEvent;
+  if (p.last_start != 0) interval(g, GoState::Running, GoFigure::Exec, p.last_start, ts, entered, end_event);
+  if (p.last_runnable != 0) interval(g, GoState::Runnable, GoFigure::SchedWait, p.last_runnable, ts, entered, end_event);
+  if (p.last_block != 0)
+    interval(g, GoState::Waiting, GoFigure::Block, p.last_block, ts, entered, end_event, p.last_block_reason);
+  if (p.last_syscall != 0) interval(g, GoState::Syscall, GoFigure::Syscall, p.last_syscall, ts, entered, end_event);
+  // Go's quirk (add_pending): the time since the P was lost also counts as sched wait.
+  if (p.last_syscall_block != 0)
+    interval(g, GoState::Syscall, GoFigure::SchedWait, p.last_syscall_block, ts, kNoEvent, end_event);
+}
+
+// The intervals a transition out of `from` at t counts (as go_transition counts them).
+void Summarizer::out_intervals(size_t i, uint32_t g, Time t, GoState from, const Pending& p) {
+  const uint64_t entered = g < entered_.size() ? entered_[g] : kNoEvent;
+  switch (from) {
+    case GoState::Running:
+      interval(g, from, GoFigure::Exec, p.last_start, t, entered, i);
+      break;
+    case GoState::Waiting:
+      if (p.last_block != 0) interval(g, from, GoFigure::Block, p.last_block, t, entered, i, p.last_block_reason);
+      break;
+    case GoState::Runnable:
+      if (p.last_runnable != 0) interval(g, from, GoFigure::SchedWait, p.last_runnable, t, entered, i);
+      break;
+    case GoState::Syscall:
+      if (p.last_syscall == 0) break;
+      if (p.last_syscall_block != 0) {
+        interval(g, from, GoFigure::Syscall, p.last_syscall, p.last_syscall_block, entered, kNoEvent);
+        interval(g, from, GoFigure::SyscallBlock, p.last_syscall_block, t, kNoEvent, i);
+      } else {
+        interval(g, from, GoFigure::Syscall, p.last_syscall, t, entered, i);
+      }
       break;
     default:
       break;
@@ -259,12 +325,14 @@ template <class Reason>
   uint32_t g;
   if (from == GoState::Undetermined || from == GoState::NotExist) {
     g = appear(i, t, id, from, creator_id);
-    if (go127_ && from == GoState::Undetermined) count_since_sync(g, t, to, proc, reason);
+    if (go127_ && from == GoState::Undetermined) count_since_sync(i, g, t, to, proc, reason);
   } else if (g = find(id); g == kNone) {
     return;
   }
   GoroutineSummary& sum = goroutines_[g];
   Pending& p = pending(g);
+  if (intervals_) [[unlikely]]
+    out_intervals(i, g, t, from, p);
 
   // Transition out.
   switch (from) {
@@ -315,6 +383,10 @@ template <class Reason>
   }
 
   // Transition in.
+  if (intervals_) [[unlikely]] {
+    if (entered_.size() <= g) entered_.resize(std::max<size_t>(g + 1, entered_.size() * 2), kNoEvent);
+    entered_[g] = i;
+  }
   switch (to) {
     case GoState::Running:
       p.last_start = t;
@@ -659,6 +731,12 @@ Summary Summarizer::finish() {
   // Every record ends at the trace's end; those whose id was reused are left out (in
   // place, keeping the order; the index follows), and the rest put in id order. In
   // slices (event_slices.h).
+  std::vector<GoID> id_of_record;  // with intervals_: each record's id, or kNoGoroutine if left out
+  if (intervals_) {
+    id_of_record.resize(n);
+    for (uint32_t k = 0; k < n; k++)
+      id_of_record[k] = replaced_ && index_.get(goroutines_[k].id) != k ? kNoGoroutine : goroutines_[k].id;
+  }
   size_t kept = 0;
   for_each_event_slice(
       n,
@@ -676,6 +754,12 @@ Summary Summarizer::finish() {
       },
       kRecordSlice);
   goroutines_.resize(kept);
+  if (intervals_) {
+    std::erase_if(*intervals_, [&](GoInterval& iv) {
+      iv.goroutine = id_of_record[static_cast<size_t>(iv.goroutine)];
+      return iv.goroutine == kNoGoroutine;
+    });
+  }
   order_by_id(goroutines_, index_);
   out.goroutines = std::move(goroutines_);
   std::vector<GoroutineSummary>().swap(goroutines_);
@@ -774,5 +858,13 @@ Summary SummaryBuild::take() {
 }
 
 Summary summarize(const EventStore& store) { return SummaryBuild(store).take(); }
+
+Summary summarize_intervals(const EventStore& store, std::vector<GoInterval>& intervals) {
+  detail::RangeNames names;
+  detail::Summarizer summarizer(store, names);
+  summarizer.record_intervals(&intervals);
+  summarizer.run(names, 0, store.size());
+  return summarizer.finish();
+}
 
 }  // namespace gotrace::analysis

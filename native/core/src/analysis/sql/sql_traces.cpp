@@ -1,0 +1,34 @@
+// The traces table: one row per trace, its format, size, counts and clock.
+#include "analysis/sql/sql_builder.h"
+#include "analysis/sql/sql_table_builders.h"
+
+namespace gotrace::analysis::detail {
+
+SqlTable traces_table(const SqlSource& src) {
+  const TraceStats& st = src.stats;
+  SqlTableBuilder b(*find_sql_table("traces"), src.trace_id);
+  auto u = [](uint64_t v) { return static_cast<int64_t>(v); };
+  if (!src.path.empty()) b.text(b.column("path"), src.path);
+  b.text(b.column("go_version"), "1." + std::to_string(st.go_minor));
+  b.text(b.column("format"), st.legacy ? "v1" : "v2");
+  b.big(b.column("bytes"), u(st.bytes));
+  b.big(b.column("generations"), u(st.generations));
+  b.big(b.column("events"), u(st.events));
+  b.big(b.column("goroutines"), u(st.goroutines));
+  b.big(b.column("procs"), u(st.procs));
+  b.big(b.column("threads"), u(st.threads));
+  b.big(b.column("gcs"), u(st.gcs));
+  b.big(b.column("stacks"), u(st.stacks));
+  b.big(b.column("strings"), u(st.strings));
+  b.big(b.column("time_origin"), time_origin(src.read.store));
+  b.big(b.column("duration"), st.end - st.start);
+  // Wall clock as ns since the Unix epoch (Go 1.25+ traces have clock snapshots).
+  auto wall = [](const WallTime& w) { return w.sec * 1000000000 + w.nsec; };
+  if (st.wall_start) b.big(b.column("wall_start"), wall(*st.wall_start));
+  if (st.wall_end) b.big(b.column("wall_end"), wall(*st.wall_end));
+  if (st.error) b.text(b.column("error"), *st.error);
+  b.end_row();
+  return b.take();
+}
+
+}  // namespace gotrace::analysis::detail

@@ -1,0 +1,199 @@
+// The SQL tables (analysis/sql_tables.h) against the CLI's outputs, on every corpus
+// trace: events by kind = `gotrace stats --json`; goroutines, tasks and regions =
+// `gotrace goroutines|tasks|regions --json`; g_transitions summed per goroutine and
+// figure = the goroutines' figures.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include "corpus.h"
+#include "gotrace/session.h"
+#include "json_parse.h"
+
+using namespace gotrace;
+using namespace gotrace::analysis;
+using namespace gotrace::test;
+
+namespace {
+
+std::vector<std::string> every_corpus_trace() {
+  std::vector<std::string> paths;
+  for (const char* dir : {"/go", "/newest"})
+    for (const auto& e : std::filesystem::directory_iterator(corpus_dir() + dir))
+      if (e.path().extension() == ".trace") paths.push_back(e.path().string());
+  std::sort(paths.begin(), paths.end());
+  return paths;
+}
+
+Json cli_json(const std::string& command, const std::string& path) {
+  // (It prints what it read of an invalid trace, and exits with 1.)
+  std::string out;
+  const int rc = run_command(cli_path() + " " + command + " --json '" + path + "' 2>/dev/null", &out);
+  REQUIRE((rc == 0 || rc == 1));
+  return Json::parse(out);
+}
+
+// A BIGINT cell, or nullopt for NULL.
+std::optional<int64_t> cell(const SqlTable& t, std::string_view column, size_t row) {
+  const SqlColumn& c = t.column(column);
+  if (c.null(row)) return std::nullopt;
+  return c.type == SqlType::BigInt ? c.ints[row] : c.int32s[row];
+}
+int64_t value(const SqlTable& t, std::string_view column, size_t row) {
+  auto v = cell(t, column, row);
+  REQUIRE(v);
+  return *v;
+}
+
+}  // namespace
+
+TEST_CASE("SQL tables equal the CLI's outputs on every corpus trace", "[sql]") {
+  const auto paths = every_corpus_trace();
+  REQUIRE(paths.size() > 100);
+  for (const std::string& path : paths) {
+    DYNAMIC_SECTION(std::filesystem::path(path).filename().string()) {
+      TraceSession session(read_trace(read_bytes(path)));
+      const Json stats = cli_json("stats", path);
+
+      // traces: one row, the stats' counts; times from the first event.
+      const SqlTable traces = session.sql_table("traces", 7, path);
+      REQUIRE(traces.rows == 1);
+      CHECK(value(traces, "trace_id", 0) == 7);
+      CHECK(traces.column("path").text(0) == path);
+      CHECK(value(traces, "events", 0) == stats["events"].int64());
+      CHECK(value(traces, "duration", 0) == stats["time"]["duration"].int64());
+      const int64_t origin = value(traces, "time_origin", 0);
+      CHECK(origin == stats["time"]["start"].int64());
+
+      // events: every event once, counted by kind as the stats count them.
+      const SqlTable events = session.sql_table("events", 7);
+      CHECK(events.rows == stats["events"].uint64());
+      std::map<std::string, int64_t> by_kind;
+      const SqlColumn& kind = events.column("kind");
+      for (size_t r = 0; r < events.rows; r++) by_kind[std::string(kind.text(r))]++;
+      std::map<std::string, int64_t> want;
+      for (const auto& [k, n] : stats["events_by_kind"].members()) want[k] = n.int64();
+      CHECK(by_kind == want);
+      // A slice is the same rows.
+      if (events.rows > 10) {
+        const SqlTable part = session.sql_table("events", 7, {}, 3, 5);
+        REQUIRE(part.rows == 5);
+        for (size_t r = 0; r < 5; r++) {
+          CHECK(value(part, "event", r) == value(events, "event", r + 3));
+          CHECK(value(part, "time", r) == value(events, "time", r + 3));
+          CHECK(part.column("type").text(r) == events.column("type").text(r + 3));
+        }
+      }
+
+      // goroutines: `gotrace goroutines --json`'s, field by field.
+      const Json gs = cli_json("goroutines", path)["goroutines"];
+      const SqlTable goroutines = session.sql_table("goroutines");
+      REQUIRE(goroutines.rows == gs.size());
+      std::map<int64_t, std::map<std::string, int64_t>> figures;  // goroutine -> figure -> ns
+      for (size_t r = 0; r < goroutines.rows; r++) {
+        const Json& g = gs[r];
+        INFO("goroutine " << g["id"].int64());
+        CHECK(value(goroutines, "goroutine", r) == g["id"].int64());
+        CHECK(goroutines.column("name").text(r) == g["name"].string());
+        CHECK(static_cast<uint64_t>(value(goroutines, "pc", r)) == g["pc"].uint64());
+        CHECK(value(goroutines, "creation", r) + origin == g["creation"].int64());
+        CHECK(cell(goroutines, "start", r).value_or(-origin) + origin == g["start"].int64());
+        CHECK(cell(goroutines, "end", r).value_or(-origin) + origin == g["end"].int64());
+        const Json& st = g["stats"];
+        int64_t block = 0;
+        auto& f = figures[g["id"].int64()];
+        for (const auto& [name, ns] : st.members()) {
+          if (name.rfind("block:", 0) == 0) {
+            block += ns.int64();
+            if (ns.int64() != 0) f[name] = ns.int64();
+          } else if (name == "exec" || name == "sched_wait" || name == "syscall" || name == "syscall_block") {
+            if (ns.int64() != 0) f[name] = ns.int64();
+          }
+        }
+        for (const char* k : {"exec", "sched_wait", "syscall", "syscall_block", "total"})
+          CHECK(value(goroutines, k, r) == st[k].int64());
+        CHECK(value(goroutines, "block", r) == block);
+        CHECK(value(goroutines, "regions", r) == (g["regions"].is_null() ? 0 : static_cast<int64_t>(g["regions"].size())));
+      }
+
+      // g_transitions: summed per goroutine and figure (block by reason), the goroutines' figures.
+      const SqlTable gt = session.sql_table("g_transitions");
+      std::map<int64_t, std::map<std::string, int64_t>> sums;
+      for (size_t r = 0; r < gt.rows; r++) {
+        std::string figure(gt.column("counted_as").text(r));
+        if (figure == "block") figure = "block:" + std::string(gt.column("reason").text(r));
+        CHECK(value(gt, "duration", r) == value(gt, "end", r) - value(gt, "start", r));
+        sums[value(gt, "goroutine", r)][figure] += value(gt, "duration", r);
+      }
+      for (auto& [g, f] : sums) std::erase_if(f, [](const auto& e) { return e.second == 0; });
+      std::erase_if(sums, [](const auto& e) { return e.second.empty(); });
+      std::erase_if(figures, [](const auto& e) { return e.second.empty(); });
+      CHECK(sums == figures);
+
+      // tasks: `gotrace tasks --json`'s.
+      const Json ts = cli_json("tasks", path)["tasks"];
+      const SqlTable tasks = session.sql_table("tasks");
+      REQUIRE(tasks.rows == ts.size());
+      auto same = [&](std::optional<int64_t> ours, const Json& theirs, int64_t offset) {
+        CHECK(ours.has_value() == !theirs.is_null());
+        if (ours && !theirs.is_null()) CHECK(*ours + offset == theirs.int64());
+      };
+      for (size_t r = 0; r < tasks.rows; r++) {
+        const Json& t = ts[r];
+        CHECK(static_cast<uint64_t>(value(tasks, "task", r)) == t["id"].uint64());
+        CHECK(tasks.column("name").text(r) == t["name"].string());
+        same(cell(tasks, "parent", r), t["parent"], 0);
+        same(cell(tasks, "start", r), t["start"], origin);
+        same(cell(tasks, "end", r), t["end"], origin);
+        same(cell(tasks, "duration", r), t["duration"], 0);
+        CHECK(bool(tasks.column("complete").bools[r]) == t["complete"].boolean());
+        CHECK(value(tasks, "logs", r) == static_cast<int64_t>(t["logs"].size()));
+        CHECK(value(tasks, "regions", r) == static_cast<int64_t>(t["regions"].size()));
+        CHECK(value(tasks, "goroutines", r) == static_cast<int64_t>(t["goroutines"].size()));
+      }
+
+      // regions: `gotrace regions --json`'s, in its order.
+      const Json rs = cli_json("regions", path)["regions"];
+      const SqlTable regions = session.sql_table("regions");
+      REQUIRE(regions.rows == rs.size());
+      for (size_t r = 0; r < regions.rows; r++) {
+        const Json& g = rs[r];
+        CHECK(value(regions, "goroutine", r) == g["goroutine"].int64());
+        CHECK(static_cast<uint64_t>(value(regions, "task", r)) == g["task"].uint64());
+        CHECK(regions.column("name").text(r) == g["name"].string());
+        CHECK(cell(regions, "start", r).has_value() == !g["start"].is_null());
+        if (!g["start"].is_null()) CHECK(value(regions, "start", r) + origin == g["start"].int64());
+        CHECK(cell(regions, "end", r).has_value() == !g["end"].is_null());
+        if (!g["end"].is_null()) CHECK(value(regions, "end", r) + origin == g["end"].int64());
+        CHECK(value(regions, "duration", r) == g["duration"].int64());
+        for (const char* k : {"exec", "sched_wait", "syscall", "syscall_block"})
+          CHECK(value(regions, k, r) == g["stats"][k].int64());
+      }
+    }
+  }
+}
+
+TEST_CASE("SQL tables: every table has trace_id first and the schema's columns", "[sql]") {
+  TraceSession session(read_trace(read_bytes(corpus_path("go123-annotations.trace"))));
+  for (const SqlTableSpec& spec : sql_tables()) {
+    INFO(spec.name);
+    const SqlTable t = session.sql_table(spec.name, 3);
+    REQUIRE(t.columns.size() == spec.columns.size());
+    CHECK(t.columns[0].name == "trace_id");
+    for (size_t k = 0; k < spec.columns.size(); k++) {
+      CHECK(t.columns[k].name == spec.columns[k].name);
+      CHECK(t.columns[k].size() == t.rows);
+      CHECK((t.columns[k].nulls.empty() || t.columns[k].nulls.size() == t.rows));
+    }
+    for (size_t r = 0; r < t.rows; r++) CHECK(t.columns[0].ints[r] == 3);
+  }
+  // Tables with rows on this trace (it has tasks, regions, logs, GC and samples).
+  for (const char* name : {"events", "goroutines", "g_transitions", "p_transitions", "tasks", "regions", "logs",
+                           "ranges", "metrics", "stacks", "frames"}) {
+    INFO(name);
+    CHECK(session.sql_table(name).rows > 0);
+  }
+  CHECK_THROWS_WITH(session.sql_table("nope"), Catch::Contains("unknown table nope"));
+}
