@@ -159,7 +159,7 @@ test('a row with a goroutine and a time opens the timeline at that goroutine and
   await openSql(page);
   const origin = gotraceJson('stats', SAMPLE).time.start;
   const run = await runSql(page, `SELECT goroutine, start AS time, "end", duration, state FROM g_transitions
-    WHERE state = 'running' AND duration > 100000 ORDER BY duration DESC, goroutine LIMIT 10`);
+    WHERE state = 'Running' AND duration > 100000 ORDER BY duration DESC, goroutine LIMIT 10`);
   assert.equal(run.error, undefined);
   assert.ok(run.rows > 0);
   const { rows } = await shownTable(page);

@@ -78,10 +78,7 @@ const needs = {
   part: SUMMARY,
   criticalPath: SUMMARY, criticalPaths: SUMMARY,
 };
-// The SQL tables made of the summary (goroutines' figures, tasks, regions) wait for it.
-const SQL_SUMMARY_TABLES = new Set(['goroutines', 'g_transitions', 'tasks', 'regions']);
 function analysesFor(method, args) {
-  if (method === 'sqlTable') return SQL_SUMMARY_TABLES.has(args[0]) ? SUMMARY : [];
   if (method === 'part' && args[0] === 'wakeups') return ['wakes'];
   if (method === 'part' && args[0] === 'goroutineWakeups') return [];
   if (method === 'mmu') {

@@ -141,7 +141,7 @@ export function SqlView({ trace, info, query }) {
               onSort={sortBy}
               onPage={(offset) => setView((v) => ({ ...v, offset }))}
               link={link}
-              traceStart={info.stats.time.start}
+              traceStart={session.timeOrigin ?? info.stats.time.start}
             />
           )}
         </div>

@@ -1,35 +1,38 @@
 // Example queries, one click away in the SQL view (the browser test runs each of them,
-// so that a table or column renamed breaks a test rather than the view).
+// so that a table or column renamed breaks a test rather than the view). Columns named
+// goroutine and time (or start and end) make a row a link to the timeline.
 export const EXAMPLES = [
   {
     label: 'Goroutines by block time',
-    sql: `SELECT id AS goroutine, start_function, block_ns, exec_ns, start AS time, "end"
+    sql: `SELECT goroutine, name, block, exec, total, start, "end"
 FROM goroutines
-ORDER BY block_ns DESC
+ORDER BY block DESC, goroutine
 LIMIT 100`,
   },
   {
     label: 'Longest channel waits',
-    sql: `SELECT goroutine, start AS time, "end", duration, reason
+    sql: `SELECT goroutine, reason, duration, start, "end"
 FROM g_transitions
-WHERE state = 'waiting' AND reason ILIKE '%chan%'
+WHERE state = 'Waiting' AND (reason LIKE 'chan %' OR reason = 'select')
 ORDER BY duration DESC
 LIMIT 100`,
   },
   {
     label: 'Tasks by type, p99',
-    sql: `SELECT type, count(*) AS tasks,
-       quantile_disc(duration, 0.5) AS p50_ns,
-       quantile_disc(duration, 0.99) AS p99_ns
+    sql: `SELECT name AS type, count(*) AS tasks,
+       quantile_disc(duration, 0.5) AS p50,
+       quantile_disc(duration, 0.99) AS p99,
+       max(duration) AS max
 FROM tasks
-GROUP BY type
-ORDER BY p99_ns DESC`,
+WHERE duration IS NOT NULL
+GROUP BY name
+ORDER BY p99 DESC`,
   },
   {
     label: 'GC ranges',
-    sql: `SELECT name, start AS time, "end", duration, goroutine
+    sql: `SELECT name, scope, goroutine, duration, start, "end"
 FROM ranges
-WHERE name ILIKE '%GC%'
+WHERE name LIKE 'GC%' OR name LIKE 'stop-the-world%'
 ORDER BY start`,
   },
   {

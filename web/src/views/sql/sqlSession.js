@@ -42,7 +42,7 @@ export class SqlSession {
     this.trace = trace;
     this.startedAt = performance.now();
     /** Resolves to the tables' schema once DuckDB runs and the schema is known. */
-    this.ready = Promise.allSettled([startDuckDB(), trace.call('sqlSchema')]).then(async ([duck, schema]) => {
+    this.ready = Promise.allSettled([startDuckDB(), schemaAndOrigin(trace)]).then(async ([duck, schema]) => {
       const failure = duck.status === 'rejected' ? duck.reason : schema.status === 'rejected' ? schema.reason
         : this.#closed ? new Error('another trace was opened') : null;
       if (failure) {
@@ -52,7 +52,9 @@ export class SqlSession {
       }
       this.#duck = duck.value;
       await this.#duck.conn.query('CREATE SCHEMA gotrace_view');
-      this.schema = schema.value;
+      this.schema = schema.value.schema;
+      /** The trace time the tables' times count from (traces.time_origin), null if unknown. */
+      this.timeOrigin = schema.value.origin;
       this.readyMs = performance.now() - this.startedAt;
       return this.schema;
     });
@@ -221,6 +223,17 @@ export class SqlSession {
     this.#duck?.db.terminate();
     this.#duck = null;
   }
+}
+
+// The tables' schema, and the time their times count from (the traces table's one row).
+async function schemaAndOrigin(trace) {
+  const schema = await trace.call('sqlSchema');
+  let origin = null;
+  if (schema.some((t) => t.name === 'traces' && t.columns.some((c) => c.name === 'time_origin'))) {
+    const column = (await trace.call('sqlTable', 'traces')).columns.find((c) => c.name === 'time_origin');
+    if (column && column.values.length && !column.nulls?.[0]) origin = Number(column.values[0]);
+  }
+  return { schema, origin };
 }
 
 // DuckDB's message, less the repeat of where in the text it failed (DuckDB-Wasm gives
