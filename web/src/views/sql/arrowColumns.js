@@ -22,11 +22,15 @@ function int64Data(values, from, to, validity) {
   return makeData({ type: new Int64(), length: n, ...validity, data: new BigInt64Array(words.buffer) });
 }
 
-function bitmap(n, isSet) {
+// Arrow's bitmaps (bit i of byte i >> 3, least significant first) of a byte per row:
+// set where the byte is non-zero, or (validity) where it is zero. Plain loops: these run
+// over every row of every table.
+function bitsOf(bytes, from, to, setWhenZero) {
+  const n = to - from;
   const bits = new Uint8Array((n + 7) >> 3);
   let count = 0;
   for (let i = 0; i < n; i++) {
-    if (isSet(i)) {
+    if ((bytes[from + i] === 0) === setWhenZero) {
       bits[i >> 3] |= 1 << (i & 7);
       count++;
     }
@@ -52,7 +56,8 @@ function dictionaryData(dictionary, codes, validity, id) {
 function stringData(values, from, to, validity, id) {
   if (!Array.isArray(values)) {
     // Raw: the codes of missing values may be anything; they point at the first string.
-    const codes = Int32Array.from(values.codes.subarray(from, to), (c) => (c < 0 ? 0 : c));
+    const codes = values.codes.slice(from, to);
+    for (let i = 0; i < codes.length; i++) if (codes[i] < 0) codes[i] = 0;
     return dictionaryData(values.dictionary.length ? values.dictionary : [''], codes, validity, id);
   }
   const n = to - from;
@@ -76,7 +81,7 @@ function columnData(column, type, from, to, id) {
   const n = to - from;
   let validity = { nullCount: 0 };
   if (column.nulls) {
-    const { bits, count } = bitmap(n, (i) => !column.nulls[from + i]);
+    const { bits, count } = bitsOf(column.nulls, from, to, true);
     if (count < n) validity = { nullCount: n - count, nullBitmap: bits };
   }
   const v = column.values;
@@ -88,7 +93,7 @@ function columnData(column, type, from, to, id) {
     case 'DOUBLE':
       return makeData({ type: new Float64(), length: n, ...validity, data: v instanceof Float64Array ? v.subarray(from, to) : Float64Array.from(v.subarray(from, to)) });
     case 'BOOLEAN':
-      return makeData({ type: new Bool(), length: n, ...validity, data: bitmap(n, (i) => v[from + i]).bits });
+      return makeData({ type: new Bool(), length: n, ...validity, data: bitsOf(v, from, to, false).bits });
     case 'VARCHAR':
       return stringData(v, from, to, validity, id);
     default:

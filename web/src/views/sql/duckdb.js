@@ -29,6 +29,10 @@ export async function startDuckDB() {
     await db.open({ query: { castBigIntToDouble: false } });
     const conn = await db.connect();
     await conn.query("SET autoinstall_known_extensions = false; SET autoload_known_extensions = false");
+    // Tables compressed in memory: the events of a 94 MB trace (17 M rows, 20 columns)
+    // take 3.5 GB as they are, more than a WebAssembly memory of 4 GB can hold beside the
+    // engine, and a few hundred megabytes compressed.
+    await conn.query("ATTACH ':memory:' AS trace (COMPRESS); USE trace");
     return { db, conn };
   } catch (e) {
     URL.revokeObjectURL(url);

@@ -36,6 +36,7 @@ export class SqlSession {
   #duck = null;
   #queue = Promise.resolve();
   #loads = new Map();  // table name → promise of its load
+  #loaded = new Set();  // tables loaded whole
   #closed = false;
 
   constructor(trace) {
@@ -73,7 +74,7 @@ export class SqlSession {
 
   /** Whether table `name` is in DuckDB already. */
   loaded(name) {
-    return this.#loads.has(name);
+    return this.#loaded.has(name);
   }
 
   /** Copies table `name` into DuckDB (once), a slice of rows at a time, the next slice
@@ -90,14 +91,22 @@ export class SqlSession {
       await conn.query(`CREATE TABLE ${quoteIdent(name)} (${columns})`);
       const slice = (offset) => this.trace.call('sqlTable', name, { offset, limit: ROWS_PER_SLICE, raw: true });
       let next = entry.rows > 0 ? slice(0) : null;
-      for (let done = 0; next;) {
-        const table = await next;
-        next = done + table.rows < entry.rows && table.rows > 0 ? slice(done + table.rows) : null;
-        for (const batch of recordBatches(table, entry, Infinity)) {
-          await conn.insertArrowTable(new Table([batch]), { name, create: false });
+      try {
+        for (let done = 0; next;) {
+          const table = await next;
+          next = done + table.rows < entry.rows && table.rows > 0 ? slice(done + table.rows) : null;
+          for (const batch of recordBatches(table, entry, Infinity)) {
+            await conn.insertArrowTable(new Table([batch]), { name, create: false });
+          }
+          done += table.rows;
+          onProgress?.({ table: name, done, rows: entry.rows });
         }
-        done += table.rows;
-        onProgress?.({ table: name, done, rows: entry.rows });
+        this.#loaded.add(name);
+      } catch (e) {
+        // No table half loaded: a query would answer from part of it.
+        next?.catch(() => {});
+        await conn.query(`DROP TABLE IF EXISTS ${quoteIdent(name)}`).catch(() => {});
+        throw new Error(`Could not load table ${name}: ${cleanError(e).message}`);
       }
     })();
     this.#loads.set(name, p);
@@ -146,7 +155,7 @@ export class SqlSession {
       } catch (e) {
         const m = /Table with name ([A-Za-z_][A-Za-z0-9_]*) does not exist/.exec(e.message);
         const name = m?.[1].toLowerCase();
-        if (!name || tries > 20 || this.loaded(name) || !this.schema.some((t) => t.name === name)) throw cleanError(e);
+        if (!name || tries > 20 || this.#loads.has(name) || !this.schema.some((t) => t.name === name)) throw cleanError(e);
         await this.#load(name, onProgress);
       }
     }
@@ -239,7 +248,13 @@ async function schemaAndOrigin(trace) {
 // DuckDB's message, less the repeat of where in the text it failed (DuckDB-Wasm gives
 // that part twice).
 function cleanError(e) {
-  const parts = String(e?.message ?? e).split(/\n\s*\n/);
+  let text = String(e?.message ?? e);
+  // Some errors (out of memory) come as JSON.
+  try {
+    const json = JSON.parse(text);
+    if (json?.exception_message) text = `${json.exception_type ?? 'DuckDB'} Error: ${json.exception_message}`;
+  } catch {}
+  const parts = text.split(/\n\s*\n/);
   return new Error(parts.filter((p, i) => parts.indexOf(p) === i).join('\n\n'));
 }
 
