@@ -2,7 +2,6 @@
 // with the app: all this adds to the app's first load is this file.
 import { h } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { closeSessionUnlessOf } from './activeSession.js';
 
 let loading = null;
 
@@ -17,16 +16,7 @@ function SqlTab(props) {
     });
   }, []);
   if (error) return h('p', { class: 'gt-error', role: 'alert', 'data-testid': 'sql-error' }, `Could not load the SQL view: ${error.message}`);
-  if (!mod) return h('p', { class: 'gt-loading' }, 'Loading the SQL view…');
-  return h(mod.SqlView, props);
-}
-
-// In the top bar, for every opened trace: frees the previous trace's database (if the
-// SQL view made one) as soon as another trace is open.
-function SqlSessionCloser({ trace }) {
-  useEffect(() => closeSessionUnlessOf(trace), [trace]);
-  return null;
+  return mod ? h(mod.SqlView, props) : h('p', { class: 'gt-loading' }, 'Loading the SQL view…');
 }
 
 export const routes = [{ path: '/sql', view: SqlTab, tab: { label: 'SQL', order: 90 } }];
-export const headerItems = [SqlSessionCloser];

@@ -5,12 +5,13 @@
 //
 // One session per OpenedTrace, one at a time: opening another trace gives a new session
 // with a new database, and the previous one is shut down with its worker, so a query can
-// only ever see the tables of the trace it was asked of.
+// only ever see the tables of the trace it was asked of. A session also shuts itself
+// down within a second of its trace being replaced, whether or not the view is shown,
+// so that a large trace's tables are not kept after it.
 import { Table } from 'apache-arrow';
 import { startDuckDB } from './duckdb.js';
 import { recordBatches } from './arrowColumns.js';
 import { splitStatements } from './statements.js';
-import { activeSession, closeSessionUnlessOf, setActiveSession } from './activeSession.js';
 import { isNumeric, parquetColumn, quoteIdent, shownColumn } from './resultTypes.js';
 
 // The last query's rows, kept in DuckDB so that pages, sorting and exports are queries
@@ -21,11 +22,15 @@ const RESULT = 'gotrace_view.result';
 // large trace is some tens of megabytes in each of the two workers and in flight.
 const ROWS_PER_SLICE = 1 << 19;
 
+let active = null;
+
 /** The session of `trace` (an OpenedTrace), started on first use. */
 export function sqlSession(trace) {
-  closeSessionUnlessOf(trace);
-  if (!activeSession()) setActiveSession(new SqlSession(trace));
-  return activeSession();
+  if (active?.trace !== trace) {
+    active?.close();
+    active = new SqlSession(trace);
+  }
+  return active;
 }
 
 export { quoteIdent };
@@ -38,9 +43,11 @@ export class SqlSession {
   #loads = new Map();  // table name → promise of its load
   #loaded = new Set();  // tables loaded whole
   #closed = false;
+  #watch;
 
   constructor(trace) {
     this.trace = trace;
+    this.#watch = setInterval(() => trace.current || this.close(), 1000);
     this.startedAt = performance.now();
     /** Resolves to the tables' schema once DuckDB runs and the schema is known. */
     this.ready = Promise.allSettled([startDuckDB(), schemaAndOrigin(trace)]).then(async ([duck, schema]) => {
@@ -228,7 +235,8 @@ export class SqlSession {
   /** Shuts the database and its worker down. */
   close() {
     this.#closed = true;
-    if (activeSession() === this) setActiveSession(null);
+    clearInterval(this.#watch);
+    if (active === this) active = null;
     this.#duck?.db.terminate();
     this.#duck = null;
   }
