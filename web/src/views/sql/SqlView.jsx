@@ -120,6 +120,7 @@ export function SqlView({ trace, info, query }) {
           />
           <div class="gt-sql-actions">
             <button type="button" data-testid="sql-run" disabled={!schema || run?.running} onClick={() => execute(text)}>Run</button>
+            {run?.running && run.progress && <button type="button" data-testid="sql-stop" onClick={() => session.stop()}>Stop</button>}
             <span class="gt-note">Ctrl+Enter runs</span>
             {result && result.columns.length > 0 && (
               <>

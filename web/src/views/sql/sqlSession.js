@@ -43,6 +43,7 @@ export class SqlSession {
   #loads = new Map();  // table name → promise of its load
   #loaded = new Set();  // tables loaded whole
   #closed = false;
+  #stop = false;  // stop() asked the table being loaded to stop
   #watch;
 
   constructor(trace) {
@@ -101,6 +102,7 @@ export class SqlSession {
       try {
         for (let done = 0; next;) {
           const table = await next;
+          if (this.#stop) throw new Error('stopped');
           next = done + table.rows < entry.rows && table.rows > 0 ? slice(done + table.rows) : null;
           for (const batch of recordBatches(table, entry, Infinity)) {
             await conn.insertArrowTable(new Table([batch]), { name, create: false });
@@ -113,7 +115,7 @@ export class SqlSession {
         // No table half loaded: a query would answer from part of it.
         next?.catch(() => {});
         await conn.query(`DROP TABLE IF EXISTS ${quoteIdent(name)}`).catch(() => {});
-        throw new Error(`Could not load table ${name}: ${cleanError(e).message}`);
+        throw new Error(this.#stop ? `Stopped: table ${name} was not loaded.` : `Could not load table ${name}: ${cleanError(e).message}`);
       }
     })();
     this.#loads.set(name, p);
@@ -142,6 +144,7 @@ export class SqlSession {
    */
   run(sql, onProgress) {
     return this.#serial(async ({ conn }) => {
+      this.#stop = false;
       const statements = splitStatements(sql);
       if (!statements.length) throw new Error('The query is empty.');
       for (const text of statements) {
@@ -151,6 +154,12 @@ export class SqlSession {
       for (const text of statements) await this.#withTables(() => conn.query(text), onProgress);
       return this.#withTables(() => this.#keep(conn, last), onProgress);
     });
+  }
+
+  /** Stops the table being loaded for the query running (at its next slice): the
+   *  query fails, and the table is loaded anew when a query names it again. */
+  stop() {
+    this.#stop = true;
   }
 
   // Runs `fn`; when it fails for a trace table not loaded yet (named in a way the
