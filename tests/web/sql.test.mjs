@@ -182,6 +182,38 @@ test('a row with a goroutine and a time opens the timeline at that goroutine and
   await context.close();
 });
 
+test('a result of more rows than are kept is paged and sorted by running the query again', async () => {
+  const { page, problems, context } = await openPage(env.browser, env.site.url);
+  await openFile(page, SAMPLE);
+  await openSql(page);
+  // Every pair of a goroutine and one of the first 200: over the million rows kept.
+  const ids = gotraceJson('goroutines', SAMPLE).goroutines.map((g) => g.id);
+  const small = ids.filter((id) => id <= 200);
+  const run = await runSql(page, `SELECT a.goroutine AS a, b.goroutine AS b FROM goroutines a, goroutines b
+    WHERE b.goroutine <= 200 ORDER BY a.goroutine, b.goroutine`);
+  assert.equal(run.error, undefined);
+  assert.equal(run.rows, ids.length * small.length);
+  assert.ok(run.rows > 1_000_000);
+  assert.ok(await page.$('[data-testid=sql-rerun]'), 'the view says the result is not kept');
+  const sortedIds = [...ids].sort((x, y) => x - y);
+  const pair = (i) => [String(sortedIds[Math.floor(i / small.length)]), String(small[i % small.length])];
+  const first = (await shownTable(page)).rows;
+  assert.deepEqual(first, first.map((_, i) => pair(i)));
+  await page.click('[data-testid=sql-next]');
+  await page.waitForFunction((n) => document.querySelector('[data-testid=sql-row-count]')?.textContent.startsWith(`Rows ${n + 1}–`), first.length);
+  const second = (await shownTable(page)).rows;
+  assert.deepEqual(second, second.map((_, i) => pair(first.length + i)));
+  // Sorted by b, descending: the largest of the first 200 first.
+  await page.click('th[data-column=b]');
+  await page.click('th[data-column=b]');
+  await page.waitForFunction(() => document.querySelector('th[data-column=b]')?.getAttribute('aria-sort') === 'descending' &&
+    /^Rows 1–/.test(document.querySelector('[data-testid=sql-row-count]')?.textContent ?? ''));
+  await page.waitForFunction((b) => [...document.querySelectorAll('[data-testid=sql-table] tbody tr')].every((tr) => tr.lastElementChild.textContent === b),
+    String(Math.max(...small)));
+  assert.deepEqual(problems.errors, []);
+  await context.close();
+});
+
 test('bad SQL gets DuckDB\'s message, and the view stays usable', async () => {
   const { page, problems, context } = await openPage(env.browser, env.site.url);
   await openFile(page, SAMPLE);

@@ -13,6 +13,7 @@ export function ResultTable({ result, rows, offset, pageSize, sort, onSort, onPa
         <span data-testid="sql-row-count" data-rows={result.rows}>
           {result.rows === 0 ? 'No rows' : `Rows ${(offset + 1).toLocaleString('en-US')}–${last.toLocaleString('en-US')} of ${result.rows.toLocaleString('en-US')}`}
         </span>
+        {result.rerun && <span class="gt-note" data-testid="sql-rerun" title="A result this large is not kept: each page, sort and download runs the query again">(not kept: each page runs the query again)</span>}
         <button type="button" data-testid="sql-prev" disabled={offset === 0} onClick={() => onPage(Math.max(0, offset - pageSize))}>Previous</button>
         <button type="button" data-testid="sql-next" disabled={last >= result.rows} onClick={() => onPage(offset + pageSize)}>Next</button>
       </div>

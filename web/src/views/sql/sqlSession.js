@@ -24,6 +24,9 @@ const RESULT = 'gotrace_view.result';
 // events of a large trace is already some 150 MB in each worker and in flight.
 const ROWS_PER_SLICE = 1 << 20;
 
+// The most rows of a result kept in DuckDB (more are read by running the query again).
+const KEPT_ROWS = 1_000_000;
+
 let active = null;
 
 /** The session of `trace` (an OpenedTrace), started on first use. */
@@ -46,6 +49,7 @@ export class SqlSession {
   #loaded = new Set();  // tables loaded whole
   #closed = false;
   #stop = false;  // stop() asked the table being loaded to stop
+  query = null;  // the last query's text when its result is too large to keep
   #watch;
 
   constructor(trace) {
@@ -181,9 +185,13 @@ export class SqlSession {
 
   async #keep(conn, text) {
     await conn.query(`DROP TABLE IF EXISTS ${RESULT}`);
+    this.query = null;
+    let isQuery = true;
     try {
-      await conn.query(`CREATE TABLE ${RESULT} AS (\n${text}\n)`);
+      // Bound, not run: whether the text is one query, and its columns.
+      await conn.query(`CREATE TABLE ${RESULT} AS (\n${text}\n) WITH NO DATA`);
     } catch {
+      isQuery = false;
       // Not a single query (or a bad one): run it as written, so that an error is
       // DuckDB's own about the user's text.
       const out = await conn.query(text);
@@ -198,16 +206,27 @@ export class SqlSession {
       const type = types.get(i);
       columns.push({ name: names.get(i), type, numeric: isNumeric(type) });
     }
-    const count = await conn.query(`SELECT count(*) AS n FROM ${RESULT}`);
     this.columns = columns;
-    return { columns, rows: Number(count.getChild('n').get(0)) };
+    const count = async (from) => Number((await conn.query(`SELECT count(*) AS n FROM ${from}`)).getChild('n').get(0));
+    if (!isQuery) return { columns, rows: await count(RESULT) };
+    // A result of up to KEPT_ROWS rows is kept in DuckDB; a larger one is not (a
+    // transaction's rows are not compressed: all the events of a large trace would not
+    // fit), and each page runs the query again.
+    await conn.query(`INSERT INTO ${RESULT} SELECT * FROM (\n${text}\n) LIMIT ${KEPT_ROWS + 1}`);
+    const kept = await count(RESULT);
+    if (kept <= KEPT_ROWS) return { columns, rows: kept };
+    await conn.query(`DELETE FROM ${RESULT}`);
+    this.query = text;
+    return { columns, rows: await count(`(\n${text}\n)`), rerun: true };
   }
 
-  // The last result's rows, as `select` reads its columns, in the order shown.
+  // The last result's rows, as `select` reads its columns, in the order shown: from the
+  // table kept, in the query's order (rowid) unless sorted, or from the query run again.
   #ordered(select, sort) {
     const list = this.columns.map(select).join(', ');
-    const order = sort ? `${quoteIdent(sort.column)} ${sort.desc ? 'DESC' : 'ASC'} NULLS LAST, rowid` : 'rowid';
-    return `SELECT ${list} FROM ${RESULT} ORDER BY ${order}`;
+    const by = sort ? `${quoteIdent(sort.column)} ${sort.desc ? 'DESC' : 'ASC'} NULLS LAST` : '';
+    if (this.query !== null) return `SELECT ${list} FROM (\n${this.query}\n)${by ? ` ORDER BY ${by}` : ''}`;
+    return `SELECT ${list} FROM ${RESULT} ORDER BY ${by ? `${by}, ` : ''}rowid`;
   }
 
   /** Rows [offset, offset + limit) of the last result, sorted by { column, desc } or as
