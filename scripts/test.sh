@@ -26,6 +26,10 @@ step "tracer under ThreadSanitizer"
 
 step "WebAssembly build and npm package tests"
 "$root/scripts/build-wasm.sh"
+# The package's dependencies (@duckdb/node-api for gotrace-sql), as npm ci installs them.
+if [[ ! -f $root/node_modules/.package-lock.json || $root/package-lock.json -nt $root/node_modules/.package-lock.json ]]; then
+  (cd "$root" && npm ci --no-audit --no-fund --loglevel=error)
+fi
 (cd "$root" && ./scripts/node-tests.sh tests/js/)
 
 step "web app in Chromium"

@@ -108,6 +108,25 @@ val analyses() {
   return list;
 }
 
+// The SQL tables and their columns (analysis/sql_tables.h): [{name, columns: [{name, type}]}].
+val sql_tables_js() {
+  val list = val::array();
+  for (const SqlTableSpec& t : sql_tables()) {
+    val columns = val::array();
+    for (const SqlColumnSpec& c : t.columns) {
+      val col = val::object();
+      col.set("name", std::string(c.name));
+      col.set("type", std::string(to_string(c.type)));
+      columns.call<void>("push", col);
+    }
+    val o = val::object();
+    o.set("name", std::string(t.name));
+    o.set("columns", columns);
+    list.call<void>("push", o);
+  }
+  return list;
+}
+
 class WasmTrace {
  public:
   // Reads `size` bytes at `address` (allocated by the caller with _malloc and freed
@@ -254,6 +273,7 @@ class WasmTrace {
 
 EMSCRIPTEN_BINDINGS(gotrace_core) {
   emscripten::function("analyses", &analyses);
+  emscripten::function("sqlTables", &sql_tables_js);
   emscripten::class_<WasmTrace>("WasmTrace")
       .constructor<uintptr_t, double, val>()
       .function("error", &WasmTrace::error)

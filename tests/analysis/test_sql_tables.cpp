@@ -9,6 +9,7 @@
 #include <string>
 
 #include "corpus.h"
+#include "gotrace/event_view.h"
 #include "gotrace/session.h"
 #include "json_parse.h"
 
@@ -76,6 +77,28 @@ TEST_CASE("SQL tables equal the CLI's outputs on every corpus trace", "[sql]") {
       std::map<std::string, int64_t> want;
       for (const auto& [k, n] : stats["events_by_kind"].members()) want[k] = n.int64();
       CHECK(by_kind == want);
+      // Each row is its event: context and, for transitions, the resource and states.
+      const EventStore& store = session.store();
+      const SqlColumn &from = events.column("from_state"), &to = events.column("to_state");
+      for (size_t r = 0; r < events.rows; r++) {
+        const EventView e(store, static_cast<size_t>(value(events, "event", r)));
+        if (value(events, "time", r) + origin != e.time() || cell(events, "goroutine", r).value_or(-1) != e.goroutine() ||
+            cell(events, "proc", r).value_or(-1) != e.proc() || cell(events, "stack_id", r).value_or(0) != e.stack()) {
+          FAIL_CHECK("event " << r << " differs in time or context");
+          break;
+        }
+        if (e.kind() != EventKind::StateTransition) continue;
+        const StateTransition st = e.state_transition();
+        const bool proc = st.resource.kind == ResourceKind::Proc;
+        const auto state = [&](uint8_t x) {
+          return proc ? to_string(static_cast<ProcState>(x)) : to_string(static_cast<GoState>(x));
+        };
+        if (value(events, "resource_id", r) != st.resource.id || from.text(r) != state(st.old_state) ||
+            to.text(r) != state(st.new_state) || events.column("reason").text(r) != st.reason) {
+          FAIL_CHECK("transition " << r << " differs");
+          break;
+        }
+      }
       // A slice is the same rows.
       if (events.rows > 10) {
         const SqlTable part = session.sql_table("events", 7, {}, 3, 5);

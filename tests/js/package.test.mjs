@@ -33,7 +33,11 @@ function v2Traces() {
 
 test('the tarball holds the JS, the .wasm, the types and the README', () => {
   const files = fs.readdirSync(path.join(project, 'node_modules/gotrace/dist')).sort();
-  assert.deepEqual(files, ['gotrace-core.mjs', 'gotrace-core.wasm', 'index.d.ts', 'index.js']);
+  assert.deepEqual(files, ['gotrace-core.mjs', 'gotrace-core.wasm', 'gotrace-sql.js', 'index.d.ts', 'index.js',
+    'sql-worker.js', 'sql.js']);
+  // gotrace-sql is installed as a command (DuckDB, an optional dependency, only when it runs a query).
+  const help = execFileSync(path.join(project, 'node_modules/.bin/gotrace-sql'), ['--help'], { encoding: 'utf8' });
+  assert.match(help, /^Usage: gotrace-sql /);
   assert.ok(fs.readFileSync(path.join(project, 'node_modules/gotrace/README.md'), 'utf8').includes('openTrace'));
 });
 

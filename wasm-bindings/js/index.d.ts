@@ -672,3 +672,6 @@ export interface SqlTableData<V = SqlValues> {
   rows: number;
   columns: SqlColumn<V>[];
 }
+
+/** The SQL tables every trace has and their columns (trace.sqlSchema() adds row counts). */
+export declare function sqlTables(): Promise<{ name: string; columns: { name: string; type: SqlType }[] }[]>;

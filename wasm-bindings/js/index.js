@@ -32,6 +32,14 @@ export async function analyses() {
   return (await loadCore()).analyses();
 }
 
+/**
+ * The SQL tables every trace has (docs/sql.md) and their columns, without a trace:
+ * [{ name, columns: [{ name, type }] }]. trace.sqlSchema() adds each table's rows.
+ */
+export async function sqlTables() {
+  return (await loadCore()).sqlTables();
+}
+
 const KINDS = [
   'Bad', 'Sync', 'Metric', 'Label', 'StackSample', 'RangeBegin', 'RangeActive', 'RangeEnd',
   'TaskBegin', 'TaskEnd', 'RegionBegin', 'RegionEnd', 'Log', 'StateTransition', 'Experimental',

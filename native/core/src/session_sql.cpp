@@ -8,18 +8,30 @@ namespace gotrace {
 
 using namespace gotrace::analysis;
 
-SqlSource TraceSession::sql_source(int64_t trace_id, std::string path) {
+namespace {
+
+// The tables computed from the summary (and its intervals); the others need neither.
+bool needs_summary(std::string_view table) {
+  return table == "goroutines" || table == "goroutine_blocks" || table == "g_transitions" || table == "tasks" ||
+         table == "regions";
+}
+
+}  // namespace
+
+SqlSource TraceSession::sql_source(int64_t trace_id, std::string path, bool summary) {
   if (!sql_) {
-    auto parts = std::make_unique<SqlParts>();
-    parts->stats = compute_stats(read_, &events_by_type());
-    parts->summary = summarize_intervals(read_.store, parts->intervals);
-    sql_ = std::move(parts);
+    sql_ = std::make_unique<SqlParts>();
+    sql_->stats = compute_stats(read_, &events_by_type());
+  }
+  if (summary && !sql_->summarized) {
+    sql_->summary = summarize_intervals(read_.store, sql_->intervals);
+    sql_->summarized = true;
   }
   return SqlSource{read_, sql_->stats, sql_->summary, sql_->intervals, trace_id, std::move(path)};
 }
 
 Value TraceSession::sql_schema() {
-  const SqlSource src = sql_source(0, {});
+  const SqlSource src = sql_source(0, {}, true);
   Value tables = Value::array();
   for (const SqlTableSpec& t : sql_tables()) {
     Value columns = Value::array();
@@ -40,7 +52,7 @@ Value TraceSession::sql_schema() {
 
 SqlTable TraceSession::sql_table(std::string_view name, int64_t trace_id, std::string path, size_t offset,
                                  std::optional<size_t> limit) {
-  return analysis::sql_table(sql_source(trace_id, std::move(path)), name, offset, limit);
+  return analysis::sql_table(sql_source(trace_id, std::move(path), needs_summary(name)), name, offset, limit);
 }
 
 Value TraceSession::sql_table_value(std::string_view name, int64_t trace_id, std::string path, size_t offset,

@@ -215,9 +215,10 @@ class TraceSession {
     TraceStats stats;
     analysis::Summary summary;
     std::vector<analysis::GoInterval> intervals;
+    bool summarized = false;  // summary and intervals (built for the tables that need them)
   };
   std::unique_ptr<SqlParts> sql_;  // what the SQL tables are computed from
-  analysis::SqlSource sql_source(int64_t trace_id, std::string path);
+  analysis::SqlSource sql_source(int64_t trace_id, std::string path, bool summary);
   // The last group sorted for a page (paging through it sorts once).
   struct SortedGroup {
     std::string name;

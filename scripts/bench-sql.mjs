@@ -1,0 +1,89 @@
+// Benchmarks of the SQL tables in Node (docs/sql.md), printed, never asserted:
+//   1. the 94 MB trace's tables into DuckDB (loadTraces: the WebAssembly core on a worker,
+//      appends on the main thread), all tables and the events table alone, in events/s;
+//   2. gotrace-sql over 100 traces of ~3 MB (copies of a corpus trace), the whole command;
+//   3. what the tables cost on disk per million events (Parquet with zstd, a DuckDB file).
+//   node scripts/bench-sql.mjs [LARGE.trace] [--copies N]
+// LARGE.trace defaults to the shared corpus's go123-workload-large.trace.zst, unpacked to
+// the temporary directory (zstd) on first use.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadTraces, openDatabase } from '../dist/sql.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const copiesAt = args.indexOf('--copies');
+const copies = copiesAt >= 0 ? Number(args.splice(copiesAt, 2)[1]) : 100;
+const shared = process.env.GOTRACE_SHARED_DIR ?? path.join(root, '../shared');
+const tmp = os.tmpdir();
+
+function largeTrace() {
+  if (args[0]) return args[0];
+  const out = path.join(tmp, 'go123-workload-large.trace');
+  if (!fs.existsSync(out)) {
+    const zst = path.join(shared, 'corpus/go/go123-workload-large.trace.zst');
+    if (!fs.existsSync(zst)) return null;
+    execFileSync('zstd', ['-d', '-q', '-f', zst, '-o', out]);
+  }
+  return out;
+}
+
+const mb = (bytes) => (bytes / 1e6).toFixed(1);
+const rate = (events, s) => `${(events / s / 1e6).toFixed(2)} M events/s`;
+
+async function load(file, tables) {
+  const { instance, connection } = await openDatabase();
+  const started = performance.now();
+  const r = await loadTraces(connection, [file], { tables });
+  const s = (performance.now() - started) / 1000;
+  connection.closeSync();
+  instance.closeSync?.();
+  return { events: r.events, s };
+}
+
+console.log(`gotrace-sql benchmarks (Node ${process.version}, ${os.cpus().length} CPUs: ${os.cpus()[0].model})`);
+
+const large = largeTrace();
+if (large) {
+  console.log(`\n1. ${path.basename(large)} (${mb(fs.statSync(large).size)} MB) into DuckDB in memory`);
+  const all = await load(large);
+  console.log(`   every table      ${all.s.toFixed(2)} s  ${all.events} events  ${rate(all.events, all.s)}`);
+  const events = await load(large, ['traces', 'events']);
+  console.log(`   events alone     ${events.s.toFixed(2)} s  ${rate(events.events, events.s)}`);
+} else {
+  console.log('\n1. (the 94 MB trace is not here: pass its path, or set GOTRACE_SHARED_DIR)');
+}
+
+// 2. gotrace-sql over `copies` traces of ~3 MB.
+const source = path.join(root, 'tests/corpus/go/go123-workload.trace');
+execFileSync(path.join(root, 'scripts/corpus.sh'), { stdio: 'ignore' });
+const dir = fs.mkdtempSync(path.join(tmp, 'gotrace-bench-sql-'));
+for (let i = 0; i < copies; i++) fs.copyFileSync(source, path.join(dir, `copy-${String(i).padStart(3, '0')}.trace`));
+const bin = path.join(root, 'dist/gotrace-sql.js');
+const query = 'SELECT count(*) AS traces, sum(events) AS events FROM traces';
+let started = performance.now();
+const out = JSON.parse(execFileSync(process.execPath, [bin, '-q', '--json', query, dir], { encoding: 'utf8' }));
+let s = (performance.now() - started) / 1000;
+console.log(`\n2. gotrace-sql '${query}' over ${copies} copies of ${path.basename(source)} (${mb(fs.statSync(source).size)} MB each)`);
+console.log(`   ${s.toFixed(2)} s for ${out[0].traces} traces, ${out[0].events} events: ${rate(out[0].events, s)}`);
+
+// 3. On disk, per million events: one trace's tables as Parquet (zstd) and as a DuckDB file.
+const one = path.join(dir, 'copy-000.trace');
+const parquet = path.join(dir, 'parquet');
+const db = path.join(dir, 'one.duckdb');
+started = performance.now();
+execFileSync(process.execPath, [bin, '-q', '--db', db, '--parquet', parquet, one]);
+s = (performance.now() - started) / 1000;
+const events = JSON.parse(execFileSync(process.execPath, [bin, '-q', '--json', '--db', db, 'SELECT events FROM traces'], { encoding: 'utf8' }))[0].events;
+const sizes = fs.readdirSync(parquet).map((f) => [f.replace('.parquet', ''), fs.statSync(path.join(parquet, f)).size]);
+const total = sizes.reduce((a, [, b]) => a + b, 0);
+const perM = (bytes) => `${mb(bytes / (events / 1e6))} MB`;
+console.log(`\n3. On disk, per million events (${path.basename(source)}: ${events} events, ${mb(fs.statSync(source).size)} MB of trace)`);
+console.log(`   Parquet (zstd), every table   ${perM(total)}   (the trace itself: ${perM(fs.statSync(source).size)})`);
+for (const [name, bytes] of sizes.sort((a, b) => b[1] - a[1]).slice(0, 5)) console.log(`     ${name.padEnd(16)} ${perM(bytes)}`);
+console.log(`   DuckDB file                   ${perM(fs.statSync(db).size)}`);
+console.log(`   (--db and --parquet of that one trace: ${s.toFixed(2)} s)`);
+fs.rmSync(dir, { recursive: true, force: true });
