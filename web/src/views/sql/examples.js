@@ -10,6 +10,14 @@ ORDER BY block DESC, goroutine
 LIMIT 100`,
   },
   {
+    // docs/sql.md's question, asked of one trace.
+    label: 'Blocked on channels, by start function',
+    sql: `SELECT g.name, sum(b.duration) / 1e6 AS blocked_ms
+FROM goroutine_blocks b JOIN goroutines g USING (trace_id, goroutine)
+WHERE b.reason LIKE 'chan%'
+GROUP BY 1 ORDER BY 2 DESC LIMIT 10`,
+  },
+  {
     label: 'Longest channel waits',
     sql: `SELECT goroutine, reason, duration, start, "end"
 FROM g_transitions
