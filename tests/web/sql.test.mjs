@@ -7,7 +7,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { parquetReadObjects } from 'hyparquet';
 import { useBrowser } from './browser.mjs';
 import { SAMPLE, corpusTrace, gotraceJson } from './fixtures.mjs';
@@ -115,6 +118,16 @@ test('a query of the goroutines equals gotrace goroutines --json, and downloads 
   const objects = await parquetReadObjects({ file: buffer });
   const fromParquet = objects.map((o) => first.header.map((k) => (o[k] === null || o[k] === undefined ? '' : String(o[k]))));
   assert.deepEqual(fromParquet, expected);
+  // DuckDB (the engines that read Parquet) reads it the same.
+  const dir = mkdtempSync(path.join(tmpdir(), 'gotrace-sql-'));
+  const file = path.join(dir, 'query.parquet');
+  writeFileSync(file, parquet.bytes);
+  const duck = await (await DuckDBInstance.create(':memory:')).connect();
+  const read = (await duck.runAndReadAll(`SELECT * FROM read_parquet('${file}')`)).getRows();
+  assert.deepEqual(read.map((r) => r.map((v) => (v === null ? '' : String(v)))), expected);
+  const types = (await duck.runAndReadAll(`SELECT column_type FROM (DESCRIBE SELECT * FROM read_parquet('${file}'))`)).getRows().map((r) => r[0]);
+  assert.deepEqual(types, ['BIGINT', 'VARCHAR', 'BIGINT', 'BIGINT', 'BIGINT', 'BIGINT', 'BIGINT']);
+  rmSync(dir, { recursive: true });
 
   // Sorted by a column (in DuckDB): the most execution time first.
   await page.click('th[data-column=exec]');
