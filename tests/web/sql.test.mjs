@@ -241,7 +241,16 @@ test('bad SQL gets DuckDB\'s message, and the view stays usable', async () => {
   assert.match(empty.error, /empty/);
   const good = await runSql(page, 'SELECT count(*) AS n FROM goroutines');
   assert.equal(good.error, undefined);
-  assert.deepEqual((await shownTable(page)).rows, [[String(gotraceJson('stats', SAMPLE).goroutines)]]);
+  const answer = [[String(gotraceJson('stats', SAMPLE).goroutines)]];
+  assert.deepEqual((await shownTable(page)).rows, answer);
+  // The query is in the address: a reload runs it again.
+  const hash = new URL(page.url()).hash;
+  assert.ok(hash.startsWith('#/sql?'), hash);
+  assert.equal(new URLSearchParams(hash.slice(hash.indexOf('?') + 1)).get('q'), 'SELECT count(*) AS n FROM goroutines');
+  await page.reload();
+  await page.waitForSelector('[data-testid=sql-table] tbody tr', { timeout: 120_000 });
+  assert.equal(await page.inputValue('[data-testid=sql-editor]'), 'SELECT count(*) AS n FROM goroutines');
+  assert.deepEqual((await shownTable(page)).rows, answer);
   assert.deepEqual(problems.errors, []);
   await context.close();
 });

@@ -49,7 +49,7 @@ export class SqlSession {
   #loaded = new Set();  // tables loaded whole
   #closed = false;
   #stop = false;  // stop() asked the table being loaded to stop
-  query = null;  // the last query's text when its result is too large to keep
+  #rerun = null;  // the last query's text when its result is too large to keep
   #watch;
 
   constructor(trace) {
@@ -185,7 +185,7 @@ export class SqlSession {
 
   async #keep(conn, text) {
     await conn.query(`DROP TABLE IF EXISTS ${RESULT}`);
-    this.query = null;
+    this.#rerun = null;
     let isQuery = true;
     try {
       // Bound, not run: whether the text is one query, and its columns.
@@ -216,7 +216,7 @@ export class SqlSession {
     const kept = await count(RESULT);
     if (kept <= KEPT_ROWS) return { columns, rows: kept };
     await conn.query(`DELETE FROM ${RESULT}`);
-    this.query = text;
+    this.#rerun = text;
     return { columns, rows: await count(`(\n${text}\n)`), rerun: true };
   }
 
@@ -225,7 +225,7 @@ export class SqlSession {
   #ordered(select, sort) {
     const list = this.columns.map(select).join(', ');
     const by = sort ? `${quoteIdent(sort.column)} ${sort.desc ? 'DESC' : 'ASC'} NULLS LAST` : '';
-    if (this.query !== null) return `SELECT ${list} FROM (\n${this.query}\n)${by ? ` ORDER BY ${by}` : ''}`;
+    if (this.#rerun !== null) return `SELECT ${list} FROM (\n${this.#rerun}\n)${by ? ` ORDER BY ${by}` : ''}`;
     return `SELECT ${list} FROM ${RESULT} ORDER BY ${by ? `${by}, ` : ''}rowid`;
   }
 
