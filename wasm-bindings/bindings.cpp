@@ -108,7 +108,8 @@ val analyses() {
   return list;
 }
 
-// The SQL tables and their columns (analysis/sql_tables.h): [{name, columns: [{name, type}]}].
+// The SQL tables and their columns (analysis/sql_tables.h): [{name, columns: [{name, type,
+// values?}]}], values: the closed set a VARCHAR column's strings come from.
 val sql_tables_js() {
   val list = val::array();
   for (const SqlTableSpec& t : sql_tables()) {
@@ -117,6 +118,11 @@ val sql_tables_js() {
       val col = val::object();
       col.set("name", std::string(c.name));
       col.set("type", std::string(to_string(c.type)));
+      if (auto values = sql_column_values(t.name, c.name); !values.empty()) {
+        val v = val::array();
+        for (const std::string& s : values) v.call<void>("push", val(s));
+        col.set("values", v);
+      }
       columns.call<void>("push", col);
     }
     val o = val::object();

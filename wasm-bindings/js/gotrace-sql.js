@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import readline from 'node:readline';
 import { parseArgs } from 'node:util';
+import { sqlTables } from './index.js';
 import { expandTraceArgs, loadTraces, openDatabase } from './sql.js';
 
 const USAGE = `Usage: gotrace-sql [options] [QUERY] FILE|DIR|GLOB...
@@ -26,7 +27,7 @@ Options:
   --partition           with --parquet: partition each table by trace_id
   --db FILE.duckdb      keep the tables in this database (traces given are added to it;
                         with no trace, query it as it is)
-  --tables A,B,...      load only these tables
+  --tables A,B,...      load only these tables (a query alone loads those it names)
   --workers N           traces read at once (default: the number of CPUs)
   -q, --quiet           no progress on stderr
   -h, --help            this help
@@ -92,7 +93,11 @@ async function prompt(connection, format) {
       + 'regions, logs, ranges, metrics, cpu_samples, stacks, frames, labels. End statements with ;\n');
   }
   let buffer = '';
-  const ask = () => interactive && rl.setPrompt(buffer ? '   ...> ' : 'gotrace> ') === undefined && rl.prompt();
+  const ask = () => {
+    if (!interactive) return;
+    rl.setPrompt(buffer ? '   ...> ' : 'gotrace> ');
+    rl.prompt();
+  };
   ask();
   for await (const line of rl) {
     buffer += `${line}\n`;
@@ -116,6 +121,15 @@ async function prompt(connection, format) {
       process.exitCode = 1;
     }
   }
+}
+
+// The tables a one-off query reads (those it names, and traces): the others are not
+// computed. Everything for a prompt, a kept database or an export.
+async function tablesFor(query, opt) {
+  if (query === null || opt.db || opt.parquet) return undefined;
+  const names = (await sqlTables()).map((t) => t.name);
+  const named = names.filter((n) => new RegExp(`\\b${n}\\b`, 'i').test(query));
+  return named.length ? [...new Set(['traces', ...named])] : undefined;
 }
 
 async function main() {
@@ -183,7 +197,7 @@ async function main() {
     const result = await loadTraces(connection, files, {
       workers,
       firstId,
-      tables: opt.tables ? opt.tables.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
+      tables: opt.tables ? opt.tables.split(',').map((s) => s.trim()).filter(Boolean) : await tablesFor(query, opt),
       onTrace: () => {
         done++;
         if (!quiet) process.stderr.write(`\r${done}/${files.length} traces read`);

@@ -18,9 +18,13 @@ let duckdb = null;
 async function duck() {
   if (!duckdb) {
     // An optional dependency: the package's parser needs no native DuckDB.
-    duckdb = await import('@duckdb/node-api').catch(() => {
+    const api = await import('@duckdb/node-api').catch(() => {
       throw new Error('DuckDB is not installed: npm install @duckdb/node-api (an optional dependency of gotrace)');
     });
+    // Its bindings, for strings put straight into a vector (its setItem goes through a cache).
+    const { createRequire } = await import('node:module');
+    const requireFromApi = createRequire(createRequire(import.meta.url).resolve('@duckdb/node-api'));
+    duckdb = { ...api, bindings: requireFromApi('@duckdb/node-bindings') };
   }
   return duckdb;
 }
@@ -28,10 +32,18 @@ async function duck() {
 const quoteIdent = (s) => `"${String(s).replaceAll('"', '""')}"`;
 const quoteString = (s) => `'${String(s).replaceAll("'", "''")}'`;
 
-/** CREATE TABLE IF NOT EXISTS statements for a schema (trace.sqlSchema()). */
-export function createStatements(schema) {
-  return schema.map((t) =>
-    `CREATE TABLE IF NOT EXISTS ${quoteIdent(t.name)} (${t.columns.map((c) => `${quoteIdent(c.name)} ${c.type}`).join(', ')})`);
+/**
+ * CREATE TABLE IF NOT EXISTS statements for the tables (sqlTables()): a VARCHAR column
+ * whose strings come from a closed set (event kinds and types, states...) is an ENUM of
+ * them, appended as codes; its values read, compare and export as strings.
+ */
+export function createStatements(tables) {
+  return tables.map((t) => `CREATE TABLE IF NOT EXISTS ${quoteIdent(t.name)} (${t.columns
+    .map((c) => `${quoteIdent(c.name)} ${columnType(c)}`).join(', ')})`);
+}
+
+function columnType(c) {
+  return c.values ? `ENUM(${c.values.map(quoteString).join(', ')})` : c.type;
 }
 
 /** Opens a DuckDB database (in memory without a path) and a connection to it. */
@@ -42,63 +54,90 @@ export async function openDatabase(file) {
   return { instance, connection };
 }
 
-// A VARCHAR column becomes an ENUM of its dictionary in the staging table: its codes
-// go in as integers, and INSERT … SELECT turns them into strings inside DuckDB.
-function stagingType(c, duck) {
-  if (c.type !== 'VARCHAR') return { sql: c.type, type: duck[c.type] };
-  const { dictionary } = c.values;
-  if (dictionary.length === 0) return { sql: 'VARCHAR', type: duck.VARCHAR };
-  return { sql: `ENUM(${dictionary.map(quoteString).join(', ')})`, type: duck.ENUM(dictionary) };
+// How each table's columns go in: their DuckDB types, the ENUM index of each closed
+// column's strings.
+const layouts = new WeakMap();
+async function layoutOf(connection, tables) {
+  let byName = layouts.get(connection);
+  if (!byName) {
+    const d = await duck();
+    byName = new Map(tables.map((t) => [t.name, t.columns.map((c) => ({
+      type: c.values ? d.ENUM(c.values) : d[c.type],
+      index: c.values ? new Map(c.values.map((v, k) => [v, k])) : null,
+    }))]));
+    layouts.set(connection, byName);
+  }
+  return byName;
 }
 
-let staged = 0;
-
 /**
- * Appends a slice of a table (trace.sqlTable(name, { raw: true })) to the table of
- * that name in `connection`.
+ * Appends a slice of a table (trace.sqlTable(name, { raw: true })) to the table of that
+ * name in `connection`, whose tables createStatements(tables) made. With `appenders` (a
+ * Map), the table's appender is kept there for the next slice, and the caller closes it.
  */
-export async function appendTable(connection, table) {
+export async function appendTable(connection, table, tables, appenders) {
   if (table.rows === 0) return;
   const d = await duck();
-  const types = table.columns.map((c) => stagingType(c, d));
-  const strings = table.columns.some((c) => c.type === 'VARCHAR');
-  let target = table.name;
-  if (strings) {
-    target = `gotrace_stage_${staged++}`;
-    await connection.run(`CREATE TEMP TABLE ${quoteIdent(target)} (${table.columns
-      .map((c, k) => `${quoteIdent(c.name)} ${types[k].sql}`).join(', ')})`);
+  const layout = (await layoutOf(connection, tables)).get(table.name);
+  // An appender kept for the table (closed by the caller) takes slice after slice into
+  // whole row groups; one closed after each slice left a part-filled one each time.
+  let appender = appenders?.get(table.name);
+  if (!appender) {
+    appender = await connection.createAppender(table.name);
+    appenders?.set(table.name, appender);
   }
-  const appender = await connection.createAppender(target, strings ? 'main' : null, strings ? 'temp' : null);
   // One chunk and its vectors, refilled: making either makes its types anew (an ENUM's
-  // dictionary each time).
-  const chunk = d.DuckDBDataChunk.create(types.map((t) => t.type), CHUNK_ROWS);
+  // values each time).
+  const chunk = d.DuckDBDataChunk.create(layout.map((l) => l.type), CHUNK_ROWS);
   const vectors = table.columns.map((_, k) => chunk.getColumnVector(k));
+  // Each closed column's codes to its ENUM's.
+  const enumCodes = table.columns.map((c, k) => {
+    if (!layout[k].index) return null;
+    return Int32Array.from(c.values.dictionary, (s) => {
+      const code = layout[k].index.get(s);
+      if (code === undefined) throw new Error(`${table.name}.${c.name}: ${JSON.stringify(s)} is not among its values`);
+      return code;
+    });
+  });
   for (let from = 0; from < table.rows; from += CHUNK_ROWS) {
     const n = Math.min(CHUNK_ROWS, table.rows - from);
-    table.columns.forEach((c, k) => fillVector(vectors[k], c, from, n));
+    chunk.reset();
+    table.columns.forEach((c, k) => fillVector(vectors[k], c, from, n, enumCodes[k], d.bindings));
     chunk.rowCount = n;
     appender.appendDataChunk(chunk);
   }
-  appender.closeSync();
-  if (strings) {
-    await connection.run(`INSERT INTO ${quoteIdent(table.name)} SELECT * FROM temp.${quoteIdent(target)}`);
-    await connection.run(`DROP TABLE temp.${quoteIdent(target)}`);
-  }
+  if (!appenders) appender.closeSync();
 }
 
-// Rows [from, from + n) of a column into a vector: typed arrays copied whole, NULLs
-// marked one by one.
-function fillVector(vector, c, from, n) {
+// Rows [from, from + n) of a column into a vector: numbers and ENUM codes copied into its
+// array, other strings one by one (they are few: reasons, names, messages), NULLs as a
+// validity mask.
+function fillVector(vector, c, from, n, enumCodes, bindings) {
   const nulls = c.nulls;
   if (c.type === 'BOOLEAN') {
     for (let j = 0; j < n; j++) vector.setItem(j, nulls && nulls[from + j] ? null : c.values[from + j] !== 0);
-  } else if (c.type === 'VARCHAR' && c.values.dictionary.length === 0) {
-    for (let j = 0; j < n; j++) vector.setItem(j, null);
-  } else {
-    const values = c.type === 'VARCHAR' ? c.values.codes : c.values;
-    vector.items.set(values.subarray(from, from + n));
-    if (nulls) vector.validity.data = validityMask(nulls, from, n);
+    vector.flush();
+    return;
   }
+  if (c.type === 'VARCHAR') {
+    const { dictionary, codes } = c.values;
+    if (enumCodes) {
+      const items = vector.items;
+      for (let j = 0; j < n; j++) items[j] = enumCodes[codes[from + j]];
+    } else {
+      for (let j = 0; j < n; j++) {
+        if (!(nulls && nulls[from + j])) bindings.vector_assign_string_element(vector.vector, j, dictionary[codes[from + j]]);
+      }
+      if (nulls) {
+        vector.validity.data = validityMask(nulls, from, n);
+        vector.validity.flush(vector.vector);
+      }
+      return;
+    }
+  } else {
+    vector.items.set(c.values.subarray(from, from + n));
+  }
+  vector.validity.data = nulls ? validityMask(nulls, from, n) : null;
   vector.flush();
 }
 
@@ -185,6 +224,7 @@ export async function loadTraces(connection, files, { workers, tables, firstId =
   // Appends run one after another (one connection) while the workers read ahead.
   let appending = Promise.resolve();
   let failure = null;
+  const appenders = new Map();
   const pool = [];
   const stop = (e) => {
     failure ??= e;
@@ -205,7 +245,7 @@ export async function loadTraces(connection, files, { workers, tables, firstId =
       appending = appending.then(async () => {
         if (failure) return;
         if (m.table) {
-          await appendTable(connection, m.table);
+          await appendTable(connection, m.table, all, appenders);
           if (m.table.name === 'events') events += m.table.rows;
           worker.postMessage({ ack: true });
         } else if (m.traceDone) {
@@ -221,6 +261,7 @@ export async function loadTraces(connection, files, { workers, tables, firstId =
   });
   await Promise.all(Array.from({ length: poolSize }, runWorker));
   await appending;
+  for (const a of appenders.values()) a.closeSync();
   if (failure) throw failure;
   return { traces: files.length - errors.length, events, errors };
 }

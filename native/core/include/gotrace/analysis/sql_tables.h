@@ -33,6 +33,9 @@ struct SqlTableSpec {
 
 // Every table, in the order docs/sql.md describes them.
 std::span<const SqlTableSpec> sql_tables();
+// The values a VARCHAR column can hold when they are a closed set (event kinds and types,
+// states, resources...): a host may store it as an ENUM of them. Empty for the others.
+std::vector<std::string> sql_column_values(std::string_view table, std::string_view column);
 const SqlTableSpec* find_sql_table(std::string_view name);
 
 // One column's values. BIGINT in `ints`, INTEGER in `int32s`, DOUBLE in `doubles`,

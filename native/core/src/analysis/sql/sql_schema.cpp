@@ -1,7 +1,10 @@
 // The tables and their columns: the one list docs/sql.md, the bindings and gotrace-sql
 // follow.
+#include <algorithm>
 #include <stdexcept>
 #include <string>
+
+#include "gotrace/v2_spec.h"
 
 #include "gotrace/analysis/sql_tables.h"
 
@@ -101,6 +104,31 @@ std::string_view to_string(SqlType t) {
 }
 
 std::span<const SqlTableSpec> sql_tables() { return kTables; }
+
+std::vector<std::string> sql_column_values(std::string_view table, std::string_view column) {
+  std::vector<std::string> v;
+  auto add = [&](std::string_view s) {
+    if (std::find(v.begin(), v.end(), s) == v.end()) v.emplace_back(s);
+  };
+  const bool states = column == "from_state" || column == "to_state" || (column == "state" && table != "regions");
+  if (table == "events" && column == "kind") {
+    for (int k = 0; k <= static_cast<int>(EventKind::Experimental); k++) add(to_string(static_cast<EventKind>(k)));
+  } else if (table == "events" && column == "type") {
+    for (int t = 0; t < 256; t++) add(v2::event_name(static_cast<uint8_t>(t)));
+    add("Sync");
+  } else if ((table == "events" || table == "labels") && column == "resource") {
+    for (int r = 0; r <= static_cast<int>(ResourceKind::Thread); r++) add(to_string(static_cast<ResourceKind>(r)));
+  } else if ((table == "events" || table == "g_transitions" || table == "p_transitions") && states) {
+    for (int g = 0; g <= static_cast<int>(GoState::Syscall); g++) add(to_string(static_cast<GoState>(g)));
+    for (int p = 0; p <= static_cast<int>(ProcState::Idle); p++) add(to_string(static_cast<ProcState>(p)));
+    add("Bad");  // what to_string gives a value out of range
+  } else if (table == "g_transitions" && column == "counted_as") {
+    for (const char* f : {"exec", "sched_wait", "syscall", "syscall_block", "block"}) add(f);
+  } else if (table == "ranges" && column == "scope") {
+    for (const char* s : {"Global", "Goroutine", "Proc", "Thread"}) add(s);
+  }
+  return v;
+}
 
 const SqlTableSpec* find_sql_table(std::string_view name) {
   for (const SqlTableSpec& t : kTables)
