@@ -1,6 +1,6 @@
 // Every analysis on whatever the reader accepts — goroutine summaries
-// and groups, tasks, regions, the MMU, the four profiles (pprof and flame graph), and
-// the timeline index with a query of every track kind. An analysis trusts the store's
+// and groups, tasks, regions, the MMU, the four profiles (pprof and flame graph), the
+// timeline index with a query of every track kind, and the SQL tables. An analysis trusts the store's
 // invariants only; this target checks that whatever a hostile trace makes the reader
 // accept, the analyses neither crash nor loop. The body of the fuzz_analysis target, and
 // of the test that replays the inputs it once failed on (tests/hardening).
@@ -17,6 +17,7 @@
 #include "gotrace/analysis/profile_filter.h"
 #include "gotrace/analysis/regions.h"
 #include "gotrace/analysis/report.h"
+#include "gotrace/analysis/sql_tables.h"
 #include "gotrace/analysis/summary.h"
 #include "gotrace/analysis/tasks.h"
 #include "gotrace/analysis/timeline.h"
@@ -24,6 +25,7 @@
 #include "gotrace/error.h"
 #include "gotrace/json_writer.h"
 #include "gotrace/reader.h"
+#include "gotrace/stats.h"
 #include "header_selector.h"
 
 namespace {
@@ -103,6 +105,14 @@ int run_every_analysis(const uint8_t* data, size_t size) {
   compute_profile(r.store, ProfileType::Sync, filter);
 
   query_every_track(index);
+
+  // The SQL tables (docs/sql.md), every one of them, with the summary's intervals.
+  std::vector<GoInterval> intervals;
+  Summary sql_summary = summarize_intervals(r.store, intervals);
+  TraceStats stats = compute_stats(r);
+  SqlSource source{r, stats, sql_summary, intervals, 1, "fuzz"};
+  for (const SqlTableSpec& t : sql_tables()) sql_table(source, t.name);
+  sql_table(source, "events", r.store.size() / 2, 3);
   return 0;
 }
 

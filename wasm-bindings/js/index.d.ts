@@ -673,5 +673,9 @@ export interface SqlTableData<V = SqlValues> {
   columns: SqlColumn<V>[];
 }
 
-/** The SQL tables every trace has and their columns (trace.sqlSchema() adds row counts). */
-export declare function sqlTables(): Promise<{ name: string; columns: { name: string; type: SqlType }[] }[]>;
+/**
+ * The SQL tables every trace has and their columns (trace.sqlSchema() adds row counts);
+ * `values` lists the strings a VARCHAR column can hold when they are a closed set (event
+ * kinds and types, states, resources), which a database may keep as an ENUM.
+ */
+export declare function sqlTables(): Promise<{ name: string; columns: { name: string; type: SqlType; values?: string[] }[] }[]>;

@@ -34,7 +34,8 @@ export async function analyses() {
 
 /**
  * The SQL tables every trace has (docs/sql.md) and their columns, without a trace:
- * [{ name, columns: [{ name, type }] }]. trace.sqlSchema() adds each table's rows.
+ * [{ name, columns: [{ name, type, values? }] }] (values: the closed set of strings a
+ * VARCHAR column holds, where it is one). trace.sqlSchema() adds each table's rows.
  */
 export async function sqlTables() {
   return (await loadCore()).sqlTables();
