@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Screenshots of the analysis views on the sample trace, for the docs:
-// docs/screenshots/{goroutines,goroutine-group,goroutine,tasks,task,regions,profiles,mmu,search}.png.
+// docs/screenshots/{goroutines,goroutine-group,goroutine,tasks,task,regions,profiles,mmu,search,sql}.png.
 // Serves the built site (web/dist, `npm run build` first) and drives Debian's Chromium.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -52,6 +52,10 @@ await shot('search', '#/goroutines', '[data-testid=groups-table]', async () => {
   await page.keyboard.press('/');
   await page.keyboard.type('serve');
   await page.waitForSelector('[data-testid=search-results] a');
+});
+await shot('sql', '#/sql', '[data-testid=sql-view][data-ready="1"]', async () => {
+  await page.locator('[data-testid=sql-example]', { hasText: 'Longest channel waits' }).click();
+  await page.waitForSelector('[data-testid=sql-table] [data-testid=sql-row-link]');
 });
 
 await browser.close();

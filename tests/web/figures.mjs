@@ -102,6 +102,14 @@ const CHECKS = {
     if (out.length < 2) out.push(['MMU windows in common', 0, '>0']);
     return out;
   },
+  async '/sql'(page, cli) {
+    // The tables' row counts the SQL view lists (before any is loaded into DuckDB).
+    const rows = (table) => page.getAttribute(`[data-testid=sql-schema] [data-table=${table}]`, 'data-rows').then(Number);
+    return [
+      ['events table rows', await rows('events'), (await cli.stats()).events],
+      ['goroutines table rows', await rows('goroutines'), (await cli.goroutines()).goroutines.length],
+    ];
+  },
   async '/timeline'(page, cli) {
     const labels = await page.evaluate(() => window.__gotraceTimeline.rowLabels());
     const out = [];

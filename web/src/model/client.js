@@ -21,7 +21,7 @@ export class CancelledError extends Error {
 // The Trace methods forwarded by name (others go through call()).
 export const TRACE_METHODS = [
   'stats', 'events', 'eventAt', 'goroutines', 'tasks', 'regions', 'mmu', 'pprof', 'flame', 'tracks',
-  'timeline', 'sliceDetails',
+  'timeline', 'sliceDetails', 'sqlSchema', 'sqlTable',
 ];
 
 export class TraceClient {

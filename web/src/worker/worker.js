@@ -178,6 +178,24 @@ const methods = {
     if (!trace) throw new Error('no trace is open');
     return analysisPart(trace, what, arg);
   },
+  // The SQL view's tables (views/sql): the schema without values, then one table's
+  // columns, their buffers transferred to the page (a column that is a view of the
+  // engine's memory is copied out first, rather than the whole memory cloned with it).
+  sqlSchema() {
+    if (!trace) throw new Error('no trace is open');
+    return trace.sqlSchema();
+  },
+  sqlTable(id, name, options) {
+    if (!trace) throw new Error('no trace is open');
+    const table = trace.sqlTable(name, options);
+    const own = (a) => (a && a.buffer === core?.HEAPU8.buffer ? a.slice() : a);
+    for (const c of table.columns) {
+      if (ArrayBuffer.isView(c.values)) c.values = own(c.values);
+      else if (c.values?.codes) c.values.codes = own(c.values.codes);
+      c.nulls = own(c.nulls);
+    }
+    return table;
+  },
   close() {
     if (trace) trace.dispose();
     trace = null;
