@@ -10,9 +10,9 @@ const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 // The page's Content Security Policy, less connect-src: boot.js adds connect-src (the
 // page's origin, and the ?url= origin when one is given) as a second policy. Policies
 // only ever narrow one another, so connect-src must be absent here. Build only: the dev
-// server injects inline scripts. worker-src allows blob: for the SQL view's DuckDB worker
-// only (views/sql/duckdb.js): a one-line blob that imports the bundled worker script,
-// so that the worker inherits this policy, connect-src included; its script still comes
+// server injects inline scripts. worker-src allows blob: for the page's workers
+// (model/policyWorker.js): a one-line blob that imports the bundled worker script, so
+// that the worker inherits this policy, connect-src included; its script still comes
 // from 'self' and nowhere else.
 const csp = [
   "script-src 'self' 'wasm-unsafe-eval'",

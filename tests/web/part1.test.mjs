@@ -4,6 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { launch, newPage, startSite } from './browser.mjs';
 import { HOSTILE, SAMPLE, gotrace, makeFixtures } from './fixtures.mjs';
 
@@ -264,4 +265,43 @@ test('the Content Security Policy blocks other origins and allows the page', asy
   assert.ok(policies.some((p) => p.includes("script-src 'self' 'wasm-unsafe-eval'")), policies.join(' | '));
   assert.ok(policies.includes("connect-src 'self'"), policies.join(' | '));
   await context.close();
+});
+
+test("the page's workers live under its policy: none of them reaches another origin", async () => {
+  // A server that would answer anyone (CORS open): only the policy can stop a fetch.
+  const asked = [];
+  const server = createServer((req, res) => {
+    asked.push(req.url);
+    res.writeHead(200, { 'Access-Control-Allow-Origin': '*' });
+    res.end('x');
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const { page, context } = await openPage();
+    await openFile(page, SAMPLE);
+    // The timeline drawn: its strips' worker started too, where the browser has one.
+    await page.evaluate(() => { location.hash = '#/timeline'; });
+    await page.waitForSelector('[data-testid=timeline]', { timeout: 30_000 });
+    await page.waitForTimeout(1500);
+    const workers = page.workers();
+    // The trace's worker at least (the strips' worker where the browser has OffscreenCanvas).
+    assert.ok(workers.length >= 1, 'a worker runs');
+    const other = `http://127.0.0.1:${server.address().port}/from-worker`;
+    for (const w of workers) {
+      assert.match(w.url(), /^blob:/, 'started from a blob: URL, which inherits the page\'s policy');
+      const outcome = await w.evaluate(async (u) => {
+        try {
+          await fetch(u);
+          return 'fetched';
+        } catch {
+          return 'blocked';
+        }
+      }, other);
+      assert.equal(outcome, 'blocked', w.url());
+    }
+    assert.deepEqual(asked, [], 'the other origin was never asked');
+    await context.close();
+  } finally {
+    server.close();
+  }
 });

@@ -10,6 +10,8 @@
 //
 // Typed arrays in results are transferred, not copied. Requests run one at a time, in order.
 // The views reach the open trace through an OpenedTrace (openedTrace.js), one per open.
+import traceWorkerUrl from '../worker/worker.js?worker&url';
+import { policyWorker } from './policyWorker.js';
 
 export class CancelledError extends Error {
   constructor() {
@@ -38,7 +40,7 @@ export class TraceClient {
 
   #ensure() {
     if (this.#worker) return this.#worker;
-    const w = new Worker(new URL('../worker/worker.js', import.meta.url), { type: 'module', name: 'gotrace' });
+    const w = policyWorker(traceWorkerUrl, { name: 'gotrace' });
     w.onmessage = (e) => {
       const { id, progress, result, error, cancelled } = e.data;
       const p = this.#pending.get(id);

@@ -7,6 +7,8 @@
 // Strips are drawn in a worker (stripWorker.js) when the browser has OffscreenCanvas:
 // drawing and rasterizing a busy strip can take longer than a frame, and the page's
 // thread then only copies bitmaps. Without one they are drawn here, a few per frame.
+import stripWorkerUrl from './stripWorker.js?worker&url';
+import { policyWorker } from '../model/policyWorker.js';
 import { drawnPart, paintStrip } from './content.js';
 
 // A strip drawn at one scale is reused from 2/3 to 3/2 of it.
@@ -41,7 +43,7 @@ class StripCache {
     this.worker = null;
     if (useWorker) {
       try {
-        this.worker = new Worker(new URL('./stripWorker.js', import.meta.url), { type: 'module', name: 'gotrace-strips' });
+        this.worker = policyWorker(stripWorkerUrl, { name: 'gotrace-strips' });
         this.worker.onmessage = (e) => this.#arrived(e.data);
         this.worker.onerror = (e) => {
           e.preventDefault?.();

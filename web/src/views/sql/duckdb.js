@@ -6,25 +6,21 @@
 import { AsyncDuckDB, VoidLogger } from '@duckdb/duckdb-wasm';
 import engineUrl from '@duckdb/duckdb-wasm/dist/duckdb-eh.wasm?url';
 import workerUrl from '@duckdb/duckdb-wasm/dist/duckdb-browser-eh.worker.js?url';
+import { policyWorker } from '../../model/policyWorker.js';
 
-// The engine's worker runs from a blob: URL that imports the bundled script: a worker
-// from a blob: URL inherits the page's Content Security Policy (one from a file of the
-// site would have none of its own), so whatever DuckDB may try to fetch (an extension, a
-// remote file) is held to the page's own origin as the page is.
+// The engine's worker runs under the page's policy (policyWorker.js), so whatever DuckDB
+// may try to fetch (an extension, a remote file) is held to the page's own origin as the
+// page is.
 function engineWorker() {
-  const script = new URL(workerUrl, location.href).href;
-  const blob = new Blob([`importScripts(${JSON.stringify(script)});`], { type: 'text/javascript' });
-  const url = URL.createObjectURL(blob);
-  return { worker: new Worker(url, { name: 'duckdb' }), url };
+  return { worker: policyWorker(workerUrl, { type: 'classic', name: 'duckdb' }) };
 }
 
 /** A new, empty in-memory database in its own worker, and a connection to it. */
 export async function startDuckDB() {
-  const { worker, url } = engineWorker();
+  const { worker } = engineWorker();
   const db = new AsyncDuckDB(new VoidLogger(), worker);
   try {
     await db.instantiate(new URL(engineUrl, location.href).href);
-    URL.revokeObjectURL(url);
     // Nothing is ever read from outside: no extension is fetched, no remote file opened.
     await db.open({ query: { castBigIntToDouble: false } });
     const conn = await db.connect();
@@ -35,7 +31,6 @@ export async function startDuckDB() {
     await conn.query("ATTACH ':memory:' AS trace (COMPRESS); USE trace");
     return { db, conn };
   } catch (e) {
-    URL.revokeObjectURL(url);
     await db.terminate();
     throw e;
   }
