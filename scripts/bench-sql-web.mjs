@@ -4,24 +4,11 @@
 // the first time), and the tab's peak memory (resident memory of the renderer
 // processes, sampled every 100 ms). Prints figures; run web/build.sh first.
 //   node scripts/bench-sql-web.mjs [TRACE]   (default /work/data/large.trace)
-import { readFileSync, readdirSync } from 'node:fs';
 import { launch, newPage, startSite } from '../tests/web/browser.mjs';
+import { rendererRss } from './renderer-memory.mjs';
 import { EXAMPLES } from '../web/src/views/sql/examples.js';
 
 const trace = process.argv[2] ?? '/work/data/large.trace';
-
-function rendererRss() {
-  let total = 0;
-  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    try {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (!cmd.includes('--type=renderer')) continue;
-      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-      if (m) total += Number(m[1]) * 1024;
-    } catch {}
-  }
-  return total;
-}
 
 const site = await startSite();
 const browser = await launch();

@@ -3,23 +3,10 @@
 // processes, sampled every 100 ms: the page, its worker and the wasm heap), and frame
 // times while panning and zooming. Prints figures; run web/build.sh first.
 //   node scripts/bench-web.mjs [TRACE]   (default /work/data/large.trace)
-import { readFileSync, readdirSync } from 'node:fs';
 import { launch, newPage, startSite } from '../tests/web/browser.mjs';
+import { rendererRss } from './renderer-memory.mjs';
 
 const trace = process.argv[2] ?? '/work/data/large.trace';
-
-function rendererRss() {
-  let total = 0;
-  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    try {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (!cmd.includes('--type=renderer')) continue;
-      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-      if (m) total += Number(m[1]) * 1024;
-    } catch {}
-  }
-  return total;
-}
 
 const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
