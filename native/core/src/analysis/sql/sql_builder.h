@@ -3,6 +3,8 @@
 // each column's dictionary once.
 #pragma once
 
+#include "gotrace/go_int.h"
+
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -42,7 +44,7 @@ class SqlTableBuilder {
   void boolean(size_t k, bool v) { table_.columns[k].bools.push_back(v ? 1 : 0); }
   void text(size_t k, std::string_view s) { table_.columns[k].int32s.push_back(code(k, s)); }
   // A time of the trace clock, as ns since the trace's first event.
-  void time(size_t k, Time t) { big(k, t - origin_); }
+  void time(size_t k, Time t) { big(k, wrap_sub(t, origin_)); }  // int64 arithmetic as Go's
   void null(size_t k) {
     SqlColumn& c = table_.columns[k];
     c.nulls.resize(table_.rows + 1, 0);

@@ -137,7 +137,7 @@ SqlTable events_table(const SqlSource& src, size_t from, size_t to) {
       type_name.set(row, type_code[type]);
       kind.set(row, kind_code[static_cast<size_t>(k)]);
       event.set(row, static_cast<int64_t>(i));
-      time.set(row, cc.time(i) - origin);
+      time.set(row, wrap_sub(cc.time(i), origin));
       const Context ctx = cc.context(i);
       thread.id(row, ctx.m);
       proc.id(row, ctx.p);

@@ -100,7 +100,7 @@ SqlTable g_transitions_table(const SqlSource& src, size_t from, size_t to) {
     if (iv.figure == GoFigure::Block) b.text(c_reason, src.summary.block_reasons[iv.reason]);
     b.time(c_start, iv.start);
     b.time(c_end, iv.end);
-    b.big(c_duration, iv.end - iv.start);
+    b.big(c_duration, wrap_sub(iv.end, iv.start));
     b.text(c_counted, figure_name(iv.figure));
     b.end_row();
   }

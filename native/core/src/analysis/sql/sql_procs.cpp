@@ -30,7 +30,7 @@ SqlTable p_transitions_table(const SqlSource& src) {
     b.text(c_state, to_string(o.state));
     b.time(c_start, o.start);
     b.time(c_end, t);
-    b.big(c_duration, t - o.start);
+    b.big(c_duration, wrap_sub(t, o.start));
     if (o.thread >= 0) b.big(c_thread, o.thread);
     b.big(c_start_event, static_cast<int64_t>(o.event));
     if (end_event != kNoEvent) b.big(c_end_event, static_cast<int64_t>(end_event));

@@ -32,7 +32,7 @@ SqlTable ranges_table(const SqlSource& src) {
     b.big(c_start_event, static_cast<int64_t>(begin));
     if (end) {
       b.time(c_end, end->time());
-      b.big(c_duration, end->time() - e.time());
+      b.big(c_duration, wrap_sub(end->time(), e.time()));
       b.big(c_end_event, static_cast<int64_t>(end->index()));
       for (const RangeAttribute& a : end->range_attributes()) {
         if (a.name == "bytes swept") b.big(c_swept, static_cast<int64_t>(a.value));

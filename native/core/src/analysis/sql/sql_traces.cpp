@@ -1,5 +1,6 @@
 // The traces table: one row per trace, its format, size, counts and clock.
 #include "analysis/sql/sql_builder.h"
+#include "gotrace/go_int.h"
 #include "analysis/sql/sql_table_builders.h"
 
 namespace gotrace::analysis::detail {
@@ -21,11 +22,15 @@ SqlTable traces_table(const SqlSource& src) {
   b.big(b.column("stacks"), u(st.stacks));
   b.big(b.column("strings"), u(st.strings));
   b.big(b.column("time_origin"), time_origin(src.read.store));
-  b.big(b.column("duration"), st.end - st.start);
-  // Wall clock as ns since the Unix epoch (Go 1.25+ traces have clock snapshots).
-  auto wall = [](const WallTime& w) { return w.sec * 1000000000 + w.nsec; };
-  if (st.wall_start) b.big(b.column("wall_start"), wall(*st.wall_start));
-  if (st.wall_end) b.big(b.column("wall_end"), wall(*st.wall_end));
+  b.big(b.column("duration"), wrap_sub(st.end, st.start));  // int64 arithmetic as Go's
+  // Wall clock as ns since the Unix epoch (Go 1.25+ traces have clock snapshots); NULL
+  // where a (hostile) snapshot puts it beyond what int64 nanoseconds hold.
+  auto wall = [](const WallTime& w, int64_t& ns) {
+    return !__builtin_mul_overflow(w.sec, int64_t{1000000000}, &ns) && !__builtin_add_overflow(ns, w.nsec, &ns);
+  };
+  int64_t ns = 0;
+  if (st.wall_start && wall(*st.wall_start, ns)) b.big(b.column("wall_start"), ns);
+  if (st.wall_end && wall(*st.wall_end, ns)) b.big(b.column("wall_end"), ns);
   if (st.error) b.text(b.column("error"), *st.error);
   b.end_row();
   return b.take();

@@ -20,7 +20,7 @@ SqlTable tasks_table(const SqlSource& src) {
     if (t.has_parent()) b.big(c_parent, static_cast<int64_t>(t.parent));
     if (t.start_event != kNoEvent) b.time(c_start, t.start);
     if (t.end_event != kNoEvent) b.time(c_end, t.end);
-    if (t.complete()) b.big(c_duration, t.end - t.start);
+    if (t.complete()) b.big(c_duration, wrap_sub(t.end, t.start));
     b.boolean(c_complete, t.complete());
     b.integer(c_goroutines, static_cast<int32_t>(t.goroutines.size()));
     b.integer(c_regions, static_cast<int32_t>(t.regions.size()));
