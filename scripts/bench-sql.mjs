@@ -1,6 +1,8 @@
 // Benchmarks of the SQL tables in Node (docs/sql.md), printed, never asserted:
-//   1. the 94 MB trace's tables into DuckDB (loadTraces: the WebAssembly core on a worker,
-//      appends on the main thread), all tables and the events table alone, in events/s;
+//   1. the 94 MB trace's tables into DuckDB (loadTraces: the WebAssembly core on worker
+//      threads writes Parquet), all tables and the events table alone, in events/s:
+//      queryable (views over the Parquet files), then a first query, and copied into
+//      DuckDB's own tables (as --db does);
 //   2. gotrace-sql over 100 traces of ~3 MB (copies of a corpus trace), the whole command;
 //   3. what the tables cost on disk per million events (Parquet with zstd, a DuckDB file).
 //   node scripts/bench-sql.mjs [LARGE.trace] [--copies N]
@@ -34,14 +36,18 @@ function largeTrace() {
 const mb = (bytes) => (bytes / 1e6).toFixed(1);
 const rate = (events, s) => `${(events / s / 1e6).toFixed(2)} M events/s`;
 
-async function load(file, tables) {
+async function load(file, tables, into) {
   const { instance, connection } = await openDatabase();
   const started = performance.now();
-  const r = await loadTraces(connection, [file], { tables });
+  const r = await loadTraces(connection, [file], { tables, into });
   const s = (performance.now() - started) / 1000;
+  // A first query over the events: DuckDB reads the files (views) or its tables.
+  const q0 = performance.now();
+  await connection.runAndReadAll('SELECT kind, count(*), max(time) FROM events GROUP BY 1');
+  const query = (performance.now() - q0) / 1000;
   connection.closeSync();
   instance.closeSync?.();
-  return { events: r.events, s };
+  return { events: r.events, s, query };
 }
 
 console.log(`gotrace-sql benchmarks (Node ${process.version}, ${os.cpus().length} CPUs: ${os.cpus()[0].model})`);
@@ -49,10 +55,13 @@ console.log(`gotrace-sql benchmarks (Node ${process.version}, ${os.cpus().length
 const large = largeTrace();
 if (large) {
   console.log(`\n1. ${path.basename(large)} (${mb(fs.statSync(large).size)} MB) into DuckDB in memory`);
-  const all = await load(large);
-  console.log(`   every table      ${all.s.toFixed(2)} s  ${all.events} events  ${rate(all.events, all.s)}`);
-  const events = await load(large, ['traces', 'events']);
-  console.log(`   events alone     ${events.s.toFixed(2)} s  ${rate(events.events, events.s)}`);
+  for (const [label, tables] of [['every table', undefined], ['events alone', ['traces', 'events']]]) {
+    for (const into of ['views', 'tables']) {
+      const r = await load(large, tables, into);
+      console.log(`   ${label.padEnd(13)} ${into === 'views' ? 'queryable (views)' : 'in DuckDB tables '}  ${r.s.toFixed(2).padStart(6)} s  `
+        + `${rate(r.events, r.s)}   then a query of the events ${r.query.toFixed(2)} s`);
+    }
+  }
 } else {
   console.log('\n1. (the 94 MB trace is not here: pass its path, or set GOTRACE_SHARED_DIR)');
 }

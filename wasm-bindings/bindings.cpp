@@ -241,6 +241,19 @@ class WasmTrace {
       return to_js(session_->sql_table_value(name, static_cast<int64_t>(trace_id), path, from, count, int64_bytes));
     });
   }
+  // A table as a Parquet file: `write(bytes)` receives it a row group at a time, a view of
+  // the module's memory to copy before returning. rows: [from, to) of events and
+  // g_transitions (to < 0: to the end). Returns null, or {error}.
+  val sql_parquet(std::string name, double trace_id, std::string path, double from, double to, val write) {
+    return guard([&] {
+      const std::optional<size_t> end = to < 0 ? std::nullopt : std::optional<size_t>(static_cast<size_t>(to));
+      session_->sql_parquet(name, static_cast<int64_t>(trace_id), path, from > 0 ? static_cast<size_t>(from) : 0, end,
+                            [&](std::span<const uint8_t> bytes) {
+                              write(val(emscripten::typed_memory_view(bytes.size(), bytes.data())));
+                            });
+      return val::null();
+    });
+  }
   val tracks() { return guard([&] { return to_js(session_->tracks()); }); }
   val timeline(std::string kind, double id, std::string arg, double t0, double t1, double pixels, double limit) {
     return guard([&] { return to_js(session_->timeline_query(kind, id, arg, t0, t1, pixels, limit)); });
@@ -311,6 +324,7 @@ EMSCRIPTEN_BINDINGS(gotrace_core) {
       .function("flame", &WasmTrace::flame)
       .function("sqlSchema", &WasmTrace::sql_schema)
       .function("sqlTable", &WasmTrace::sql_table)
+      .function("sqlParquet", &WasmTrace::sql_parquet)
       .function("tracks", &WasmTrace::tracks)
       .function("criticalPath", &WasmTrace::critical_path)
       .function("criticalPaths", &WasmTrace::critical_paths)

@@ -8,9 +8,9 @@ import { expandTraceArgs, loadTraces, openDatabase } from './sql.js';
 
 const USAGE = `Usage: gotrace-sql [options] [QUERY] FILE|DIR|GLOB...
 
-Loads the SQL tables of Go execution traces (docs/sql.md: traces, events, goroutines,
-g_transitions, tasks, regions, ...; trace_id tells the traces apart) into DuckDB, then
-runs QUERY and prints its result, or opens a prompt when there is no QUERY.
+Makes the SQL tables of Go execution traces (docs/sql.md: traces, events, goroutines,
+g_transitions, tasks, regions, ...; trace_id tells the traces apart) queryable in DuckDB,
+then runs QUERY and prints its result, or opens a prompt when there is no QUERY.
 A directory stands for the .trace files below it; a quoted glob (*, ?, **) for its matches.
 
   gotrace-sql 'SELECT trace_id, count(*) FROM events GROUP BY 1' traces/
@@ -197,6 +197,9 @@ async function main() {
     const result = await loadTraces(connection, files, {
       workers,
       firstId,
+      // A kept database holds the rows; otherwise DuckDB reads the core's Parquet files
+      // in place.
+      into: opt.db ? 'tables' : 'views',
       tables: opt.tables ? opt.tables.split(',').map((s) => s.trim()).filter(Boolean) : await tablesFor(query, opt),
       onTrace: () => {
         done++;

@@ -542,6 +542,15 @@ export declare class Trace {
    */
   sqlTable(name: string, options?: SqlTableOptions & { raw?: false }): SqlTableData;
   sqlTable(name: string, options: SqlTableOptions & { raw: true }): SqlTableData<SqlRawValues>;
+  /**
+   * One SQL table as a Parquet file written by the core (BIGINTs delta-encoded, VARCHARs
+   * dictionary-encoded, uncompressed). With `write`, the bytes go to it a row group at a
+   * time (a view of the core's memory: copy or write it before returning); without, the
+   * file is returned. `rows` limits events or g_transitions to rows [from, to) (to < 0:
+   * to the end).
+   */
+  sqlParquet(name: string, options: { traceId?: number; path?: string; rows?: [number, number]; write: (bytes: Uint8Array) => void }): void;
+  sqlParquet(name: string, options?: { traceId?: number; path?: string; rows?: [number, number] }): Uint8Array;
 
   /** Every track of the timeline (builds the timeline index on first use). */
   tracks(): TrackList;

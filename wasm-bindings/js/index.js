@@ -427,6 +427,33 @@ export class Trace {
     return t;
   }
 
+  /**
+   * One SQL table as a Parquet file (docs/sql.md), written by the core: BIGINTs
+   * delta-encoded, VARCHARs dictionary-encoded, uncompressed, row groups of 262,144 rows.
+   * With `write`, the file goes to it a row group at a time (a Uint8Array to use before
+   * returning: it views the core's memory) and nothing is returned; without, the whole
+   * file comes back as one Uint8Array. Options as sqlTable's, and `rows: [from, to]` to
+   * write only those rows of events or g_transitions (a large trace's events shared
+   * between workers).
+   */
+  sqlParquet(name, { traceId = 0, path = '', rows = null, write = null } = {}) {
+    if (typeof name !== 'string') throw new TypeError('a table name is a string');
+    if (!Number.isSafeInteger(traceId)) throw new TypeError('traceId must be an integer');
+    const [from, to] = rows ?? [0, -1];
+    if (!(Number.isSafeInteger(from) && from >= 0 && Number.isSafeInteger(to))) throw new TypeError('rows is [from, to], integers');
+    const parts = [];
+    const sink = write ?? ((view) => parts.push(view.slice()));
+    unwrap(this.#live().sqlParquet(name, traceId, String(path), from, to, sink));
+    if (write) return undefined;
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) {
+      out.set(p, at);
+      at += p.length;
+    }
+    return out;
+  }
+
   /** Every track of the timeline (the timeline index is built on first use). */
   tracks() {
     return unwrap(this.#live().tracks());

@@ -1,7 +1,10 @@
-// The SQL tables of traces (trace.sqlTable) into DuckDB in Node (@duckdb/node-api):
-// the traces are read by the WebAssembly core on a pool of worker threads, and their
-// columns appended to DuckDB a data chunk at a time from the typed arrays the core
-// gives (no value crosses as a JS object). Used by gotrace-sql and its tests.
+// The SQL tables of traces (docs/sql.md) in DuckDB in Node (@duckdb/node-api): the
+// WebAssembly core reads the traces on a pool of worker threads and writes each table as
+// Parquet (trace.sqlParquet) into a working directory; DuckDB reads those files in place
+// (views over read_parquet: in parallel, only the columns a query uses) or copies them
+// into a kept database. No value crosses into JavaScript. Used by gotrace-sql and its
+// tests.
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -9,23 +12,12 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-/** Rows of a table the workers hand over at a time (a large trace's events in slices). */
-export const SLICE_ROWS = 1 << 18;
-// DuckDB's vector size: the rows of one data chunk.
-const CHUNK_ROWS = 2048;
-
 let duckdb = null;
 async function duck() {
-  if (!duckdb) {
-    // An optional dependency: the package's parser needs no native DuckDB.
-    const api = await import('@duckdb/node-api').catch(() => {
-      throw new Error('DuckDB is not installed: npm install @duckdb/node-api (an optional dependency of gotrace)');
-    });
-    // Its bindings, for strings put straight into a vector (its setItem goes through a cache).
-    const { createRequire } = await import('node:module');
-    const requireFromApi = createRequire(createRequire(import.meta.url).resolve('@duckdb/node-api'));
-    duckdb = { ...api, bindings: requireFromApi('@duckdb/node-bindings') };
-  }
+  // An optional dependency: the package's parser needs no native DuckDB.
+  duckdb ??= await import('@duckdb/node-api').catch(() => {
+    throw new Error('DuckDB is not installed: npm install @duckdb/node-api (an optional dependency of gotrace)');
+  });
   return duckdb;
 }
 
@@ -35,15 +27,12 @@ const quoteString = (s) => `'${String(s).replaceAll("'", "''")}'`;
 /**
  * CREATE TABLE IF NOT EXISTS statements for the tables (sqlTables()): a VARCHAR column
  * whose strings come from a closed set (event kinds and types, states...) is an ENUM of
- * them, appended as codes; its values read, compare and export as strings.
+ * them, unless `plain`; its values read, compare and export as strings.
  */
-export function createStatements(tables) {
+export function createStatements(tables, { plain = false } = {}) {
   return tables.map((t) => `CREATE TABLE IF NOT EXISTS ${quoteIdent(t.name)} (${t.columns
-    .map((c) => `${quoteIdent(c.name)} ${columnType(c)}`).join(', ')})`);
-}
-
-function columnType(c) {
-  return c.values ? `ENUM(${c.values.map(quoteString).join(', ')})` : c.type;
+    .map((c) => `${quoteIdent(c.name)} ${c.values && !plain ? `ENUM(${c.values.map(quoteString).join(', ')})` : c.type}`)
+    .join(', ')})`);
 }
 
 /** Opens a DuckDB database (in memory without a path) and a connection to it. */
@@ -54,100 +43,57 @@ export async function openDatabase(file) {
   return { instance, connection };
 }
 
-// How each table's columns go in: their DuckDB types, the ENUM index of each closed
-// column's strings.
-const layouts = new WeakMap();
-async function layoutOf(connection, tables) {
-  let byName = layouts.get(connection);
-  if (!byName) {
-    const d = await duck();
-    byName = new Map(tables.map((t) => [t.name, t.columns.map((c) => ({
-      type: c.values ? d.ENUM(c.values) : d[c.type],
-      index: c.values ? new Map(c.values.map((v, k) => [v, k])) : null,
-    }))]));
-    layouts.set(connection, byName);
-  }
-  return byName;
-}
+// The tables computed from the goroutine summary: one worker makes them all (the summary
+// is made once per open trace).
+const SUMMARY_TABLES = new Set(['goroutines', 'goroutine_blocks', 'g_transitions', 'tasks', 'regions']);
+// What each table costs the core to write, per event of the trace, relative to the
+// events table (measured on the 94 MB corpus trace in Node): how the parts of a large
+// trace are balanced. Tables not named cost little.
+const COST = { events: 1, summary: 1.2, ranges: 0.2, logs: 0.08, metrics: 0.08, p_transitions: 0.05, traces: 0.04 };
+const costOf = (name) => COST[name] ?? 0.02;
 
 /**
- * Appends a slice of a table (trace.sqlTable(name, { raw: true })) to the table of that
- * name in `connection`, whose tables createStatements(tables) made. With `appenders` (a
- * Map), the table's appender is kept there for the next slice, and the caller closes it.
+ * The work of part `part` of `parts` on one trace of `events` events: [{ table, rows? }],
+ * rows = [from, to) of the events table. Every part opens the trace; together they write
+ * each of `tables` once, the events table shared out so that the parts cost the same.
  */
-export async function appendTable(connection, table, tables, appenders) {
-  if (table.rows === 0) return;
-  const d = await duck();
-  const layout = (await layoutOf(connection, tables)).get(table.name);
-  // An appender kept for the table (closed by the caller) takes slice after slice into
-  // whole row groups; one closed after each slice left a part-filled one each time.
-  let appender = appenders?.get(table.name);
-  if (!appender) {
-    appender = await connection.createAppender(table.name);
-    appenders?.set(table.name, appender);
+export function planPart(tables, parts, part, events) {
+  if (parts <= 1) return tables.map((table) => ({ table }));
+  // The other tables (the summary's as one), costliest first, each to the part that
+  // costs least so far; then the events, to even the parts out.
+  const groups = [];
+  const summary = tables.filter((t) => SUMMARY_TABLES.has(t));
+  if (summary.length) groups.push({ tables: summary, cost: COST.summary });
+  for (const t of tables) if (!SUMMARY_TABLES.has(t) && t !== 'events') groups.push({ tables: [t], cost: costOf(t) });
+  groups.sort((a, b) => b.cost - a.cost);
+  const load = new Array(parts).fill(0);
+  const mine = [];
+  for (const g of groups) {
+    const k = load.indexOf(Math.min(...load));
+    load[k] += g.cost;
+    if (k === part) mine.push(...g.tables.map((table) => ({ table })));
   }
-  // One chunk and its vectors, refilled: making either makes its types anew (an ENUM's
-  // values each time).
-  const chunk = d.DuckDBDataChunk.create(layout.map((l) => l.type), CHUNK_ROWS);
-  const vectors = table.columns.map((_, k) => chunk.getColumnVector(k));
-  // Each closed column's codes to its ENUM's.
-  const enumCodes = table.columns.map((c, k) => {
-    if (!layout[k].index) return null;
-    return Int32Array.from(c.values.dictionary, (s) => {
-      const code = layout[k].index.get(s);
-      if (code === undefined) throw new Error(`${table.name}.${c.name}: ${JSON.stringify(s)} is not among its values`);
-      return code;
-    });
-  });
-  for (let from = 0; from < table.rows; from += CHUNK_ROWS) {
-    const n = Math.min(CHUNK_ROWS, table.rows - from);
-    chunk.reset();
-    table.columns.forEach((c, k) => fillVector(vectors[k], c, from, n, enumCodes[k], d.bindings));
-    chunk.rowCount = n;
-    appender.appendDataChunk(chunk);
-  }
-  if (!appenders) appender.closeSync();
-}
-
-// Rows [from, from + n) of a column into a vector: numbers and ENUM codes copied into its
-// array, other strings one by one (they are few: reasons, names, messages), NULLs as a
-// validity mask.
-function fillVector(vector, c, from, n, enumCodes, bindings) {
-  const nulls = c.nulls;
-  if (c.type === 'BOOLEAN') {
-    for (let j = 0; j < n; j++) vector.setItem(j, nulls && nulls[from + j] ? null : c.values[from + j] !== 0);
-    vector.flush();
-    return;
-  }
-  if (c.type === 'VARCHAR') {
-    const { dictionary, codes } = c.values;
-    if (enumCodes) {
-      const items = vector.items;
-      for (let j = 0; j < n; j++) items[j] = enumCodes[codes[from + j]];
-    } else {
-      for (let j = 0; j < n; j++) {
-        if (!(nulls && nulls[from + j])) bindings.vector_assign_string_element(vector.vector, j, dictionary[codes[from + j]]);
+  if (tables.includes('events')) {
+    // Water-filling: each part's share of the events brings it up to a common level.
+    const total = load.reduce((a, b) => a + b, 0) + COST.events;
+    const sorted = [...load].sort((a, b) => a - b);
+    let level = 0;
+    for (let k = 1; k <= parts; k++) {
+      const l = (total - sorted.slice(k).reduce((a, b) => a + b, 0)) / k;
+      if (k === parts || l <= sorted[k]) {
+        level = l;
+        break;
       }
-      if (nulls) {
-        vector.validity.data = validityMask(nulls, from, n);
-        vector.validity.flush(vector.vector);
-      }
-      return;
     }
-  } else {
-    vector.items.set(c.values.subarray(from, from + n));
+    const shares = load.map((l) => Math.max(0, level - l) / COST.events);
+    let from = 0;
+    for (let k = 0; k < parts; k++) {
+      const to = k === parts - 1 ? events : Math.min(events, from + Math.round(shares[k] * events));
+      if (k === part && to > from) mine.push({ table: 'events', rows: [from, to] });
+      from = to;
+    }
   }
-  vector.validity.data = nulls ? validityMask(nulls, from, n) : null;
-  vector.flush();
-}
-
-// DuckDB's validity mask of rows [from, from + n): a bit per row, 1 = valid, in 64-bit
-// words (little-endian, as the machines DuckDB runs on). Built in 32-bit halves: the
-// vector's own setItemValid does BigInt arithmetic per row, ~100x slower.
-function validityMask(nulls, from, n) {
-  const words = new Uint32Array(Math.ceil(n / 64) * 2).fill(0xffffffff);
-  for (let j = 0; j < n; j++) if (nulls[from + j]) words[j >>> 5] &= ~(1 << (j & 31));
-  return new BigUint64Array(words.buffer);
+  return mine;
 }
 
 /** FILE|DIR|GLOB arguments to trace files: a directory's *.trace files (recursively), a
@@ -204,27 +150,45 @@ function globRegExp(glob) {
   return new RegExp(`^${re}$`);
 }
 
+/** A working directory for the Parquet files, removed when the process exits. */
+export function workDirectory() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gotrace-sql-'));
+  const remove = () => fs.rmSync(dir, { recursive: true, force: true });
+  process.once('exit', remove);
+  return { dir, remove };
+}
+
 /**
- * Reads traces on a pool of worker threads and loads their tables into `connection`,
- * creating them first: trace_id is `firstId` (default 0) plus each file's position in
- * `files`. `tables` limits the
- * tables loaded (default: all). A trace read partly is loaded with its traces.error; one
- * that cannot be read is left out. Returns { traces, events, errors: [{ file, error }] }.
+ * Reads traces on a pool of worker threads and makes their tables queryable in
+ * `connection`: trace_id is `firstId` (default 0) plus each file's position in `files`.
+ * `tables` limits the tables read (default: all; the others are there, empty). With
+ * `into: 'views'` (the default) each table is a view over the Parquet files written in
+ * `dir` (default: a working directory removed at exit), which must outlive the queries;
+ * with `into: 'tables'` the rows are copied into DuckDB's own tables (ENUMs for the
+ * closed sets), added to those already there, and the files removed. A trace read
+ * partly is loaded with its traces.error; one that cannot be read is left out. Returns
+ * { traces, events, errors: [{ file, error }] }.
  */
-export async function loadTraces(connection, files, { workers, tables, firstId = 0, onTrace } = {}) {
+export async function loadTraces(connection, files, { workers, tables, firstId = 0, onTrace, into = 'views', dir } = {}) {
   const { sqlTables } = await import('./index.js');
   const all = await sqlTables();
   const names = tables ?? all.map((t) => t.name);
   for (const name of names) if (!all.some((t) => t.name === name)) throw new Error(`unknown table ${name}`);
-  for (const s of createStatements(all)) await connection.run(s);
-  const poolSize = Math.max(1, Math.min(workers ?? os.availableParallelism?.() ?? os.cpus().length, files.length));
+  if (into !== 'views' && into !== 'tables') throw new Error(`into is 'views' or 'tables', not ${into}`);
+  const work = dir ? { dir, remove: () => {} } : workDirectory();
+  const outDir = fs.mkdtempSync(path.join(work.dir, 'load-'));
+  for (const name of names) fs.mkdirSync(path.join(outDir, name));
+
+  const poolSize = Math.max(1, workers ?? os.availableParallelism?.() ?? os.cpus().length);
+  // Fewer traces than workers: each trace in parts, every part a worker of its own
+  // (each holds the trace: at most two parts, for memory's sake).
+  const parts = files.length >= poolSize ? 1 : Math.min(2, Math.ceil(poolSize / files.length));
+  const units = files.flatMap((file, k) => Array.from({ length: parts }, (_, part) => ({ file, traceId: firstId + k, part, parts })));
+  const byTrace = new Map();  // traceId -> { left: parts, events, error }
   let next = 0;
   let events = 0;
   const errors = [];
-  // Appends run one after another (one connection) while the workers read ahead.
-  let appending = Promise.resolve();
   let failure = null;
-  const appenders = new Map();
   const pool = [];
   const stop = (e) => {
     failure ??= e;
@@ -234,34 +198,57 @@ export async function loadTraces(connection, files, { workers, tables, firstId =
     const worker = new Worker(path.join(here, 'sql-worker.js'));
     pool.push(worker);
     const give = () => {
-      if (failure || next >= files.length) {
+      if (failure || next >= units.length) {
         worker.postMessage({ done: true });
         return;
       }
-      const traceId = next++;
-      worker.postMessage({ file: files[traceId], traceId: firstId + traceId, tables: names });
+      worker.postMessage({ ...units[next++], tables: names, dir: outDir });
     };
     worker.on('message', (m) => {
-      appending = appending.then(async () => {
-        if (failure) return;
-        if (m.table) {
-          await appendTable(connection, m.table, all, appenders);
-          if (m.table.name === 'events') events += m.table.rows;
-          worker.postMessage({ ack: true });
-        } else if (m.traceDone) {
-          if (m.error && m.events === undefined) errors.push({ file: m.file, error: m.error });
-          onTrace?.(m);
-          give();
+      const t = byTrace.get(m.traceId) ?? { left: m.parts };
+      byTrace.set(m.traceId, t);
+      t.left--;
+      if (m.events !== undefined) t.events = m.events;
+      t.error ??= m.error;
+      if (m.events === undefined) t.unread = true;
+      if (t.left === 0) {
+        if (t.unread) {
+          errors.push({ file: m.file, error: t.error });
+          // A part may have written before another failed: none of the trace stays.
+          for (const name of names) {
+            for (const f of fs.readdirSync(path.join(outDir, name))) {
+              if (f.startsWith(`${m.traceId}-`)) fs.rmSync(path.join(outDir, name, f));
+            }
+          }
+        } else {
+          events += t.events;
         }
-      }).catch(stop);
+        onTrace?.({ file: m.file, traceId: m.traceId, events: t.events, error: t.error });
+      }
+      give();
     });
     worker.on('error', stop);
     worker.on('exit', () => resolve());
     give();
   });
-  await Promise.all(Array.from({ length: poolSize }, runWorker));
-  await appending;
-  for (const a of appenders.values()) a.closeSync();
+  await Promise.all(Array.from({ length: Math.min(poolSize, units.length) }, runWorker));
   if (failure) throw failure;
+
+  const filesOf = (name) => fs.readdirSync(path.join(outDir, name)).sort().map((f) => path.join(outDir, name, f));
+  const readParquet = (list) => `read_parquet([${list.map(quoteString).join(', ')}])`;
+  if (into === 'views') {
+    for (const t of all) {
+      const list = names.includes(t.name) ? filesOf(t.name) : [];
+      if (list.length) await connection.run(`CREATE OR REPLACE VIEW ${quoteIdent(t.name)} AS SELECT * FROM ${readParquet(list)}`);
+      else for (const s of createStatements([t], { plain: true })) await connection.run(s);
+    }
+  } else {
+    for (const s of createStatements(all)) await connection.run(s);
+    for (const name of names) {
+      const list = filesOf(name);
+      if (list.length) await connection.run(`INSERT INTO ${quoteIdent(name)} SELECT * FROM ${readParquet(list)}`);
+    }
+    fs.rmSync(outDir, { recursive: true, force: true });
+  }
   return { traces: files.length - errors.length, events, errors };
 }

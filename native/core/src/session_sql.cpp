@@ -55,6 +55,11 @@ SqlTable TraceSession::sql_table(std::string_view name, int64_t trace_id, std::s
   return analysis::sql_table(sql_source(trace_id, std::move(path), needs_summary(name)), name, offset, limit);
 }
 
+void TraceSession::sql_parquet(std::string_view name, int64_t trace_id, std::string path, size_t from,
+                               std::optional<size_t> to, const ParquetSink& sink) {
+  write_sql_parquet(sql_source(trace_id, std::move(path), needs_summary(name)), name, sink, from, to);
+}
+
 Value TraceSession::sql_table_value(std::string_view name, int64_t trace_id, std::string path, size_t offset,
                                     std::optional<size_t> limit, bool int64_bytes) {
   SqlTable t = sql_table(name, trace_id, std::move(path), offset, limit);

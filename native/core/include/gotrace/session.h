@@ -22,6 +22,7 @@
 #include "gotrace/analysis/profile.h"
 #include "gotrace/analysis/profile_selection.h"
 #include "gotrace/analysis/regions.h"
+#include "gotrace/analysis/sql_parquet.h"
 #include "gotrace/analysis/sql_tables.h"
 #include "gotrace/analysis/summary.h"
 #include "gotrace/analysis/summary_pages.h"
@@ -172,6 +173,10 @@ class TraceSession {
   // with `int64_bytes`; VARCHAR as a dictionary and codes into it.
   Value sql_table_value(std::string_view name, int64_t trace_id, std::string path, size_t offset,
                         std::optional<size_t> limit, bool int64_bytes);
+  // A table as a Parquet file into `sink` (analysis/sql_parquet.h); events and
+  // g_transitions rows [from, to) only when given.
+  void sql_parquet(std::string_view name, int64_t trace_id, std::string path, size_t from, std::optional<size_t> to,
+                   const analysis::ParquetSink& sink);
 
   // The results that cross to JavaScript as typed arrays (see index.d.ts for their shapes).
   Value events_page(double from, double limit, double goroutine, double proc, double thread, double kind_mask);

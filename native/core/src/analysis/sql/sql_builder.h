@@ -5,6 +5,7 @@
 
 #include "gotrace/go_int.h"
 
+#include <array>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -26,6 +27,9 @@ class SqlTableBuilder {
       col.type = c.type;
     }
     codes_.resize(table_.columns.size());
+    std::array<int32_t, 16> none;
+    none.fill(-1);
+    recent_.assign(table_.columns.size(), none);
   }
 
   size_t column(std::string_view name) const {
@@ -107,12 +111,23 @@ class SqlTableBuilder {
     size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
   };
   int32_t code(size_t k, std::string_view s) {
-    auto& codes = codes_[k];
-    if (auto it = codes.find(s); it != codes.end()) return it->second;
+    // Most columns repeat a few strings (states, reasons, names): a small cache by a cheap
+    // hash, checked against the dictionary's string, spares hashing the whole string.
+    auto& recent = recent_[k];
     auto& dict = table_.columns[k].dictionary;
-    const auto c = static_cast<int32_t>(dict.size());
-    dict.emplace_back(s);
-    codes.emplace(std::string(s), c);
+    const size_t slot = (s.size() * 31 + (s.empty() ? 0 : static_cast<unsigned char>(s.back()) * 7 +
+                                                          static_cast<unsigned char>(s[s.size() / 2]))) % recent.size();
+    if (const int32_t c = recent[slot]; c >= 0 && dict[static_cast<size_t>(c)] == s) return c;
+    auto& codes = codes_[k];
+    int32_t c;
+    if (auto it = codes.find(s); it != codes.end()) {
+      c = it->second;
+    } else {
+      c = static_cast<int32_t>(dict.size());
+      dict.emplace_back(s);
+      codes.emplace(std::string(s), c);
+    }
+    recent[slot] = c;
     return c;
   }
 
@@ -120,6 +135,7 @@ class SqlTableBuilder {
   int64_t trace_id_;
   Time origin_ = 0;
   std::vector<std::unordered_map<std::string, int32_t, Hash, std::equal_to<>>> codes_;
+  std::vector<std::array<int32_t, 16>> recent_;
 };
 
 // The trace clock's value at time 0 of the tables: the first event's.
