@@ -17,6 +17,7 @@
 #include "gotrace/analysis/profile_filter.h"
 #include "gotrace/analysis/regions.h"
 #include "gotrace/analysis/report.h"
+#include "gotrace/analysis/sql_parquet.h"
 #include "gotrace/analysis/sql_tables.h"
 #include "gotrace/analysis/summary.h"
 #include "gotrace/analysis/tasks.h"
@@ -111,8 +112,14 @@ int run_every_analysis(const uint8_t* data, size_t size) {
   Summary sql_summary = summarize_intervals(r.store, intervals);
   TraceStats stats = compute_stats(r);
   SqlSource source{r, stats, sql_summary, intervals, 1, "fuzz"};
-  for (const SqlTableSpec& t : sql_tables()) sql_table(source, t.name);
+  // And as Parquet files (every encoder over hostile values: ids, times, clocks).
+  const ParquetSink discard = [](std::span<const uint8_t>) {};
+  for (const SqlTableSpec& t : sql_tables()) {
+    sql_table(source, t.name);
+    write_sql_parquet(source, t.name, discard, 0, std::nullopt, 5);  // small row groups: many
+  }
   sql_table(source, "events", r.store.size() / 2, 3);
+  write_sql_parquet(source, "events", discard, r.store.size() / 2, r.store.size() / 2 + 3);
   return 0;
 }
 

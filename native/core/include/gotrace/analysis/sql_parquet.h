@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -22,13 +23,14 @@ namespace gotrace::analysis {
 using ParquetSink = std::function<void(std::span<const uint8_t>)>;
 
 // Rows of a row group: DuckDB reads a file's row groups on parallel threads.
-inline constexpr size_t kParquetGroupRows = size_t{1} << 18;
+inline constexpr size_t kParquetGroupRows = size_t{1} << 15;
 
 // One Parquet file of a table: write() the table's rows (whole or slice after slice, in
 // order), then finish().
 class SqlParquetWriter {
  public:
   SqlParquetWriter(const SqlTableSpec& spec, ParquetSink sink);
+  ~SqlParquetWriter();
   SqlParquetWriter(const SqlParquetWriter&) = delete;
   SqlParquetWriter& operator=(const SqlParquetWriter&) = delete;
 
@@ -51,6 +53,7 @@ class SqlParquetWriter {
     uint64_t rows = 0;
     std::vector<ColumnChunk> columns;
   };
+  struct Scratch;
 
  private:
   void begin();
@@ -62,6 +65,7 @@ class SqlParquetWriter {
   uint64_t offset_ = 0, rows_ = 0;
   bool begun_ = false, finished_ = false;
   std::vector<RowGroup> groups_;
+  std::unique_ptr<Scratch> scratch_;
 };
 
 // A table of `source` as one Parquet file into `sink`; for events and g_transitions only

@@ -9,11 +9,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 namespace gotrace::analysis::detail {
 
+// Returns the values' minimum and maximum (both 0 when n is 0), found on the way.
 template <class Get>
-void delta_binary_packed(std::string& out, size_t n, Get&& get) {
+std::pair<int64_t, int64_t> delta_binary_packed(std::string& out, size_t n, Get&& get) {
   constexpr size_t kBlock = 128, kMiniblocks = 4, kMini = kBlock / kMiniblocks;
   auto varint = [&](uint64_t v) {
     while (v >= 0x80) {
@@ -28,9 +30,10 @@ void delta_binary_packed(std::string& out, size_t n, Get&& get) {
   varint(n);
   if (n == 0) {
     varint(0);
-    return;
+    return {0, 0};
   }
   uint64_t prev = static_cast<uint64_t>(get(0));
+  int64_t lo = static_cast<int64_t>(prev), hi = lo;
   varint(zigzag(static_cast<int64_t>(prev)));
   uint64_t deltas[kBlock];
   for (size_t at = 1; at < n; at += kBlock) {
@@ -39,7 +42,10 @@ void delta_binary_packed(std::string& out, size_t n, Get&& get) {
     // the same way.
     int64_t min_delta = INT64_MAX;
     for (size_t i = 0; i < count; i++) {
-      const auto v = static_cast<uint64_t>(get(at + i));
+      const int64_t x = get(at + i);
+      lo = std::min(lo, x);
+      hi = std::max(hi, x);
+      const auto v = static_cast<uint64_t>(x);
       deltas[i] = v - prev;
       prev = v;
       min_delta = std::min(min_delta, static_cast<int64_t>(deltas[i]));
@@ -91,6 +97,7 @@ void delta_binary_packed(std::string& out, size_t n, Get&& get) {
       }
     }
   }
+  return {lo, hi};
 }
 
 }  // namespace gotrace::analysis::detail

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,31 @@ class RleHybridEncoder {
         bits >>= 8;
         have -= 8;
       }
+    }
+  }
+
+  // Definition levels of rows with `null` flags (1 = NULL), all bit-packed in one run:
+  // level 1 for a value, 0 for NULL, 8 rows to a byte. Only at the start of an encoding
+  // of bit width 1.
+  void packed_levels(const uint8_t* null, size_t n) {
+    if (n == 0) return;
+    const size_t groups = (n + 7) / 8;
+    varint((groups << 1) | 1);
+    const size_t at = out_.size();
+    out_.resize(at + groups);
+    auto* p = reinterpret_cast<uint8_t*>(out_.data() + at);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+      uint64_t x;
+      std::memcpy(&x, null + i, 8);
+      // Bytes of 0 or 1, flipped, gathered into the top byte: byte k to bit k.
+      x ^= 0x0101010101010101ull;
+      *p++ = static_cast<uint8_t>((x * 0x0102040810204080ull) >> 56);
+    }
+    if (i < n) {
+      uint8_t last = 0;
+      for (size_t k = 0; i + k < n; k++) last |= static_cast<uint8_t>((null[i + k] ^ 1) << k);
+      *p = last;
     }
   }
 

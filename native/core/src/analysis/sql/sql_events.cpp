@@ -5,9 +5,9 @@
 // hashed: a few times faster than a row at a time.
 #include <array>
 #include <string>
-#include <unordered_map>
 
 #include "analysis/sql/sql_builder.h"
+#include "analysis/sql/sql_columns.h"
 #include "analysis/sql/sql_table_builders.h"
 #include "analysis/transition.h"
 #include "gotrace/event_view.h"
@@ -15,83 +15,11 @@
 
 namespace gotrace::analysis::detail {
 
-namespace {
-
-// A VARCHAR column being written: codes, NULL until set, and its dictionary.
-class TextColumn {
- public:
-  TextColumn(SqlColumn& c, size_t rows) : c_(c) {
-    c_.int32s.assign(rows, 0);
-    c_.nulls.assign(rows, 1);
-  }
-  void set(size_t row, int32_t code) {
-    c_.int32s[row] = code;
-    c_.nulls[row] = 0;
-  }
-  // A string of the trace's string table (or another that lives as long): by address.
-  int32_t stable(std::string_view s) {
-    const auto key = std::pair<const void*, size_t>(s.data(), s.size());
-    if (auto it = by_address_.find(key); it != by_address_.end()) return it->second;
-    const int32_t code = text(s);
-    by_address_.emplace(key, code);
-    return code;
-  }
-  int32_t text(std::string_view s) {
-    if (auto it = by_text_.find(std::string(s)); it != by_text_.end()) return it->second;
-    const auto code = static_cast<int32_t>(c_.dictionary.size());
-    c_.dictionary.emplace_back(s);
-    by_text_.emplace(std::string(s), code);
-    return code;
-  }
-
- private:
-  struct PairHash {
-    size_t operator()(const std::pair<const void*, size_t>& p) const {
-      return std::hash<const void*>()(p.first) ^ (p.second * 0x9e3779b97f4a7c15ull);
-    }
-  };
-  SqlColumn& c_;
-  std::unordered_map<std::pair<const void*, size_t>, int32_t, PairHash> by_address_;
-  std::unordered_map<std::string, int32_t> by_text_;
-};
-
-// A BIGINT column: values, NULL until set (when nullable).
-class IntColumn {
- public:
-  IntColumn(SqlColumn& c, size_t rows, bool nullable) : c_(c) {
-    c_.ints.assign(rows, 0);
-    if (nullable) c_.nulls.assign(rows, 1);
-  }
-  void set(size_t row, int64_t v) {
-    c_.ints[row] = v;
-    if (!c_.nulls.empty()) c_.nulls[row] = 0;
-  }
-  void id(size_t row, int64_t v) {  // an id, NULL when negative (none)
-    if (v >= 0) set(row, v);
-  }
-  int64_t* data() { return c_.ints.data(); }
-
- private:
-  SqlColumn& c_;
-};
-
-}  // namespace
-
 SqlTable events_table(const SqlSource& src, size_t from, size_t to) {
   const EventStore& s = src.read.store;
   const size_t n = to - from;
-  SqlTable t;
-  {
-    SqlTableBuilder b(*find_sql_table("events"), src.trace_id);
-    t = b.take();
-  }
-  t.rows = n;
-  auto col = [&](std::string_view name) -> SqlColumn& {
-    for (SqlColumn& c : t.columns)
-      if (c.name == name) return c;
-    throw std::logic_error("no events column " + std::string(name));
-  };
-  col("trace_id").ints.assign(n, src.trace_id);
+  SqlTable t = sized_table("events", src.trace_id, n);
+  auto col = [&](std::string_view name) -> SqlColumn& { return column_of(t, name); };
   IntColumn event(col("event"), n, false), time(col("time"), n, false), thread(col("thread"), n, true),
       proc(col("proc"), n, true), goroutine(col("goroutine"), n, true), stack(col("stack_id"), n, true),
       resource_id(col("resource_id"), n, true), tstack(col("transition_stack_id"), n, true),
@@ -217,16 +145,7 @@ SqlTable events_table(const SqlSource& src, size_t from, size_t to) {
       }
     }
   });
-  // A column with no NULL keeps no mask.
-  for (SqlColumn& c : t.columns) {
-    bool any = false;
-    for (uint8_t x : c.nulls)
-      if (x) {
-        any = true;
-        break;
-      }
-    if (!any) c.nulls.clear();
-  }
+  drop_empty_null_masks(t);
   return t;
 }
 

@@ -1,7 +1,11 @@
 // The goroutine tables: the summary of each goroutine (goroutines), its block time by
 // reason (goroutine_blocks), and the intervals its figures are summed from
 // (g_transitions), all from summarize_intervals.
+#include <algorithm>
+#include <array>
+
 #include "analysis/sql/sql_builder.h"
+#include "analysis/sql/sql_columns.h"
 #include "analysis/sql/sql_table_builders.h"
 #include "analysis/transition.h"
 #include "gotrace/event_view.h"
@@ -71,40 +75,58 @@ std::string_view figure_name(GoFigure f) {
 
 }  // namespace
 
+// Written column by column (11 M rows on the 94 MB trace): the states, figures and
+// reasons are small enums, coded once each.
 SqlTable g_transitions_table(const SqlSource& src, size_t from, size_t to) {
   const EventStore& s = src.read.store;
-  SqlTableBuilder b(*find_sql_table("g_transitions"), src.trace_id);
-  b.set_origin(time_origin(s));
-  b.reserve(to - from);
-  const size_t c_id = b.column("goroutine"), c_from = b.column("from_state"), c_state = b.column("state"),
-               c_to = b.column("to_state"), c_reason = b.column("reason"), c_start = b.column("start"),
-               c_end = b.column("end"), c_duration = b.column("duration"), c_stack = b.column("stack_id"),
-               c_start_event = b.column("start_event"), c_end_event = b.column("end_event"),
-               c_counted = b.column("counted_as");
-  auto transition = [&](uint64_t i) { return read_transition(s, static_cast<size_t>(i), s.type(static_cast<size_t>(i))); };
-  for (size_t k = from; k < to; k++) {
-    const GoInterval& iv = src.intervals[k];
-    b.big(c_id, iv.goroutine);
-    b.text(c_state, to_string(iv.state));
+  const size_t n = to - from;
+  SqlTable t = sized_table("g_transitions", src.trace_id, n);
+  auto col = [&](std::string_view name) -> SqlColumn& { return column_of(t, name); };
+  IntColumn goroutine(col("goroutine"), n, false), start(col("start"), n, false), end(col("end"), n, false),
+      duration(col("duration"), n, false), stack(col("stack_id"), n, true), start_event(col("start_event"), n, true),
+      end_event(col("end_event"), n, true);
+  TextColumn from_state(col("from_state"), n), state(col("state"), n), to_state(col("to_state"), n),
+      reason(col("reason"), n), counted(col("counted_as"), n);
+  constexpr size_t kStates = static_cast<size_t>(GoState::Syscall) + 1;
+  std::array<int32_t, kStates> from_code, state_code, to_code;
+  std::array<int32_t, 5> figure_code;
+  for (auto* a : {&from_code, &state_code, &to_code}) a->fill(-1);
+  figure_code.fill(-1);
+  std::vector<int32_t> reason_code(src.summary.block_reasons.size(), -1);
+  auto coded = [](TextColumn& c, int32_t& code, std::string_view text) {
+    if (code < 0) code = c.text(text);
+    return code;
+  };
+  auto state_index = [](GoState g) { return std::min(static_cast<size_t>(g), kStates - 1); };
+  const Time origin = time_origin(s);
+  for (size_t row = 0; row < n; row++) {
+    const GoInterval& iv = src.intervals[from + row];
+    goroutine.set(row, iv.goroutine);
+    state.set(row, coded(state, state_code[state_index(iv.state)], to_string(iv.state)));
     if (iv.start_event != kNoEvent) {
-      const StateTransition st = transition(iv.start_event);
-      b.text(c_from, to_string(st.go_from()));
+      const auto i = static_cast<size_t>(iv.start_event);
+      const StateTransition st = read_transition(s, i, s.type(i));
+      const GoState g = st.go_from();
+      from_state.set(row, coded(from_state, from_code[state_index(g)], to_string(g)));
       // The stack it entered the state with (where it blocked, what created it...).
-      if (st.has_stack && st.stack != 0) b.big(c_stack, st.stack);
-      b.big(c_start_event, static_cast<int64_t>(iv.start_event));
+      if (st.has_stack && st.stack != 0) stack.set(row, st.stack);
+      start_event.set(row, static_cast<int64_t>(i));
     }
     if (iv.end_event != kNoEvent) {
-      b.text(c_to, to_string(transition(iv.end_event).go_to()));
-      b.big(c_end_event, static_cast<int64_t>(iv.end_event));
+      const auto i = static_cast<size_t>(iv.end_event);
+      const GoState g = read_transition(s, i, s.type(i)).go_to();
+      to_state.set(row, coded(to_state, to_code[state_index(g)], to_string(g)));
+      end_event.set(row, static_cast<int64_t>(i));
     }
-    if (iv.figure == GoFigure::Block) b.text(c_reason, src.summary.block_reasons[iv.reason]);
-    b.time(c_start, iv.start);
-    b.time(c_end, iv.end);
-    b.big(c_duration, wrap_sub(iv.end, iv.start));
-    b.text(c_counted, figure_name(iv.figure));
-    b.end_row();
+    if (iv.figure == GoFigure::Block)
+      reason.set(row, coded(reason, reason_code[iv.reason], src.summary.block_reasons[iv.reason]));
+    start.set(row, wrap_sub(iv.start, origin));
+    end.set(row, wrap_sub(iv.end, origin));
+    duration.set(row, wrap_sub(iv.end, iv.start));
+    counted.set(row, coded(counted, figure_code[static_cast<size_t>(iv.figure) % 5], figure_name(iv.figure)));
   }
-  return b.take();
+  drop_empty_null_masks(t);
+  return t;
 }
 
 }  // namespace gotrace::analysis::detail

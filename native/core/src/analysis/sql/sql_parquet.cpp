@@ -72,10 +72,24 @@ void page_header(std::string& out, PageType type, size_t size, int32_t values, E
   w.end();
 }
 
+}  // namespace
+
+// Buffers kept from one column chunk to the next: in WebAssembly a fresh large buffer
+// costs a copy at each growth, through JavaScript.
+struct SqlParquetWriter::Scratch {
+  std::string group, page, dictionary;
+  std::vector<int64_t> gathered;
+  std::vector<uint32_t> indices;
+  std::vector<int32_t> local;
+};
+
+namespace {
+
 // One column chunk of rows [from, to): its pages, appended to `out`.
 class ChunkEncoder {
  public:
-  ChunkEncoder(const SqlColumn& c, size_t from, size_t to) : c_(c), from_(from), to_(to) {}
+  ChunkEncoder(const SqlColumn& c, size_t from, size_t to, SqlParquetWriter::Scratch& scratch)
+      : c_(c), from_(from), to_(to), x_(scratch) {}
 
   SqlParquetWriter::ColumnChunk encode(std::string& out, uint64_t base) {
     SqlParquetWriter::ColumnChunk meta;
@@ -84,7 +98,8 @@ class ChunkEncoder {
     if (!c_.nulls.empty())
       meta.nulls = static_cast<uint64_t>(std::count(c_.nulls.begin() + static_cast<ptrdiff_t>(from_),
                                                     c_.nulls.begin() + static_cast<ptrdiff_t>(to_), uint8_t{1}));
-    std::string page;
+    std::string& page = x_.page;
+    page.clear();
     levels(page, n, meta.nulls);
     Encoding encoding = Plain;
     switch (c_.type) {
@@ -97,7 +112,8 @@ class ChunkEncoder {
       case SqlType::Boolean: plain_bools(page); break;
       case SqlType::Varchar:
         if (meta.nulls < n) {
-          std::string dictionary;
+          std::string& dictionary = x_.dictionary;
+          dictionary.clear();
           const int32_t words = dictionary_indices(page, dictionary);
           meta.dictionary_page = base + out.size();
           page_header(out, DictionaryPage, dictionary.size(), words, Plain);
@@ -128,8 +144,7 @@ class ChunkEncoder {
       e.run(nulls == 0 ? 1 : 0, n);
       e.finish();
     } else {
-      const uint8_t* null = c_.nulls.data() + from_;
-      e.packed(n, [&](size_t i) { return static_cast<uint32_t>(null[i] ^ 1); });
+      e.packed_levels(c_.nulls.data() + from_, n);
     }
     const auto size = static_cast<uint32_t>(page.size() - at - 4);
     std::memcpy(page.data() + at, &size, 4);
@@ -140,17 +155,20 @@ class ChunkEncoder {
     if (present_count == 0) return std::nullopt;
     const int64_t* v = c_.ints.data() + from_;
     const size_t n = to_ - from_;
-    std::vector<int64_t> gathered;
+    std::vector<int64_t>& gathered = x_.gathered;
     if (present_count < n) {
-      gathered.reserve(present_count);
+      // Branch-free: every value is stored, the cursor moves past the present ones.
+      gathered.resize(n + 1);
+      int64_t* out = gathered.data();
       const uint8_t* null = c_.nulls.data() + from_;
-      for (size_t i = 0; i < n; i++)
-        if (!null[i]) gathered.push_back(v[i]);
-      v = gathered.data();
+      size_t k = 0;
+      for (size_t i = 0; i < n; i++) {
+        out[k] = v[i];
+        k += null[i] ^ 1u;
+      }
+      v = out;
     }
-    const auto [lo, hi] = std::minmax_element(v, v + present_count);
-    detail::delta_binary_packed(page, present_count, [v](size_t i) { return v[i]; });
-    return std::pair{*lo, *hi};
+    return detail::delta_binary_packed(page, present_count, [v](size_t i) { return v[i]; });
   }
 
   // The present values, plain; the integers' minimum and maximum.
@@ -201,21 +219,28 @@ class ChunkEncoder {
   // The strings the rows use, in order of first use, as the dictionary page (plain byte
   // arrays); the rows as indices into it. Returns the dictionary's size.
   int32_t dictionary_indices(std::string& page, std::string& dictionary) {
-    std::vector<int32_t> local(c_.dictionary.size(), -1);
-    std::vector<uint32_t> indices;
-    indices.reserve(to_ - from_);
+    std::vector<int32_t>& local = x_.local;
+    local.assign(c_.dictionary.size(), -1);
+    std::vector<uint32_t>& indices = x_.indices;
+    indices.resize(to_ - from_ + 1);
     int32_t used = 0;
+    const int32_t* codes = c_.int32s.data();
+    const uint8_t* null = c_.nulls.empty() ? nullptr : c_.nulls.data();
+    uint32_t* out = indices.data();
+    size_t k = 0;
     for (size_t i = from_; i < to_; i++) {
-      if (!present(i)) continue;
-      const auto code = static_cast<size_t>(c_.int32s[i]);
-      if (local[code] < 0) {
+      // A NULL row's code (0) is looked up too, branch-free, and its index overwritten.
+      const auto code = static_cast<size_t>(codes[i]);
+      if (local[code] < 0) [[unlikely]] {
         local[code] = used++;
         const std::string& s = c_.dictionary[code];
         put<uint32_t>(dictionary, static_cast<uint32_t>(s.size()));
         dictionary += s;
       }
-      indices.push_back(static_cast<uint32_t>(local[code]));
+      out[k] = static_cast<uint32_t>(local[code]);
+      k += null ? null[i] ^ 1u : 1u;
     }
+    indices.resize(k);
     const int width = std::max(1, static_cast<int>(std::bit_width(static_cast<uint32_t>(used - 1))));
     page.push_back(static_cast<char>(width));
     RleHybridEncoder e(page, width);
@@ -225,6 +250,7 @@ class ChunkEncoder {
 
   const SqlColumn& c_;
   size_t from_, to_;
+  SqlParquetWriter::Scratch& x_;
 };
 
 std::string le_bytes(int64_t v, PhysicalType type) {
@@ -236,7 +262,10 @@ std::string le_bytes(int64_t v, PhysicalType type) {
 
 }  // namespace
 
-SqlParquetWriter::SqlParquetWriter(const SqlTableSpec& spec, ParquetSink sink) : spec_(spec), sink_(std::move(sink)) {}
+SqlParquetWriter::SqlParquetWriter(const SqlTableSpec& spec, ParquetSink sink)
+    : spec_(spec), sink_(std::move(sink)), scratch_(std::make_unique<Scratch>()) {}
+
+SqlParquetWriter::~SqlParquetWriter() = default;
 
 void SqlParquetWriter::emit(const std::string& bytes) {
   sink_(std::span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()));
@@ -260,8 +289,9 @@ void SqlParquetWriter::write(const SqlTable& t, size_t group_rows) {
 void SqlParquetWriter::write_group(const SqlTable& t, size_t from, size_t to) {
   RowGroup g;
   g.rows = to - from;
-  std::string out;
-  for (const SqlColumn& c : t.columns) g.columns.push_back(ChunkEncoder(c, from, to).encode(out, offset_));
+  std::string& out = scratch_->group;
+  out.clear();
+  for (const SqlColumn& c : t.columns) g.columns.push_back(ChunkEncoder(c, from, to, *scratch_).encode(out, offset_));
   emit(out);
   rows_ += g.rows;
   groups_.push_back(std::move(g));

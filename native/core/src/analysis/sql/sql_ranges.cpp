@@ -1,7 +1,11 @@
 // The ranges table: GC mark phases, stop-the-worlds, sweeps and mark assists, each from
 // its begin (or the RangeActive that says it was under way when the generation began)
 // to its end. A range the trace ends in has no end.
+#include <algorithm>
 #include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
 #include <tuple>
 
 #include "analysis/sql/sql_builder.h"
@@ -19,12 +23,15 @@ SqlTable ranges_table(const SqlSource& src) {
                c_goroutine = b.column("goroutine"), c_start_event = b.column("start_event"),
                c_end_event = b.column("end_event"), c_swept = b.column("bytes_swept"),
                c_reclaimed = b.column("bytes_reclaimed");
-  using Key = std::tuple<std::string, ResourceKind, int64_t>;
+  // Ranges by name (numbered: compared as numbers), scope and resource.
+  std::unordered_map<std::string, int32_t> name_ids;
+  std::vector<std::string> names;
+  using Key = std::tuple<int32_t, ResourceKind, int64_t>;
   std::map<Key, size_t> open;  // range -> the event that began it
   auto row = [&](const Key& key, size_t begin, const EventView* end) {
     const EventView e(s, begin);
-    const auto& [name, scope, id] = key;
-    b.text(c_name, name);
+    const auto& [name_id, scope, id] = key;
+    b.text(c_name, names[static_cast<size_t>(name_id)]);
     b.text(c_scope, scope == ResourceKind::None ? std::string_view("Global") : to_string(scope));
     if (scope != ResourceKind::None) b.big(c_resource_id, id);
     b.time(c_start, e.time());
@@ -47,7 +54,9 @@ SqlTable ranges_table(const SqlSource& src) {
       if (kind != EventKind::RangeBegin && kind != EventKind::RangeActive && kind != EventKind::RangeEnd) continue;
       const EventView e(s, i);
       Range r = e.range();
-      Key key{std::move(r.name), r.scope.kind, r.scope.id};
+      auto [it, added] = name_ids.try_emplace(std::move(r.name), static_cast<int32_t>(names.size()));
+      if (added) names.push_back(it->first);
+      Key key{it->second, r.scope.kind, r.scope.id};
       if (kind == EventKind::RangeEnd) {
         if (auto it = open.find(key); it != open.end()) {
           row(key, it->second, &e);
@@ -58,7 +67,14 @@ SqlTable ranges_table(const SqlSource& src) {
       }
     }
   });
-  for (auto& [key, begin] : open) row(key, begin, nullptr);
+  // Those the trace ends in, by name, scope and resource.
+  std::vector<std::pair<Key, size_t>> unended(open.begin(), open.end());
+  std::sort(unended.begin(), unended.end(), [&](const auto& a, const auto& b) {
+    const auto& [an, ak, aid] = a.first;
+    const auto& [bn, bk, bid] = b.first;
+    return std::tie(names[static_cast<size_t>(an)], ak, aid) < std::tie(names[static_cast<size_t>(bn)], bk, bid);
+  });
+  for (const auto& [key, begin] : unended) row(key, begin, nullptr);
   return b.take();
 }
 

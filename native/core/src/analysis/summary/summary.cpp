@@ -860,6 +860,14 @@ Summary SummaryBuild::take() {
 Summary summarize(const EventStore& store) { return SummaryBuild(store).take(); }
 
 Summary summarize_intervals(const EventStore& store, std::vector<GoInterval>& intervals) {
+  // Room for about an interval per state transition (0.95-0.99 of them in the corpus):
+  // grown by doubling instead, the vector is copied each time, old and new held at once
+  // (11 M intervals, 540 MB, on the 94 MB trace).
+  size_t transitions = 0;
+  store.for_each_chunk(0, store.size(), [&](const EventStore::ChunkColumns& c, size_t first, size_t end) {
+    for (size_t i = first; i < end; i++) transitions += kind_of_type(c.type(i)) == EventKind::StateTransition;
+  });
+  intervals.reserve(intervals.size() + transitions + transitions / 16 + 1024);
   detail::RangeNames names;
   detail::Summarizer summarizer(store, names);
   summarizer.record_intervals(&intervals);
