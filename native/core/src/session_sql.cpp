@@ -18,20 +18,19 @@ bool needs_summary(std::string_view table) {
 
 }  // namespace
 
-SqlSource TraceSession::sql_source(int64_t trace_id, std::string path, bool summary) {
-  if (!sql_) {
-    sql_ = std::make_unique<SqlParts>();
-    sql_->stats = compute_stats(read_, &events_by_type());
-  }
+SqlSource TraceSession::sql_source(int64_t trace_id, std::string path, bool summary, bool stats) {
+  if (!sql_) sql_ = std::make_unique<SqlParts>();
+  if (stats && !sql_->stats) sql_->stats = compute_stats(read_, &events_by_type());
   if (summary && !sql_->summarized) {
     sql_->summary = summarize_intervals(read_.store, sql_->intervals);
     sql_->summarized = true;
   }
-  return SqlSource{read_, sql_->stats, sql_->summary, sql_->intervals, trace_id, std::move(path)};
+  return SqlSource{read_, sql_->stats ? &*sql_->stats : nullptr, sql_->summary, sql_->intervals, trace_id,
+                   std::move(path)};
 }
 
 Value TraceSession::sql_schema() {
-  const SqlSource src = sql_source(0, {}, true);
+  const SqlSource src = sql_source(0, {}, true, true);
   Value tables = Value::array();
   for (const SqlTableSpec& t : sql_tables()) {
     Value columns = Value::array();
@@ -52,12 +51,14 @@ Value TraceSession::sql_schema() {
 
 SqlTable TraceSession::sql_table(std::string_view name, int64_t trace_id, std::string path, size_t offset,
                                  std::optional<size_t> limit) {
-  return analysis::sql_table(sql_source(trace_id, std::move(path), needs_summary(name)), name, offset, limit);
+  return analysis::sql_table(sql_source(trace_id, std::move(path), needs_summary(name), name == "traces"), name, offset,
+                             limit);
 }
 
 void TraceSession::sql_parquet(std::string_view name, int64_t trace_id, std::string path, size_t from,
                                std::optional<size_t> to, const ParquetSink& sink) {
-  write_sql_parquet(sql_source(trace_id, std::move(path), needs_summary(name)), name, sink, from, to);
+  write_sql_parquet(sql_source(trace_id, std::move(path), needs_summary(name), name == "traces"), name, sink, from,
+                    to);
 }
 
 Value TraceSession::sql_table_value(std::string_view name, int64_t trace_id, std::string path, size_t offset,

@@ -217,13 +217,13 @@ class TraceSession {
   std::unique_ptr<analysis::CriticalPathIndex> critical_paths_;
   std::unique_ptr<analysis::TraceFigures> diff_figures_;
   struct SqlParts {
-    TraceStats stats;
+    std::optional<TraceStats> stats;  // for the traces table
     analysis::Summary summary;
     std::vector<analysis::GoInterval> intervals;
     bool summarized = false;  // summary and intervals (built for the tables that need them)
   };
   std::unique_ptr<SqlParts> sql_;  // what the SQL tables are computed from
-  analysis::SqlSource sql_source(int64_t trace_id, std::string path, bool summary);
+  analysis::SqlSource sql_source(int64_t trace_id, std::string path, bool summary, bool stats);
   // The last group sorted for a page (paging through it sorts once).
   struct SortedGroup {
     std::string name;

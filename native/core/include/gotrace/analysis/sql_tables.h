@@ -71,7 +71,7 @@ struct SqlTable {
 // of summarize_intervals (the summary's own figures, with what they are summed from).
 struct SqlSource {
   const ReadResult& read;
-  const TraceStats& stats;
+  const TraceStats* stats;  // only the traces table reads it (may be null for the others)
   const Summary& summary;
   const std::vector<GoInterval>& intervals;
   int64_t trace_id = 0;

@@ -1,4 +1,6 @@
 // The traces table: one row per trace, its format, size, counts and clock.
+#include <stdexcept>
+
 #include "analysis/sql/sql_builder.h"
 #include "gotrace/go_int.h"
 #include "analysis/sql/sql_table_builders.h"
@@ -6,7 +8,8 @@
 namespace gotrace::analysis::detail {
 
 SqlTable traces_table(const SqlSource& src) {
-  const TraceStats& st = src.stats;
+  if (!src.stats) throw std::logic_error("the traces table needs the trace's stats");
+  const TraceStats& st = *src.stats;
   SqlTableBuilder b(*find_sql_table("traces"), src.trace_id);
   auto u = [](uint64_t v) { return static_cast<int64_t>(v); };
   if (!src.path.empty()) b.text(b.column("path"), src.path);
