@@ -106,3 +106,39 @@ test('events written in parts (rows) are the whole table, each part on its own',
     trace.dispose();
   }
 });
+
+test('the parts of a large trace write every table once and share out the events', async () => {
+  const { planPart } = await import('../../dist/sql.js');
+  const all = (await sqlTables()).map((t) => t.name);
+  const subsets = [all, ['traces', 'events'], ['events'], ['goroutines', 'g_transitions'], ['traces', 'logs', 'events', 'regions']];
+  for (const tables of subsets) {
+    for (const parts of [1, 2, 3]) {
+      for (const events of [0, 1, 7, 16794007]) {
+        const plans = Array.from({ length: parts }, (_, part) => planPart(tables, parts, part, events));
+        const named = plans.flat().filter((x) => x.table !== 'events').map((x) => x.table).sort();
+        assert.deepEqual(named, tables.filter((t) => t !== 'events').sort(), `${tables} in ${parts}: each once`);
+        const rows = plans.flat().filter((x) => x.table === 'events');
+        if (!tables.includes('events')) {
+          assert.equal(rows.length, 0);
+          continue;
+        }
+        if (parts === 1) {
+          assert.deepEqual(rows, [{ table: 'events' }]);
+          continue;
+        }
+        // Consecutive, from 0 to the end, none empty.
+        let at = 0;
+        for (const r of rows) {
+          assert.equal(r.rows[0], at, `${tables} in ${parts}, ${events} events`);
+          assert.ok(r.rows[1] > r.rows[0]);
+          at = r.rows[1];
+        }
+        assert.equal(at, events);
+      }
+    }
+  }
+  // The summary's tables stay together (the summary is made once per opened trace).
+  const two = [0, 1].map((part) => planPart(all, 2, part, 1000).map((x) => x.table));
+  const summary = ['goroutines', 'goroutine_blocks', 'g_transitions', 'tasks', 'regions'];
+  assert.ok(two.some((p) => summary.every((t) => p.includes(t))));
+});

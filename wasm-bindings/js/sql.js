@@ -49,7 +49,7 @@ const SUMMARY_TABLES = new Set(['goroutines', 'goroutine_blocks', 'g_transitions
 // What each table costs the core to write, per event of the trace, relative to the
 // events table (measured on the 94 MB corpus trace in Node): how the parts of a large
 // trace are balanced. Tables not named cost little.
-const COST = { events: 1, summary: 1.07, ranges: 0.22, logs: 0.08, metrics: 0.08, p_transitions: 0.04, traces: 0.04 };
+const COST = { events: 1, summary: 1.3, ranges: 0.25, logs: 0.11, metrics: 0.09, p_transitions: 0.06, traces: 0.07 };
 const costOf = (name) => COST[name] ?? 0.02;
 
 /**

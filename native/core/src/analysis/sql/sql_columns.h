@@ -18,10 +18,12 @@ class TextColumn {
   TextColumn(SqlColumn& c, size_t rows) : c_(c) {
     c_.int32s.assign(rows, 0);
     c_.nulls.assign(rows, 1);
+    codes_ = c_.int32s.data();
+    nulls_ = c_.nulls.data();
   }
   void set(size_t row, int32_t code) {
-    c_.int32s[row] = code;
-    c_.nulls[row] = 0;
+    codes_[row] = code;
+    nulls_[row] = 0;
   }
   // A string of the trace's string table (or another that lives as long): by address.
   int32_t stable(std::string_view s) {
@@ -46,6 +48,9 @@ class TextColumn {
     }
   };
   SqlColumn& c_;
+  // The arrays, sized once (their addresses held: no reload through the column).
+  int32_t* codes_;
+  uint8_t* nulls_;
   std::unordered_map<std::pair<const void*, size_t>, int32_t, PairHash> by_address_;
   std::unordered_map<std::string, int32_t> by_text_;
 };
@@ -56,18 +61,22 @@ class IntColumn {
   IntColumn(SqlColumn& c, size_t rows, bool nullable) : c_(c) {
     c_.ints.assign(rows, 0);
     if (nullable) c_.nulls.assign(rows, 1);
+    values_ = c_.ints.data();
+    nulls_ = nullable ? c_.nulls.data() : nullptr;
   }
   void set(size_t row, int64_t v) {
-    c_.ints[row] = v;
-    if (!c_.nulls.empty()) c_.nulls[row] = 0;
+    values_[row] = v;
+    if (nulls_) nulls_[row] = 0;
   }
   void id(size_t row, int64_t v) {  // an id, NULL when negative (none)
     if (v >= 0) set(row, v);
   }
-  int64_t* data() { return c_.ints.data(); }
+  int64_t* data() { return values_; }
 
  private:
   SqlColumn& c_;
+  int64_t* values_;
+  uint8_t* nulls_;  // null when the column has no NULL
 };
 
 // A table's columns by name, with trace_id filled and `rows` rows.
