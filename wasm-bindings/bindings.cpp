@@ -110,28 +110,7 @@ val analyses() {
 
 // The SQL tables and their columns (analysis/sql_tables.h): [{name, columns: [{name, type,
 // values?}]}], values: the closed set a VARCHAR column's strings come from.
-val sql_tables_js() {
-  val list = val::array();
-  for (const SqlTableSpec& t : sql_tables()) {
-    val columns = val::array();
-    for (const SqlColumnSpec& c : t.columns) {
-      val col = val::object();
-      col.set("name", std::string(c.name));
-      col.set("type", std::string(to_string(c.type)));
-      if (auto values = sql_column_values(t.name, c.name); !values.empty()) {
-        val v = val::array();
-        for (const std::string& s : values) v.call<void>("push", val(s));
-        col.set("values", v);
-      }
-      columns.call<void>("push", col);
-    }
-    val o = val::object();
-    o.set("name", std::string(t.name));
-    o.set("columns", columns);
-    list.call<void>("push", o);
-  }
-  return list;
-}
+val sql_tables_js() { return to_js(TraceSession::sql_tables()); }
 
 class WasmTrace {
  public:

@@ -642,11 +642,12 @@ export declare function openTrace(input: Uint8Array | ArrayBuffer | Blob, option
 
 export type SqlType = 'BIGINT' | 'INTEGER' | 'DOUBLE' | 'VARCHAR' | 'BOOLEAN';
 
-/** A SQL table of a trace: its name, row count and columns. */
+/** A SQL table of a trace: its name, row count and columns (`values`: the closed set a
+ *  VARCHAR column's strings come from, where they do). */
 export interface SqlTableSchema {
   name: string;
   rows: number;
-  columns: { name: string; type: SqlType }[];
+  columns: { name: string; type: SqlType; values?: string[] }[];
 }
 
 export interface SqlTableOptions {

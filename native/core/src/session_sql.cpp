@@ -16,6 +16,27 @@ bool needs_summary(std::string_view table) {
          table == "regions";
 }
 
+// Every table's name and columns, and its row count in `src` when given.
+Value tables_value(const SqlSource* src) {
+  Value tables = Value::array();
+  for (const SqlTableSpec& t : analysis::sql_tables()) {
+    Value columns = Value::array();
+    for (const SqlColumnSpec& c : t.columns) {
+      Value col = Value::object();
+      col.set("name", std::string(c.name));
+      col.set("type", std::string(to_string(c.type)));
+      if (auto values = sql_column_values(t.name, c.name); !values.empty()) col.set("values", Value(std::move(values)));
+      columns.push(std::move(col));
+    }
+    Value table = Value::object();
+    table.set("name", std::string(t.name));
+    if (src) table.set("rows", static_cast<double>(sql_table_rows(*src, t.name)));
+    table.set("columns", std::move(columns));
+    tables.push(std::move(table));
+  }
+  return tables;
+}
+
 }  // namespace
 
 SqlSource TraceSession::sql_source(int64_t trace_id, std::string path, bool summary, bool stats) {
@@ -29,24 +50,11 @@ SqlSource TraceSession::sql_source(int64_t trace_id, std::string path, bool summ
                    std::move(path)};
 }
 
+Value TraceSession::sql_tables() { return tables_value(nullptr); }
+
 Value TraceSession::sql_schema() {
   const SqlSource src = sql_source(0, {}, true, true);
-  Value tables = Value::array();
-  for (const SqlTableSpec& t : sql_tables()) {
-    Value columns = Value::array();
-    for (const SqlColumnSpec& c : t.columns) {
-      Value col = Value::object();
-      col.set("name", std::string(c.name));
-      col.set("type", std::string(to_string(c.type)));
-      columns.push(std::move(col));
-    }
-    Value table = Value::object();
-    table.set("name", std::string(t.name));
-    table.set("rows", static_cast<double>(sql_table_rows(src, t.name)));
-    table.set("columns", std::move(columns));
-    tables.push(std::move(table));
-  }
-  return tables;
+  return tables_value(&src);
 }
 
 SqlTable TraceSession::sql_table(std::string_view name, int64_t trace_id, std::string path, size_t offset,

@@ -163,9 +163,12 @@ class TraceSession {
   std::string mmu_json(std::span<const double> windows, unsigned flags, int worst);
   std::vector<uint8_t> pprof(std::string_view type, const analysis::ProfileSelection& selection);
 
-  // The SQL tables (analysis/sql_tables.h): each table's name, columns and row count, and
-  // rows [offset, offset + limit) of one. `path` fills the traces table's path. Their
-  // summary is summarize_intervals's, built on the first call and kept.
+  // The SQL tables (analysis/sql_tables.h): each table's name and columns ({name, type,
+  // values?}, values: the closed set a VARCHAR's strings come from), for any trace.
+  static Value sql_tables();
+  // The same with each table's row count in this trace; and rows [offset, offset + limit)
+  // of one. `path` fills the traces table's path. Their summary is summarize_intervals's,
+  // built on the first call and kept.
   Value sql_schema();
   analysis::SqlTable sql_table(std::string_view name, int64_t trace_id = 0, std::string path = {}, size_t offset = 0,
                                std::optional<size_t> limit = std::nullopt);
