@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import readline from 'node:readline';
 import { parseArgs } from 'node:util';
 import { sqlTables } from './index.js';
-import { expandTraceArgs, loadTraces, openDatabase } from './sql.js';
+import { expandTraceArgs, loadTraces, openDatabase, workDirectory } from './sql.js';
 
 const USAGE = `Usage: gotrace-sql [options] [QUERY] FILE|DIR|GLOB...
 
@@ -200,6 +200,7 @@ async function main() {
       // A kept database holds the rows; otherwise DuckDB reads the core's Parquet files
       // in place.
       into: opt.db ? 'tables' : 'views',
+      dir: workDirectory({ signals: true }).dir,
       tables: opt.tables ? opt.tables.split(',').map((s) => s.trim()).filter(Boolean) : await tablesFor(query, opt),
       onTrace: () => {
         done++;

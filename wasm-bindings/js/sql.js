@@ -150,11 +150,23 @@ function globRegExp(glob) {
   return new RegExp(`^${re}$`);
 }
 
-/** A working directory for the Parquet files, removed when the process exits. */
-export function workDirectory() {
+/**
+ * A working directory for the Parquet files, removed when the process exits; with
+ * `signals`, also when SIGINT or SIGTERM ends it (then with the shell's status for the
+ * signal: a command line tool's choice, not a library's).
+ */
+export function workDirectory({ signals = false } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gotrace-sql-'));
   const remove = () => fs.rmSync(dir, { recursive: true, force: true });
   process.once('exit', remove);
+  if (signals) {
+    for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
+      process.once(signal, () => {
+        remove();
+        process.exit(code);
+      });
+    }
+  }
   return { dir, remove };
 }
 
