@@ -1,6 +1,7 @@
 // A worker of loadTraces (sql.js): opens one trace at a time with the WebAssembly core
 // and writes its part of the trace's SQL tables (planPart) as Parquet files,
-// DIR/TABLE/TRACEID-PART.parquet, straight from the core's memory to the file.
+// DIR/TABLE/TRACEID-PART.parquet (the id zero-padded: the files sort in the traces'
+// order), straight from the core's memory to the file.
 import fs from 'node:fs';
 import path from 'node:path';
 import { parentPort } from 'node:worker_threads';
@@ -8,7 +9,7 @@ import { openTrace } from './index.js';
 import { planPart } from './sql.js';
 
 function writeTable(trace, { table, rows }, { file, traceId, part, dir }) {
-  const out = path.join(dir, table, `${traceId}-${String(part).padStart(3, '0')}.parquet`);
+  const out = path.join(dir, table, `${String(traceId).padStart(9, '0')}-${part}.parquet`);
   const fd = fs.openSync(out, 'w');
   try {
     trace.sqlParquet(table, { traceId, path: file, rows: rows ?? null, write: (bytes) => fs.writeSync(fd, bytes) });

@@ -229,7 +229,7 @@ export async function loadTraces(connection, files, { workers, tables, firstId =
           // A part may have written before another failed: none of the trace stays.
           for (const name of names) {
             for (const f of fs.readdirSync(path.join(outDir, name))) {
-              if (f.startsWith(`${m.traceId}-`)) fs.rmSync(path.join(outDir, name, f));
+              if (f.startsWith(`${String(m.traceId).padStart(9, '0')}-`)) fs.rmSync(path.join(outDir, name, f));
             }
           }
         } else {
