@@ -220,3 +220,21 @@ TEST_CASE("SQL tables: every table has trace_id first and the schema's columns",
   }
   CHECK_THROWS_WITH(session.sql_table("nope"), Catch::Contains("unknown table nope"));
 }
+
+TEST_CASE("SQL tables: the row counts (sqlSchema's) are the tables' rows on every corpus trace", "[sql]") {
+  const auto paths = every_corpus_trace();
+  REQUIRE(paths.size() > 100);
+  for (const std::string& path : paths) {
+    DYNAMIC_SECTION(std::filesystem::path(path).filename().string()) {
+      const ReadResult r = read_trace(read_bytes(path));
+      std::vector<GoInterval> intervals;
+      const Summary summary = summarize_intervals(r.store, intervals);
+      const TraceStats stats = compute_stats(r);
+      const SqlSource source{r, &stats, summary, intervals, 0, path};
+      for (const SqlTableSpec& t : sql_tables()) {
+        INFO(t.name);
+        CHECK(sql_table_rows(source, t.name) == sql_table(source, t.name).rows);
+      }
+    }
+  }
+}

@@ -1,9 +1,11 @@
 // sql_table(): a table by name, whole or a slice of its rows.
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 #include <string>
 
 #include "analysis/sql/sql_table_builders.h"
+#include "gotrace/event_view.h"
 
 namespace gotrace::analysis {
 
@@ -51,14 +53,37 @@ SqlTable whole(const SqlSource& src, std::string_view name) {
 }  // namespace
 
 size_t sql_table_rows(const SqlSource& src, std::string_view name) {
+  const EventStore& s = src.read.store;
+  // The tables of a row per event of a kind: that kind's events, counted by type.
+  auto events_of = [&](EventKind kind) {
+    const std::array<uint64_t, 256> by_type = s.count_by_type();
+    size_t n = 0;
+    for (size_t t = 0; t < by_type.size(); t++)
+      if (kind_of_type(static_cast<uint8_t>(t)) == kind) n += by_type[t];
+    return n;
+  };
   if (name == "traces") return 1;
-  if (name == "events") return src.read.store.size();
+  if (name == "events") return s.size();
   if (name == "g_transitions") return src.intervals.size();
   if (name == "goroutines") return src.summary.goroutines.size();
   if (name == "tasks") return src.summary.tasks.size();
-  if (name == "stacks") return src.read.store.stacks.size() - 1;
+  if (name == "stacks") return s.stacks.size() - 1;
+  if (name == "logs") return events_of(EventKind::Log);
+  if (name == "metrics") return events_of(EventKind::Metric);
+  if (name == "labels") return events_of(EventKind::Label);
+  if (name == "cpu_samples") return events_of(EventKind::StackSample);
+  if (name == "goroutine_blocks" || name == "regions") {
+    size_t n = 0;
+    for (const GoroutineSummary& g : src.summary.goroutines) n += name == "regions" ? g.regions.size() : g.stats.block.size();
+    return n;
+  }
+  if (name == "frames") {
+    size_t n = 0;
+    for (size_t id = 1; id < s.stacks.size(); id++) n += s.stacks.frames(static_cast<StackID>(id)).size();
+    return n;
+  }
   if (!find_sql_table(name)) throw std::invalid_argument("unknown table " + std::string(name));
-  return whole(src, name).rows;
+  return whole(src, name).rows;  // ranges and p_transitions: their events paired up
 }
 
 SqlTable sql_table(const SqlSource& src, std::string_view name, size_t offset, std::optional<size_t> limit) {
