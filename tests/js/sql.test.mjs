@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -19,7 +19,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const bin = path.join(root, 'dist/gotrace-sql.js');
 const run = promisify(execFile);
 const sql = (...args) => run(process.execPath, [bin, ...args], { maxBuffer: 1 << 28 });
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gotrace-sql-'));
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gotrace-sql-test-'));
+after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 const traces = ['go', 'newest'].flatMap((d) => fs.readdirSync(path.join(corpusDir, d))
   .filter((f) => f.endsWith('.trace')).sort().map((f) => path.join(corpusDir, d, f)));
