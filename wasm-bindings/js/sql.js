@@ -187,8 +187,7 @@ export async function loadTraces(connection, files, { workers, tables, firstId =
   const names = tables ?? all.map((t) => t.name);
   for (const name of names) if (!all.some((t) => t.name === name)) throw new Error(`unknown table ${name}`);
   if (into !== 'views' && into !== 'tables') throw new Error(`into is 'views' or 'tables', not ${into}`);
-  const work = dir ? { dir, remove: () => {} } : workDirectory();
-  const outDir = fs.mkdtempSync(path.join(work.dir, 'load-'));
+  const outDir = fs.mkdtempSync(path.join(dir ?? workDirectory().dir, 'load-'));
   for (const name of names) fs.mkdirSync(path.join(outDir, name));
 
   const poolSize = Math.max(1, workers ?? os.availableParallelism?.() ?? os.cpus().length);

@@ -38,8 +38,6 @@ class SqlParquetWriter {
   void write(const SqlTable& t, size_t group_rows = kParquetGroupRows);
   // Writes the footer: the file is complete.
   void finish();
-  uint64_t bytes_written() const { return offset_; }
-  uint64_t rows_written() const { return rows_; }
 
   struct ColumnChunk {
     uint64_t start = 0, data_page = 0, size = 0;

@@ -78,19 +78,6 @@ class RleHybridEncoder {
     }
   }
 
-  // Values in order, each run of equal ones found.
-  template <class Get>
-  void values(size_t n, Get&& get) {
-    size_t i = 0;
-    while (i < n) {
-      const uint32_t v = get(i);
-      size_t j = i + 1;
-      while (j < n && get(j) == v) j++;
-      run(v, j - i);
-      i = j;
-    }
-  }
-
   // Ends the encoding (the last group padded with zeros: readers take the count they
   // were told).
   void finish() {

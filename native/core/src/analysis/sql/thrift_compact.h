@@ -1,5 +1,5 @@
 // Thrift's compact protocol, the little of it Parquet's metadata (page headers, the
-// footer) needs: structs of integer, string, bool, list and struct fields, written in
+// footer) needs: structs of integer, string, list and struct fields, written in
 // increasing field order.
 #pragma once
 
@@ -12,7 +12,7 @@ namespace gotrace::analysis::detail {
 
 class ThriftWriter {
  public:
-  enum Type : uint8_t { True = 1, False = 2, I16 = 4, I32 = 5, I64 = 6, Binary = 8, List = 9, Struct = 12 };
+  enum Type : uint8_t { I16 = 4, I32 = 5, I64 = 6, Binary = 8, List = 9, Struct = 12 };
 
   explicit ThriftWriter(std::string& out) : out_(out) { last_.push_back(0); }
 
@@ -32,7 +32,6 @@ class ThriftWriter {
     field(id, Binary);
     string(s);
   }
-  void boolean(int16_t id, bool v) { field(id, v ? True : False); }
   // A struct field: its fields follow, then end().
   void begin(int16_t id) {
     field(id, Struct);
