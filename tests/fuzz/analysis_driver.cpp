@@ -111,7 +111,8 @@ int run_every_analysis(const uint8_t* data, size_t size) {
   std::vector<GoInterval> intervals;
   Summary sql_summary = summarize_intervals(r.store, intervals);
   TraceStats stats = compute_stats(r);
-  SqlSource source{r, &stats, sql_summary, intervals, 1, "fuzz"};
+  SqlKindEvents kinds = sql_kind_events(r.store);
+  SqlSource source{r, &stats, &kinds, sql_summary, intervals, 1, "fuzz"};
   // And as Parquet files (every encoder over hostile values: ids, times, clocks).
   const ParquetSink discard = [](std::span<const uint8_t>) {};
   for (const SqlTableSpec& t : sql_tables()) {

@@ -107,38 +107,34 @@ test('events written in parts (rows) are the whole table, each part on its own',
   }
 });
 
-test('the parts of a large trace write every table once and share out the events', async () => {
-  const { planPart } = await import('../../dist/sql.js');
+test('the parts of a large trace write every table once, the events in pieces that cover them', async () => {
+  const { planPart, eventPiece, EVENT_PIECE_ROWS } = await import('../../dist/sql.js');
   const all = (await sqlTables()).map((t) => t.name);
   const subsets = [all, ['traces', 'events'], ['events'], ['goroutines', 'g_transitions'], ['traces', 'logs', 'events', 'regions']];
   for (const tables of subsets) {
-    for (const parts of [1, 2, 3]) {
-      for (const events of [0, 1, 7, 16794007]) {
-        const plans = Array.from({ length: parts }, (_, part) => planPart(tables, parts, part, events));
-        const named = plans.flat().filter((x) => x.table !== 'events').map((x) => x.table).sort();
-        assert.deepEqual(named, tables.filter((t) => t !== 'events').sort(), `${tables} in ${parts}: each once`);
-        const rows = plans.flat().filter((x) => x.table === 'events');
-        if (!tables.includes('events')) {
-          assert.equal(rows.length, 0);
-          continue;
-        }
-        if (parts === 1) {
-          assert.deepEqual(rows, [{ table: 'events' }]);
-          continue;
-        }
-        // Consecutive, from 0 to the end, none empty.
-        let at = 0;
-        for (const r of rows) {
-          assert.equal(r.rows[0], at, `${tables} in ${parts}, ${events} events`);
-          assert.ok(r.rows[1] > r.rows[0]);
-          at = r.rows[1];
-        }
-        assert.equal(at, events);
-      }
+    // One part: every table, the events last.
+    assert.deepEqual(planPart(tables, 1, 0).map((x) => x.table).sort(), [...tables].sort());
+    if (tables.includes('events')) assert.equal(planPart(tables, 1, 0).at(-1).table, 'events');
+    // More: the others once each among the parts, the events in none (they go in pieces).
+    for (const parts of [2, 3]) {
+      const named = Array.from({ length: parts }, (_, part) => planPart(tables, parts, part)).flat().map((x) => x.table);
+      assert.deepEqual(named.sort(), tables.filter((t) => t !== 'events').sort(), `${tables} in ${parts}: each once`);
     }
   }
+  // The pieces: consecutive from 0 to the end, none empty, then null.
+  for (const events of [0, 1, 7, EVENT_PIECE_ROWS - 1, EVENT_PIECE_ROWS, EVENT_PIECE_ROWS + 1, 16794007]) {
+    let at = 0;
+    let k = 0;
+    for (let rows; (rows = eventPiece(k, events)); k++) {
+      assert.equal(rows[0], at, `${events} events, piece ${k}`);
+      assert.ok(rows[1] > rows[0] && rows[1] - rows[0] <= EVENT_PIECE_ROWS);
+      at = rows[1];
+    }
+    assert.equal(at, events);
+    assert.equal(k, Math.ceil(events / EVENT_PIECE_ROWS));
+  }
   // The summary's tables stay together (the summary is made once per opened trace).
-  const two = [0, 1].map((part) => planPart(all, 2, part, 1000).map((x) => x.table));
+  const two = [0, 1].map((part) => planPart(all, 2, part).map((x) => x.table));
   const summary = ['goroutines', 'goroutine_blocks', 'g_transitions', 'tasks', 'regions'];
   assert.ok(two.some((p) => summary.every((t) => p.includes(t))));
 });

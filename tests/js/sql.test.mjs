@@ -12,7 +12,8 @@ import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { openTrace } from '../../dist/index.js';
+import { openTrace, sqlTables } from '../../dist/index.js';
+import { loadTraces, openDatabase } from '../../dist/sql.js';
 import { corpusDir } from './corpus.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -24,6 +25,10 @@ after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 const traces = ['go', 'newest'].flatMap((d) => fs.readdirSync(path.join(corpusDir, d))
   .filter((f) => f.endsWith('.trace')).sort().map((f) => path.join(corpusDir, d, f)));
+
+// Each table's row count, one row per table.
+const sqlTablesCountQuery = (await sqlTables()).map((t) => `SELECT '${t.name}' AS t, count(*) AS n FROM ${t.name}`)
+  .join(' UNION ALL ') + ' ORDER BY t';
 
 async function json(...args) {
   const { stdout } = await sql('--json', ...args);
@@ -78,6 +83,32 @@ test('one query over every corpus trace equals each trace\'s own figures', async
     checked++;
   }
   assert.ok(checked > 100);
+});
+
+test('one trace read in two parts: every table once, the events in pieces taken by both workers, in order', async () => {
+  const file = traces.find((f) => f.endsWith('go123-workload.trace'));
+  const rowsOf = async (connection, q) => (await connection.runAndReadAll(q)).getRowObjectsJson();
+  const load = async (options) => {
+    const { instance, connection } = await openDatabase();
+    const dir = fs.mkdtempSync(path.join(tmp, 'parts-'));
+    const r = await loadTraces(connection, [file], { dir, ...options });
+    const counts = await rowsOf(connection, sqlTablesCountQuery);
+    // In the files' order (no ORDER BY): the pieces' files sort in the rows' order.
+    const events = await rowsOf(connection, 'SELECT event, time, kind, goroutine FROM events');
+    const files = fs.readdirSync(dir).flatMap((d) => fs.readdirSync(path.join(dir, d, 'events')));
+    connection.closeSync();
+    instance.closeSync?.();
+    return { r, counts, events, files };
+  };
+  const whole = await load({ workers: 1 });
+  const parts = await load({ workers: 2, pieceRows: 50000 });
+  assert.equal(whole.files.length, 1);
+  assert.equal(parts.files.length, Math.ceil(whole.r.events / 50000), parts.files.join(' '));
+  assert.equal(parts.r.events, whole.r.events);
+  assert.deepEqual(parts.counts, whole.counts, 'every table, the same rows');
+  assert.equal(parts.events.length, whole.r.events);
+  parts.events.forEach((e, i) => assert.equal(Number(e.event), i, `row ${i} is event ${i}`));
+  assert.deepEqual(parts.events, whole.events);
 });
 
 test('--parquet writes every table, and it reads back with the same rows', async () => {

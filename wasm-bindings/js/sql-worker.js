@@ -1,15 +1,16 @@
 // A worker of loadTraces (sql.js): opens one trace at a time with the WebAssembly core
 // and writes its part of the trace's SQL tables (planPart) as Parquet files,
-// DIR/TABLE/TRACEID-PART.parquet (the id zero-padded: the files sort in the traces'
-// order), straight from the core's memory to the file.
+// DIR/TABLE/TRACEID-PART.parquet, and the events' pieces it takes (eventPiece) as
+// DIR/events/TRACEID-PIECE.parquet (zero-padded: the files sort in the rows' order),
+// straight from the core's memory to the file.
 import fs from 'node:fs';
 import path from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { openTrace } from './index.js';
-import { planPart } from './sql.js';
+import { eventPiece, planPart } from './sql.js';
 
-function writeTable(trace, { table, rows }, { file, traceId, part, dir }) {
-  const out = path.join(dir, table, `${String(traceId).padStart(9, '0')}-${part}.parquet`);
+function writeTable(trace, { table, rows }, { file, traceId, dir }, name) {
+  const out = path.join(dir, table, `${String(traceId).padStart(9, '0')}-${name}.parquet`);
   const fd = fs.openSync(out, 'w');
   try {
     trace.sqlParquet(table, { traceId, path: file, rows: rows ?? null, write: (bytes) => fs.writeSync(fd, bytes) });
@@ -19,7 +20,7 @@ function writeTable(trace, { table, rows }, { file, traceId, part, dir }) {
 }
 
 async function load(unit) {
-  const { file, traceId, parts, part, tables } = unit;
+  const { file, traceId, parts, part, tables, pieces, pieceRows } = unit;
   const reply = (m) => parentPort.postMessage({ file, traceId, parts, ...m });
   let trace;
   try {
@@ -29,7 +30,13 @@ async function load(unit) {
     return;
   }
   try {
-    for (const item of planPart(tables, parts, part, trace.eventCount)) writeTable(trace, item, unit);
+    for (const item of planPart(tables, parts, part)) writeTable(trace, item, unit, `${part}`);
+    if (pieces && tables.includes('events')) {
+      const taken = new Int32Array(pieces);
+      for (let k = Atomics.add(taken, 0, 1), rows; (rows = eventPiece(k, trace.eventCount, pieceRows)); k = Atomics.add(taken, 0, 1)) {
+        writeTable(trace, { table: 'events', rows }, unit, String(k).padStart(6, '0'));
+      }
+    }
     reply({ events: trace.eventCount, error: trace.partialError || undefined });
   } catch (e) {
     reply({ error: e.message });

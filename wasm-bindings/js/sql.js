@@ -47,20 +47,22 @@ export async function openDatabase(file) {
 // is made once per open trace).
 const SUMMARY_TABLES = new Set(['goroutines', 'goroutine_blocks', 'g_transitions', 'tasks', 'regions']);
 // What each table costs the core to write, per event of the trace, relative to the
-// events table (measured on the 94 MB corpus trace in Node): how the parts of a large
-// trace are balanced. Tables not named cost little.
-const COST = { events: 1, summary: 1.3, ranges: 0.25, logs: 0.11, metrics: 0.09, p_transitions: 0.06, traces: 0.07 };
-const costOf = (name) => COST[name] ?? 0.02;
+// summary's tables (measured on the 94 MB corpus trace in Node): how the tables of a
+// trace read in parts are shared out. Tables not named cost little.
+const COST = { summary: 1, ranges: 0.17, logs: 0.1, metrics: 0.06, p_transitions: 0.05, traces: 0.05 };
+const costOf = (name) => COST[name] ?? 0.01;
 
 /**
- * The work of part `part` of `parts` on one trace of `events` events: [{ table, rows? }],
- * rows = [from, to) of the events table. Every part opens the trace; together they write
- * each of `tables` once, the events table shared out so that the parts cost the same.
+ * The tables part `part` of `parts` of one trace writes: [{ table }]. Every part opens
+ * the trace; together they write each of `tables` once. With one part that is all of
+ * them, the events last; with more, the tables other than the events, shared out by
+ * what they cost, and the events are written in pieces (eventPiece) by whichever part
+ * is free to take the next one: the parts finish together whatever the machine.
  */
-export function planPart(tables, parts, part, events) {
-  if (parts <= 1) return tables.map((table) => ({ table }));
-  // The other tables (the summary's as one), costliest first, each to the part that
-  // costs least so far; then the events, to even the parts out.
+export function planPart(tables, parts, part) {
+  if (parts <= 1) return [...tables.filter((t) => t !== 'events'), ...tables.filter((t) => t === 'events')].map((table) => ({ table }));
+  // The summary's tables as one, then the others, costliest first, each to the part that
+  // costs least so far.
   const groups = [];
   const summary = tables.filter((t) => SUMMARY_TABLES.has(t));
   if (summary.length) groups.push({ tables: summary, cost: COST.summary });
@@ -73,27 +75,17 @@ export function planPart(tables, parts, part, events) {
     load[k] += g.cost;
     if (k === part) mine.push(...g.tables.map((table) => ({ table })));
   }
-  if (tables.includes('events')) {
-    // Water-filling: each part's share of the events brings it up to a common level.
-    const total = load.reduce((a, b) => a + b, 0) + COST.events;
-    const sorted = [...load].sort((a, b) => a - b);
-    let level = 0;
-    for (let k = 1; k <= parts; k++) {
-      const l = (total - sorted.slice(k).reduce((a, b) => a + b, 0)) / k;
-      if (k === parts || l <= sorted[k]) {
-        level = l;
-        break;
-      }
-    }
-    const shares = load.map((l) => Math.max(0, level - l) / COST.events);
-    let from = 0;
-    for (let k = 0; k < parts; k++) {
-      const to = k === parts - 1 ? events : Math.min(events, from + Math.round(shares[k] * events));
-      if (k === part && to > from) mine.push({ table: 'events', rows: [from, to] });
-      from = to;
-    }
-  }
   return mine;
+}
+
+// The events of a trace read in parts go in pieces of this many rows (a tenth of a
+// second's work each: the parts end within that of each other).
+export const EVENT_PIECE_ROWS = 1 << 20;
+
+/** Rows [from, to) of the events table in piece `k` of a trace of `events` events, or null past the last. */
+export function eventPiece(k, events, rows = EVENT_PIECE_ROWS) {
+  const from = k * rows;
+  return from < events ? [from, Math.min(events, from + rows)] : null;
 }
 
 /** FILE|DIR|GLOB arguments to trace files: a directory's *.trace files (recursively), a
@@ -178,10 +170,11 @@ export function workDirectory({ signals = false } = {}) {
  * `dir` (default: a working directory removed at exit), which must outlive the queries;
  * with `into: 'tables'` the rows are copied into DuckDB's own tables (ENUMs for the
  * closed sets), added to those already there, and the files removed. A trace read
- * partly is loaded with its traces.error; one that cannot be read is left out. Returns
- * { traces, events, errors: [{ file, error }] }.
+ * partly is loaded with its traces.error; one that cannot be read is left out. A trace
+ * read in parts (fewer traces than workers) has its events written in pieces of
+ * `pieceRows` rows. Returns { traces, events, errors: [{ file, error }] }.
  */
-export async function loadTraces(connection, files, { workers, tables, firstId = 0, onTrace, into = 'views', dir } = {}) {
+export async function loadTraces(connection, files, { workers, tables, firstId = 0, onTrace, into = 'views', dir, pieceRows = EVENT_PIECE_ROWS } = {}) {
   const { sqlTables } = await import('./index.js');
   const all = await sqlTables();
   const names = tables ?? all.map((t) => t.name);
@@ -194,7 +187,11 @@ export async function loadTraces(connection, files, { workers, tables, firstId =
   // Fewer traces than workers: each trace in parts, every part a worker of its own
   // (each holds the trace: at most two parts, for memory's sake).
   const parts = files.length >= poolSize ? 1 : Math.min(2, Math.ceil(poolSize / files.length));
-  const units = files.flatMap((file, k) => Array.from({ length: parts }, (_, part) => ({ file, traceId: firstId + k, part, parts })));
+  // The parts of a trace count the events' pieces they take in one shared counter.
+  const units = files.flatMap((file, k) => {
+    const pieces = parts > 1 ? new SharedArrayBuffer(4) : null;
+    return Array.from({ length: parts }, (_, part) => ({ file, traceId: firstId + k, part, parts, pieces, pieceRows }));
+  });
   const byTrace = new Map();  // traceId -> { left: parts, events, error }
   let next = 0;
   let events = 0;
@@ -205,12 +202,15 @@ export async function loadTraces(connection, files, { workers, tables, firstId =
     failure ??= e;
     for (const w of pool) w.terminate();
   };
+  // A worker's part is over once it is told it is done: its exit (the teardown of its
+  // WebAssembly memory, a tenth of a second for a large trace) is not waited for.
   const runWorker = () => new Promise((resolve) => {
     const worker = new Worker(path.join(here, 'sql-worker.js'));
     pool.push(worker);
     const give = () => {
       if (failure || next >= units.length) {
         worker.postMessage({ done: true });
+        resolve();
         return;
       }
       worker.postMessage({ ...units[next++], tables: names, dir: outDir });

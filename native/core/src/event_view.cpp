@@ -53,30 +53,41 @@ Label EventView::label() const {
 Range EventView::range() const {
   switch (type()) {
     case EvSTWBegin:
-    case EvSTWEnd:
-      return {"stop-the-world (" + std::string(str(s_->a(i_))) + ")", {ResourceKind::Goroutine, goroutine()}};
+    case EvSTWEnd: return {"stop-the-world (" + std::string(str(s_->a(i_))) + ")", range_scope()};
     case EvGCBegin:
     case EvGCActive:
-    case EvGCEnd:
-      return {"GC concurrent mark phase", {ResourceKind::None, 0}};
+    case EvGCEnd: return {"GC concurrent mark phase", range_scope()};
     case EvGCSweepBegin:
     case EvGCSweepActive:
-    case EvGCSweepEnd:
-      // Go 1.23 uses the context's proc even for GCSweepActive.
-      return {"GC incremental sweep", {ResourceKind::Proc, proc()}};
+    case EvGCSweepEnd: return {"GC incremental sweep", range_scope()};
     case EvGCMarkAssistBegin:
     case EvGCMarkAssistEnd:
-      return {"GC mark assist", {ResourceKind::Goroutine, goroutine()}};
-    case EvGCMarkAssistActive:
-      return {"GC mark assist", {ResourceKind::Goroutine, static_cast<int64_t>(s_->ab(i_))}};
+    case EvGCMarkAssistActive: return {"GC mark assist", range_scope()};
   }
   return {};
 }
 
-std::vector<RangeAttribute> EventView::range_attributes() const {
-  if (type() != EvGCSweepEnd) return {};
+ResourceID EventView::range_scope() const {
+  switch (type()) {
+    case EvSTWBegin:
+    case EvSTWEnd:
+    case EvGCMarkAssistBegin:
+    case EvGCMarkAssistEnd: return {ResourceKind::Goroutine, goroutine()};
+    case EvGCSweepBegin:
+    case EvGCSweepActive:
+    case EvGCSweepEnd: return {ResourceKind::Proc, proc()};  // Go 1.23 uses the context's proc even for GCSweepActive
+    case EvGCMarkAssistActive: return {ResourceKind::Goroutine, static_cast<int64_t>(s_->ab(i_))};
+  }
+  return {ResourceKind::None, 0};
+}
+
+RangeAttributes EventView::range_attributes() const {
+  RangeAttributes out;
+  if (type() != EvGCSweepEnd) return out;
   uint32_t k = s_->a(i_);
-  return {{"bytes swept", s_->extra(k)}, {"bytes reclaimed", s_->extra(k + 1)}};
+  out.items = {RangeAttribute{"bytes swept", s_->extra(k)}, RangeAttribute{"bytes reclaimed", s_->extra(k + 1)}};
+  out.count = 2;
+  return out;
 }
 
 Task EventView::task() const {
@@ -88,7 +99,8 @@ Region EventView::region() const { return {s_->ab(i_), str(s_->c(i_))}; }
 
 Log EventView::log() const {
   uint32_t k = s_->a(i_);
-  return {s_->extra(k), str(static_cast<StringID>(s_->extra(k + 1))), str(static_cast<StringID>(s_->extra(k + 2)))};
+  const auto category = static_cast<StringID>(s_->extra(k + 1)), message = static_cast<StringID>(s_->extra(k + 2));
+  return {s_->extra(k), str(category), str(message), category, message};
 }
 
 StateTransition EventView::state_transition() const {

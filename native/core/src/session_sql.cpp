@@ -16,6 +16,11 @@ bool needs_summary(std::string_view table) {
          table == "regions";
 }
 
+// The tables of single events (SqlKindEvents).
+bool needs_kinds(std::string_view table) {
+  return table == "logs" || table == "metrics" || table == "cpu_samples" || table == "labels" || table == "ranges";
+}
+
 // Every table's name and columns, and its row count in `src` when given.
 Value tables_value(const SqlSource* src) {
   Value tables = Value::array();
@@ -39,33 +44,36 @@ Value tables_value(const SqlSource* src) {
 
 }  // namespace
 
-SqlSource TraceSession::sql_source(int64_t trace_id, std::string path, bool summary, bool stats) {
+SqlSource TraceSession::sql_source(int64_t trace_id, std::string path, bool summary, bool stats, bool kinds) {
   if (!sql_) sql_ = std::make_unique<SqlParts>();
   if (stats && !sql_->stats) sql_->stats = compute_stats(read_, &events_by_type());
+  if (kinds && !sql_->kinds) sql_->kinds = sql_kind_events(read_.store, &events_by_type());
   if (summary && !sql_->summarized) {
     sql_->summary = summarize_intervals(read_.store, sql_->intervals);
     sql_->summarized = true;
   }
-  return SqlSource{read_, sql_->stats ? &*sql_->stats : nullptr, sql_->summary, sql_->intervals, trace_id,
+  return SqlSource{read_, sql_->stats ? &*sql_->stats : nullptr, sql_->kinds ? &*sql_->kinds : nullptr, sql_->summary, sql_->intervals, trace_id,
                    std::move(path)};
 }
 
 Value TraceSession::sql_tables() { return tables_value(nullptr); }
 
 Value TraceSession::sql_schema() {
-  const SqlSource src = sql_source(0, {}, true, true);
+  const SqlSource src = sql_source(0, {}, true, true, true);
   return tables_value(&src);
 }
 
 SqlTable TraceSession::sql_table(std::string_view name, int64_t trace_id, std::string path, size_t offset,
                                  std::optional<size_t> limit) {
-  return analysis::sql_table(sql_source(trace_id, std::move(path), needs_summary(name), name == "traces"), name, offset,
+  return analysis::sql_table(sql_source(trace_id, std::move(path), needs_summary(name), name == "traces",
+                        needs_kinds(name)), name, offset,
                              limit);
 }
 
 void TraceSession::sql_parquet(std::string_view name, int64_t trace_id, std::string path, size_t from,
                                std::optional<size_t> to, const ParquetSink& sink) {
-  write_sql_parquet(sql_source(trace_id, std::move(path), needs_summary(name), name == "traces"), name, sink, from,
+  write_sql_parquet(sql_source(trace_id, std::move(path), needs_summary(name), name == "traces",
+                        needs_kinds(name)), name, sink, from,
                     to);
 }
 

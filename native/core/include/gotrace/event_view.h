@@ -25,6 +25,7 @@
 //   CPUSample                         (the sample's stack is the stack column)
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -61,6 +62,15 @@ struct RangeAttribute {
   uint64_t value = 0;
 };
 
+// A range's attributes (Go's Event.RangeAttributes): at most two, held in place (a
+// sweep's end has them, and a trace has hundreds of thousands of sweeps).
+struct RangeAttributes {
+  std::array<RangeAttribute, 2> items{};
+  size_t count = 0;
+  const RangeAttribute* begin() const { return items.data(); }
+  const RangeAttribute* end() const { return items.data() + count; }
+};
+
 struct Task {
   TaskID id = 0;
   TaskID parent = kNoTask;
@@ -76,6 +86,8 @@ struct Log {
   TaskID task = 0;
   std::string_view category;
   std::string_view message;
+  StringID category_id = 0;  // the strings' ids in the store's string table
+  StringID message_id = 0;
 };
 
 struct StateTransition {
@@ -124,7 +136,8 @@ class EventView {
   Metric metric() const;
   Label label() const;
   Range range() const;
-  std::vector<RangeAttribute> range_attributes() const;
+  ResourceID range_scope() const;  // range().scope, without making the name
+  RangeAttributes range_attributes() const;
   Task task() const;
   Region region() const;
   Log log() const;

@@ -221,12 +221,13 @@ class TraceSession {
   std::unique_ptr<analysis::TraceFigures> diff_figures_;
   struct SqlParts {
     std::optional<TraceStats> stats;  // for the traces table
+    std::optional<analysis::SqlKindEvents> kinds;  // for the tables of single events
     analysis::Summary summary;
     std::vector<analysis::GoInterval> intervals;
     bool summarized = false;  // summary and intervals (built for the tables that need them)
   };
   std::unique_ptr<SqlParts> sql_;  // what the SQL tables are computed from
-  analysis::SqlSource sql_source(int64_t trace_id, std::string path, bool summary, bool stats);
+  analysis::SqlSource sql_source(int64_t trace_id, std::string path, bool summary, bool stats, bool kinds);
   // The last group sorted for a page (paging through it sorts once).
   struct SortedGroup {
     std::string name;

@@ -5,6 +5,7 @@
 // columns into DuckDB or Parquet.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -67,11 +68,22 @@ struct SqlTable {
   const SqlColumn& column(std::string_view name) const;  // throws for an unknown one
 };
 
+// The events of the kinds with a table of a row per event (logs, metrics, cpu_samples,
+// labels) or paired up into one (ranges), in order: found in one pass for them all, where
+// each table would otherwise pass over every event for its few.
+struct SqlKindEvents {
+  std::vector<size_t> logs, metrics, samples, labels, ranges;
+};
+// `events_by_type`, if given, is the store's count of events of each type: the lists take
+// their memory at once.
+SqlKindEvents sql_kind_events(const EventStore& store, const std::array<uint64_t, 256>* events_by_type = nullptr);
+
 // What the tables are computed from. The summary and the goroutine intervals are those
 // of summarize_intervals (the summary's own figures, with what they are summed from).
 struct SqlSource {
   const ReadResult& read;
   const TraceStats* stats;  // only the traces table reads it (may be null for the others)
+  const SqlKindEvents* kinds;  // only the tables of single events read it (may be null for the others)
   const Summary& summary;
   const std::vector<GoInterval>& intervals;
   int64_t trace_id = 0;

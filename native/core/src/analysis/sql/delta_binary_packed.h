@@ -11,6 +11,8 @@
 #include <string>
 #include <utility>
 
+#include "analysis/sql/bit_pack.h"
+
 namespace gotrace::analysis::detail {
 
 // Returns the values' minimum and maximum (both 0 when n is 0), found on the way.
@@ -70,7 +72,9 @@ std::pair<int64_t, int64_t> delta_binary_packed(std::string& out, size_t n, Get&
       const size_t start = out.size();
       out.resize(start + 4 * static_cast<size_t>(w));
       auto* p = reinterpret_cast<uint8_t*>(out.data() + start);
-      if (w <= 56) {
+      if (w <= 32) {
+        pack_bits(p, kMini, w, [&](size_t i) { return deltas[first + i]; });
+      } else if (w <= 56) {
         uint64_t bits = 0;
         int have = 0;
         for (size_t i = first; i < first + kMini; i++) {

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "analysis/sql/bit_pack.h"
+
 namespace gotrace::analysis::detail {
 
 class RleHybridEncoder {
@@ -40,17 +42,7 @@ class RleHybridEncoder {
     const size_t at = out_.size();
     out_.resize(at + groups * static_cast<size_t>(width_));
     auto* p = reinterpret_cast<uint8_t*>(out_.data() + at);
-    uint64_t bits = 0;
-    int have = 0;
-    for (size_t i = 0; i < groups * 8; i++) {
-      bits |= static_cast<uint64_t>(i < n ? get(i) : 0) << have;
-      have += width_;
-      while (have >= 8) {
-        *p++ = static_cast<uint8_t>(bits);
-        bits >>= 8;
-        have -= 8;
-      }
-    }
+    pack_bits(p, groups * 8, width_, [&](size_t i) { return i < n ? get(i) : 0; });
   }
 
   // Definition levels of rows with `null` flags (1 = NULL), all bit-packed in one run:

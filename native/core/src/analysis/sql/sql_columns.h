@@ -7,6 +7,7 @@
 #include <string_view>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include "gotrace/analysis/sql_tables.h"
 
@@ -33,6 +34,14 @@ class TextColumn {
     by_address_.emplace(key, code);
     return code;
   }
+  // A string of the store's string table, by its id: a log's message, say, of which a
+  // trace has hundreds of thousands (no hash at all).
+  int32_t interned(uint32_t id, std::string_view s) {
+    if (id >= by_id_.size()) by_id_.resize(size_t{id} + 1, -1);
+    int32_t& code = by_id_[id];
+    if (code < 0) code = text(s);
+    return code;
+  }
   int32_t text(std::string_view s) {
     if (auto it = by_text_.find(std::string(s)); it != by_text_.end()) return it->second;
     const auto code = static_cast<int32_t>(c_.dictionary.size());
@@ -53,6 +62,7 @@ class TextColumn {
   uint8_t* nulls_;
   std::unordered_map<std::pair<const void*, size_t>, int32_t, PairHash> by_address_;
   std::unordered_map<std::string, int32_t> by_text_;
+  std::vector<int32_t> by_id_;  // code by string id (-1: none yet)
 };
 
 // A BIGINT column: values, NULL until set (when nullable).

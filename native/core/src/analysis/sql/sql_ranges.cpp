@@ -1,81 +1,125 @@
 // The ranges table: GC mark phases, stop-the-worlds, sweeps and mark assists, each from
 // its begin (or the RangeActive that says it was under way when the generation began)
-// to its end. A range the trace ends in has no end.
+// to its end. A range the trace ends in has no end. A trace has about a million (the
+// sweeps): they are paired up first, then written column by column.
 #include <algorithm>
-#include <map>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
-#include <tuple>
 
 #include "analysis/sql/sql_builder.h"
+#include "analysis/sql/sql_columns.h"
 #include "analysis/sql/sql_table_builders.h"
 #include "gotrace/event_view.h"
 
 namespace gotrace::analysis::detail {
 
+namespace {
+
+// A range by name (numbered), scope and resource.
+struct RangeKey {
+  int32_t name;
+  ResourceKind scope;
+  int64_t id;
+  bool operator==(const RangeKey&) const = default;
+};
+
+struct RangeKeyHash {
+  size_t operator()(const RangeKey& k) const {
+    return std::hash<uint64_t>()(static_cast<uint64_t>(k.id) * 0x9e3779b97f4a7c15u ^
+                                 (uint64_t{static_cast<uint32_t>(k.name)} << 8 | static_cast<uint8_t>(k.scope)));
+  }
+};
+
+constexpr size_t kNoEnd = static_cast<size_t>(-1);
+
+struct PairedRange {
+  RangeKey key;
+  size_t begin;
+  size_t end;  // kNoEnd: the trace ends in it
+};
+
+}  // namespace
+
 SqlTable ranges_table(const SqlSource& src) {
   const EventStore& s = src.read.store;
-  SqlTableBuilder b(*find_sql_table("ranges"), src.trace_id);
-  b.set_origin(time_origin(s));
-  const size_t c_name = b.column("name"), c_scope = b.column("scope"), c_resource_id = b.column("resource_id"),
-               c_start = b.column("start"), c_end = b.column("end"), c_duration = b.column("duration"),
-               c_goroutine = b.column("goroutine"), c_start_event = b.column("start_event"),
-               c_end_event = b.column("end_event"), c_swept = b.column("bytes_swept"),
-               c_reclaimed = b.column("bytes_reclaimed");
-  // Ranges by name (numbered: compared as numbers), scope and resource.
+  // Names by number, and the number of each name's text.
   std::unordered_map<std::string, int32_t> name_ids;
   std::vector<std::string> names;
-  using Key = std::tuple<int32_t, ResourceKind, int64_t>;
-  std::map<Key, size_t> open;  // range -> the event that began it
-  auto row = [&](const Key& key, size_t begin, const EventView* end) {
-    const EventView e(s, begin);
-    const auto& [name_id, scope, id] = key;
-    b.text(c_name, names[static_cast<size_t>(name_id)]);
-    b.text(c_scope, scope == ResourceKind::None ? std::string_view("Global") : to_string(scope));
-    if (scope != ResourceKind::None) b.big(c_resource_id, id);
-    b.time(c_start, e.time());
-    if (e.goroutine() >= 0) b.big(c_goroutine, e.goroutine());
-    b.big(c_start_event, static_cast<int64_t>(begin));
-    if (end) {
-      b.time(c_end, end->time());
-      b.big(c_duration, wrap_sub(end->time(), e.time()));
-      b.big(c_end_event, static_cast<int64_t>(end->index()));
-      for (const RangeAttribute& a : end->range_attributes()) {
-        if (a.name == "bytes swept") b.big(c_swept, static_cast<int64_t>(a.value));
-        if (a.name == "bytes reclaimed") b.big(c_reclaimed, static_cast<int64_t>(a.value));
-      }
+  // The name's number by what it depends on (the type, and a stop-the-world's kind, a
+  // string): the name is made once for each, not for each of a million ranges.
+  std::unordered_map<uint64_t, int32_t> name_of_key;
+  auto name_id = [&](const EventView& e) {
+    const uint8_t type = e.type();
+    const bool stw = type == v2::EvSTWBegin || type == v2::EvSTWEnd;
+    const uint64_t key = uint64_t{type} << 32 | (stw ? s.a(e.index()) : 0);
+    auto [at, added] = name_of_key.try_emplace(key, 0);
+    if (added) {
+      auto [it, fresh] = name_ids.try_emplace(e.range().name, static_cast<int32_t>(names.size()));
+      if (fresh) names.push_back(it->first);
+      at->second = it->second;
     }
-    b.end_row();
+    return at->second;
   };
-  s.for_each_chunk(0, s.size(), [&](const EventStore::ChunkColumns& col, size_t first, size_t end) {
-    for (size_t i = first; i < end; i++) {
-      const EventKind kind = kind_of_type(col.type(i));
-      if (kind != EventKind::RangeBegin && kind != EventKind::RangeActive && kind != EventKind::RangeEnd) continue;
-      const EventView e(s, i);
-      Range r = e.range();
-      auto [it, added] = name_ids.try_emplace(std::move(r.name), static_cast<int32_t>(names.size()));
-      if (added) names.push_back(it->first);
-      Key key{it->second, r.scope.kind, r.scope.id};
-      if (kind == EventKind::RangeEnd) {
-        if (auto it = open.find(key); it != open.end()) {
-          row(key, it->second, &e);
-          open.erase(it);
-        }
-      } else {
-        open.emplace(std::move(key), i);  // an Active of one under way changes nothing
+
+  // Each range as its end closes it, in the order of the ends.
+  std::vector<PairedRange> ranges;
+  std::unordered_map<RangeKey, size_t, RangeKeyHash> open;  // range -> the event that began it
+  for (size_t i : kind_events(src).ranges) {
+    const EventView e(s, i);
+    const ResourceID scope = e.range_scope();
+    const RangeKey key{name_id(e), scope.kind, scope.id};
+    if (e.kind() == EventKind::RangeEnd) {
+      if (auto it = open.find(key); it != open.end()) {
+        ranges.push_back({key, it->second, i});
+        open.erase(it);
       }
+    } else {
+      open.emplace(key, i);  // an Active of one under way changes nothing
     }
+  }
+  // Then those the trace ends in, by name, scope and resource.
+  const size_t ended = ranges.size();
+  for (const auto& [key, begin] : open) ranges.push_back({key, begin, kNoEnd});
+  std::sort(ranges.begin() + static_cast<ptrdiff_t>(ended), ranges.end(), [&](const PairedRange& x, const PairedRange& y) {
+    return std::tie(names[static_cast<size_t>(x.key.name)], x.key.scope, x.key.id) <
+           std::tie(names[static_cast<size_t>(y.key.name)], y.key.scope, y.key.id);
   });
-  // Those the trace ends in, by name, scope and resource.
-  std::vector<std::pair<Key, size_t>> unended(open.begin(), open.end());
-  std::sort(unended.begin(), unended.end(), [&](const auto& a, const auto& b) {
-    const auto& [an, ak, aid] = a.first;
-    const auto& [bn, bk, bid] = b.first;
-    return std::tie(names[static_cast<size_t>(an)], ak, aid) < std::tie(names[static_cast<size_t>(bn)], bk, bid);
-  });
-  for (const auto& [key, begin] : unended) row(key, begin, nullptr);
-  return b.take();
+
+  const size_t n = ranges.size();
+  SqlTable t = sized_table("ranges", src.trace_id, n);
+  auto col = [&](std::string_view name) -> SqlColumn& { return column_of(t, name); };
+  TextColumn name(col("name"), n), scope(col("scope"), n);
+  IntColumn resource_id(col("resource_id"), n, true), start(col("start"), n, false), end(col("end"), n, true),
+      duration(col("duration"), n, true), goroutine(col("goroutine"), n, true),
+      start_event(col("start_event"), n, false), end_event(col("end_event"), n, true),
+      swept(col("bytes_swept"), n, true), reclaimed(col("bytes_reclaimed"), n, true);
+  std::vector<int32_t> name_code(names.size(), -1);
+  const Time origin = time_origin(s);
+  for (size_t row = 0; row < n; row++) {
+    const PairedRange& r = ranges[row];
+    const EventView b(s, r.begin);
+    int32_t& code = name_code[static_cast<size_t>(r.key.name)];
+    if (code < 0) code = name.text(names[static_cast<size_t>(r.key.name)]);
+    name.set(row, code);
+    scope.set(row, scope.stable(r.key.scope == ResourceKind::None ? std::string_view("Global") : to_string(r.key.scope)));
+    if (r.key.scope != ResourceKind::None) resource_id.set(row, r.key.id);
+    start.set(row, wrap_sub(b.time(), origin));
+    goroutine.id(row, b.goroutine());
+    start_event.set(row, static_cast<int64_t>(r.begin));
+    if (r.end == kNoEnd) continue;
+    const EventView e(s, r.end);
+    end.set(row, wrap_sub(e.time(), origin));
+    duration.set(row, wrap_sub(e.time(), b.time()));
+    end_event.set(row, static_cast<int64_t>(r.end));
+    for (const RangeAttribute& a : e.range_attributes()) {
+      if (a.name == "bytes swept") swept.set(row, static_cast<int64_t>(a.value));
+      if (a.name == "bytes reclaimed") reclaimed.set(row, static_cast<int64_t>(a.value));
+    }
+  }
+  drop_empty_null_masks(t);
+  return t;
 }
 
 }  // namespace gotrace::analysis::detail

@@ -54,8 +54,10 @@ SqlTable whole(const SqlSource& src, std::string_view name) {
 
 size_t sql_table_rows(const SqlSource& src, std::string_view name) {
   const EventStore& s = src.read.store;
-  // The tables of a row per event of a kind: that kind's events, counted by type.
-  auto events_of = [&](EventKind kind) {
+  // The tables of a row per event of a kind: that kind's events (counted by type when
+  // they were not found).
+  auto events_of = [&](EventKind kind, const std::vector<size_t> SqlKindEvents::*list) {
+    if (src.kinds) return (src.kinds->*list).size();
     const std::array<uint64_t, 256> by_type = s.count_by_type();
     size_t n = 0;
     for (size_t t = 0; t < by_type.size(); t++)
@@ -68,10 +70,10 @@ size_t sql_table_rows(const SqlSource& src, std::string_view name) {
   if (name == "goroutines") return src.summary.goroutines.size();
   if (name == "tasks") return src.summary.tasks.size();
   if (name == "stacks") return s.stacks.size() - 1;
-  if (name == "logs") return events_of(EventKind::Log);
-  if (name == "metrics") return events_of(EventKind::Metric);
-  if (name == "labels") return events_of(EventKind::Label);
-  if (name == "cpu_samples") return events_of(EventKind::StackSample);
+  if (name == "logs") return events_of(EventKind::Log, &SqlKindEvents::logs);
+  if (name == "metrics") return events_of(EventKind::Metric, &SqlKindEvents::metrics);
+  if (name == "labels") return events_of(EventKind::Label, &SqlKindEvents::labels);
+  if (name == "cpu_samples") return events_of(EventKind::StackSample, &SqlKindEvents::samples);
   if (name == "goroutine_blocks" || name == "regions") {
     size_t n = 0;
     for (const GoroutineSummary& g : src.summary.goroutines) n += name == "regions" ? g.regions.size() : g.stats.block.size();

@@ -1,6 +1,8 @@
 // The builder of each table (one file per family), which sql_table() dispatches to.
 #pragma once
 
+#include <stdexcept>
+
 #include "gotrace/analysis/sql_tables.h"
 #include "gotrace/event_store.h"
 #include "gotrace/event_view.h"
@@ -23,13 +25,14 @@ SqlTable stacks_table(const SqlSource& src);
 SqlTable frames_table(const SqlSource& src);
 SqlTable labels_table(const SqlSource& src);
 
-// Calls f(i) for each event of a kind, in order.
-template <class F>
-void for_each_of_kind(const EventStore& s, EventKind kind, F&& f) {
-  s.for_each_chunk(0, s.size(), [&](const EventStore::ChunkColumns& col, size_t first, size_t end) {
-    for (size_t i = first; i < end; i++)
-      if (kind_of_type(col.type(i)) == kind) f(i);
-  });
+// A table of a row per event of `events` (a list of SqlKindEvents): its trace_id, event
+// and time columns filled, the others empty, sized for the rows.
+SqlTable single_events_table(const SqlSource& src, std::string_view name, const std::vector<size_t>& events);
+
+// The events of the tables of single events (SqlSource::kinds); throws without them.
+inline const SqlKindEvents& kind_events(const SqlSource& src) {
+  if (!src.kinds) throw std::logic_error("the tables of single events need their events found");
+  return *src.kinds;
 }
 
 }  // namespace gotrace::analysis::detail

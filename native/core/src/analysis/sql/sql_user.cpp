@@ -1,6 +1,7 @@
 // The user annotation tables: tasks and regions as the summary has them (`gotrace tasks
 // --json`, `gotrace regions --json`), and every log.
 #include "analysis/sql/sql_builder.h"
+#include "analysis/sql/sql_columns.h"
 #include "analysis/sql/sql_table_builders.h"
 #include "gotrace/analysis/regions.h"
 #include "gotrace/event_view.h"
@@ -64,24 +65,23 @@ SqlTable regions_table(const SqlSource& src) {
 
 SqlTable logs_table(const SqlSource& src) {
   const EventStore& s = src.read.store;
-  SqlTableBuilder b(*find_sql_table("logs"), src.trace_id);
-  b.set_origin(time_origin(s));
-  const size_t c_event = b.column("event"), c_time = b.column("time"), c_goroutine = b.column("goroutine"),
-               c_task = b.column("task"), c_category = b.column("category"), c_message = b.column("message"),
-               c_stack = b.column("stack_id");
-  for_each_of_kind(s, EventKind::Log, [&](size_t i) {
-    const EventView e(s, i);
+  const std::vector<size_t>& events = kind_events(src).logs;
+  const size_t n = events.size();
+  SqlTable t = single_events_table(src, "logs", events);
+  IntColumn goroutine(column_of(t, "goroutine"), n, true), task(column_of(t, "task"), n, true),
+      stack(column_of(t, "stack_id"), n, true);
+  TextColumn category(column_of(t, "category"), n), message(column_of(t, "message"), n);
+  for (size_t row = 0; row < n; row++) {
+    const EventView e(s, events[row]);
     const Log l = e.log();
-    b.big(c_event, static_cast<int64_t>(i));
-    b.time(c_time, e.time());
-    if (e.goroutine() >= 0) b.big(c_goroutine, e.goroutine());
-    if (l.task != kNoTask) b.big(c_task, static_cast<int64_t>(l.task));
-    b.text(c_category, l.category);
-    b.text(c_message, l.message);
-    if (e.stack() != 0) b.big(c_stack, e.stack());
-    b.end_row();
-  });
-  return b.take();
+    goroutine.id(row, e.goroutine());
+    if (l.task != kNoTask) task.set(row, static_cast<int64_t>(l.task));
+    category.set(row, category.interned(l.category_id, l.category));
+    message.set(row, message.interned(l.message_id, l.message));
+    if (e.stack() != 0) stack.set(row, e.stack());
+  }
+  drop_empty_null_masks(t);
+  return t;
 }
 
 }  // namespace gotrace::analysis::detail
