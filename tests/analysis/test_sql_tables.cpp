@@ -12,6 +12,7 @@
 #include "gotrace/event_view.h"
 #include "gotrace/session.h"
 #include "json_parse.h"
+#include "trace_builder.h"
 
 using namespace gotrace;
 using namespace gotrace::analysis;
@@ -242,4 +243,103 @@ TEST_CASE("SQL tables: the row counts (sqlSchema's) are the tables' rows on ever
       }
     }
   }
+}
+
+namespace {
+
+// A table as Parquet bytes from `write(sink)`.
+template <class Write>
+std::string parquet_of(Write&& write) {
+  std::string file;
+  write([&](std::span<const uint8_t> b) { file.append(reinterpret_cast<const char*>(b.data()), b.size()); });
+  return file;
+}
+
+void check_same_table(const SqlTable& a, const SqlTable& b) {
+  REQUIRE(a.rows == b.rows);
+  REQUIRE(a.columns.size() == b.columns.size());
+  for (size_t k = 0; k < a.columns.size(); k++) {
+    INFO(a.columns[k].name);
+    CHECK(a.columns[k].ints == b.columns[k].ints);
+    CHECK(a.columns[k].int32s == b.columns[k].int32s);
+    CHECK(a.columns[k].dictionary == b.columns[k].dictionary);
+    CHECK(a.columns[k].nulls == b.columns[k].nulls);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("g_transitions written as the summary counts its intervals is the file of the kept intervals", "[sql]") {
+  const auto paths = every_corpus_trace();
+  REQUIRE(paths.size() > 100);
+  for (const std::string& path : paths) {
+    DYNAMIC_SECTION(std::filesystem::path(path).filename().string()) {
+      const std::vector<uint8_t> bytes = read_bytes(path);
+      // No corpus trace reuses a goroutine id: each is written as its summary is made.
+      const ReadResult r = read_trace(bytes);
+      CHECK(summarize_writing_g_transitions(r.store, 4, [](std::span<const uint8_t>) {}));
+      // g_transitions first: written as the summary is made, its intervals not kept.
+      TraceSession first(read_trace(bytes));
+      const std::string written = parquet_of([&](const ParquetSink& sink) {
+        first.sql_parquet("g_transitions", 4, path, 0, std::nullopt, sink);
+      });
+      // After goroutines: from the intervals kept with the summary.
+      TraceSession after(read_trace(bytes));
+      after.sql_table("goroutines", 4, path);
+      const std::string kept = parquet_of([&](const ParquetSink& sink) {
+        after.sql_parquet("g_transitions", 4, path, 0, std::nullopt, sink);
+      });
+      CHECK(written == kept);
+      // The summary made on the way is the same summary, and the intervals come back
+      // when a slice of them is asked for.
+      check_same_table(first.sql_table("goroutines", 4, path), after.sql_table("goroutines", 4, path));
+      check_same_table(first.sql_table("goroutine_blocks", 4, path), after.sql_table("goroutine_blocks", 4, path));
+      check_same_table(first.sql_table("g_transitions", 4, path, 3, 1000), after.sql_table("g_transitions", 4, path, 3, 1000));
+    }
+  }
+}
+
+TEST_CASE("a trace that reuses a goroutine id: g_transitions from the kept intervals, the first goroutine left out", "[sql]") {
+  enum : uint8_t { ProcStatus = 13, GoCreate = 14, GoStart = 16, GoDestroy = 17, GoStop = 19, GoStatus = 25 };
+  TraceBuilder b;
+  b.strings(1, {{1, "preempted"}}).frequency(1);
+  b.batch(1, 1)
+      .event(ProcStatus, {1, 0, 1})
+      .event(GoStatus, {1, 1, 1, 2})
+      .event(GoCreate, {1, 5, 0, 0})
+      .event(GoStop, {1, 1, 0})
+      .event(GoStart, {1, 5, 1})
+      .event(GoDestroy, {1})
+      .event(GoStart, {1, 1, 1})
+      .event(GoCreate, {1, 5, 0, 0})  // goroutine 5 again
+      .event(GoStop, {1, 1, 0})
+      .event(GoStart, {1, 5, 1})
+      .event(GoDestroy, {1});
+  const std::vector<uint8_t> bytes = b.bytes();
+  const ReadResult r = read_trace(bytes);
+  INFO((r.error ? r.error->what() : "read"));
+  REQUIRE(r.ok());
+  bool wrote = false;
+  CHECK_FALSE(summarize_writing_g_transitions(r.store, 1, [&](std::span<const uint8_t>) { wrote = true; }));
+  CHECK_FALSE(wrote);
+
+  TraceSession first(read_trace(bytes));
+  const std::string written = parquet_of([&](const ParquetSink& sink) {
+    first.sql_parquet("g_transitions", 1, {}, 0, std::nullopt, sink);
+  });
+  TraceSession after(read_trace(bytes));
+  after.sql_table("goroutines", 1);
+  const std::string kept = parquet_of([&](const ParquetSink& sink) {
+    after.sql_parquet("g_transitions", 1, {}, 0, std::nullopt, sink);
+  });
+  CHECK(written == kept);
+  // Goroutine 5's intervals are the second goroutine 5's alone (created at the 8th event).
+  const SqlTable t = first.sql_table("g_transitions", 1);
+  size_t fives = 0;
+  for (size_t row = 0; row < t.rows; row++) {
+    if (value(t, "goroutine", row) != 5) continue;
+    fives++;
+    CHECK(value(t, "start_event", row) >= 8);
+  }
+  CHECK(fives >= 2);  // runnable, then running
 }

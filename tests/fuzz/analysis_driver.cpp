@@ -119,6 +119,8 @@ int run_every_analysis(const uint8_t* data, size_t size) {
     sql_table(source, t.name);
     write_sql_parquet(source, t.name, discard, 0, std::nullopt, 5);  // small row groups: many
   }
+  // g_transitions written as the summary is made (or nothing, where ids are reused).
+  summarize_writing_g_transitions(r.store, 1, discard);
   sql_table(source, "events", r.store.size() / 2, 3);
   write_sql_parquet(source, "events", discard, r.store.size() / 2, r.store.size() / 2 + 3);
   return 0;

@@ -128,6 +128,42 @@ test('a Blob (a file) opens as its bytes do, its reading and parsing reported in
   }
 });
 
+test('a file opened by path (openTraceFile) is its bytes, read in chunks, with clear errors', async () => {
+  for (const name of v2Traces()) {
+    const file = path.join(corpus, name);
+    const phases = [];
+    const trace = await gotrace.openTraceFile(file, {
+      onProgress: (p) => {
+        if (phases.at(-1)?.phase !== p.phase) phases.push({ ...p });
+        else phases[phases.length - 1] = { ...p };
+      },
+    });
+    const size = fs.statSync(file).size;
+    assert.deepEqual(phases.map((p) => p.phase), ['reading', 'parsing'], name);
+    assert.equal(phases[0].bytesDone, size, `${name}: every byte read`);
+    assert.deepEqual(trace.stats(), runJson(['stats', '--json', file]), `${name} stats`);
+    trace.dispose();
+  }
+  // Larger than a chunk (16 MiB): the 94 MB trace where it is unpacked, else a corpus
+  // trace repeated past a chunk (a trace that breaks off where the copy begins).
+  const big = path.join(os.tmpdir(), `gotrace-open-file-${process.pid}.trace`);
+  const one = fs.readFileSync(path.join(corpus, 'go123-workload.trace'));
+  fs.writeFileSync(big, Buffer.concat(Array.from({ length: Math.ceil((17 << 20) / one.length) }, () => one)));
+  try {
+    const whole = await gotrace.openTrace(fs.readFileSync(big), { allowPartial: true });
+    const read = await gotrace.openTraceFile(big, { allowPartial: true });
+    assert.deepEqual(read.stats(), whole.stats());
+    assert.equal(read.partialError, whole.partialError);
+    whole.dispose();
+    read.dispose();
+    await assert.rejects(gotrace.openTraceFile(big), (e) => e.message === read.partialError);
+    await assert.rejects(gotrace.openTraceFile(big, { onProgress: () => false }), /cancelled/);
+  } finally {
+    fs.rmSync(big, { force: true });
+  }
+  await assert.rejects(gotrace.openTraceFile(path.join(corpus, 'no-such.trace')), /ENOENT.*no-such\.trace/);
+});
+
 test('mmu() equals `gotrace mmu --json --curve` for each flag set', async () => {
   for (const name of ['go123-stress.trace', 'go122-workload.trace']) {
     const file = path.join(corpus, name);

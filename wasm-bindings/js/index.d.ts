@@ -639,6 +639,8 @@ export interface GcFigures {
 export declare function analyses(): Promise<AnalysisInfo[]>;
 /** Bytes are copied into WebAssembly memory once; a Blob (a File) is read straight into it. */
 export declare function openTrace(input: Uint8Array | ArrayBuffer | Blob, options?: OpenOptions): Promise<Trace>;
+/** In Node: a trace file read straight into WebAssembly memory (no copy in JavaScript memory). */
+export declare function openTraceFile(path: string, options?: OpenOptions): Promise<Trace>;
 
 export type SqlType = 'BIGINT' | 'INTEGER' | 'DOUBLE' | 'VARCHAR' | 'BOOLEAN';
 

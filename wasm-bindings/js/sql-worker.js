@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parentPort } from 'node:worker_threads';
-import { openTrace } from './index.js';
+import { openTraceFile } from './index.js';
 import { eventPiece, planPart } from './sql.js';
 
 function writeTable(trace, { table, rows }, { file, traceId, dir }, name) {
@@ -24,7 +24,7 @@ async function load(unit) {
   const reply = (m) => parentPort.postMessage({ file, traceId, parts, ...m });
   let trace;
   try {
-    trace = await openTrace(await fs.promises.readFile(file), { allowPartial: true });
+    trace = await openTraceFile(file, { allowPartial: true });
   } catch (e) {
     reply({ error: e.message });
     return;

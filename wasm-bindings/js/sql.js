@@ -44,8 +44,10 @@ export async function openDatabase(file) {
 }
 
 // The tables computed from the goroutine summary: one worker makes them all (the summary
-// is made once per open trace).
-const SUMMARY_TABLES = new Set(['goroutines', 'goroutine_blocks', 'g_transitions', 'tasks', 'regions']);
+// is made once per open trace), g_transitions first (written as the summary is made, its
+// intervals not kept: the others then take that summary).
+const SUMMARY_TABLES = new Set(['g_transitions', 'goroutines', 'goroutine_blocks', 'tasks', 'regions']);
+const summaryFirst = (tables) => [...SUMMARY_TABLES].filter((t) => tables.includes(t));
 // What each table costs the core to write, per event of the trace, relative to the
 // summary's tables (measured on the 94 MB corpus trace in Node): how the tables of a
 // trace read in parts are shared out. Tables not named cost little.
@@ -60,11 +62,14 @@ const costOf = (name) => COST[name] ?? 0.01;
  * is free to take the next one: the parts finish together whatever the machine.
  */
 export function planPart(tables, parts, part) {
-  if (parts <= 1) return [...tables.filter((t) => t !== 'events'), ...tables.filter((t) => t === 'events')].map((table) => ({ table }));
+  if (parts <= 1) {
+    const others = tables.filter((t) => t !== 'events' && !SUMMARY_TABLES.has(t));
+    return [...summaryFirst(tables), ...others, ...tables.filter((t) => t === 'events')].map((table) => ({ table }));
+  }
   // The summary's tables as one, then the others, costliest first, each to the part that
   // costs least so far.
   const groups = [];
-  const summary = tables.filter((t) => SUMMARY_TABLES.has(t));
+  const summary = summaryFirst(tables);
   if (summary.length) groups.push({ tables: summary, cost: COST.summary });
   for (const t of tables) if (!SUMMARY_TABLES.has(t) && t !== 'events') groups.push({ tables: [t], cost: costOf(t) });
   groups.sort((a, b) => b.cost - a.cost);

@@ -10,15 +10,24 @@ using namespace gotrace::analysis;
 
 namespace {
 
-// The tables computed from the summary (and its intervals); the others need neither.
-bool needs_summary(std::string_view table) {
-  return table == "goroutines" || table == "goroutine_blocks" || table == "g_transitions" || table == "tasks" ||
-         table == "regions";
-}
+// What a table is computed from; the empty name stands for every table (sqlSchema's
+// row counts).
+struct SqlNeeds {
+  bool summary = false;    // the goroutine summary
+  bool intervals = false;  // its intervals, kept
+  bool stats = false;      // the trace's stats
+  bool kinds = false;      // the events of the tables of single events
+};
 
-// The tables of single events (SqlKindEvents).
-bool needs_kinds(std::string_view table) {
-  return table == "logs" || table == "metrics" || table == "cpu_samples" || table == "labels" || table == "ranges";
+SqlNeeds sql_needs(std::string_view table) {
+  if (table.empty()) return {true, true, true, true};
+  SqlNeeds n;
+  n.summary = table == "goroutines" || table == "goroutine_blocks" || table == "g_transitions" || table == "tasks" ||
+              table == "regions";
+  n.intervals = table == "g_transitions";
+  n.stats = table == "traces";
+  n.kinds = table == "logs" || table == "metrics" || table == "cpu_samples" || table == "labels" || table == "ranges";
+  return n;
 }
 
 // Every table's name and columns, and its row count in `src` when given.
@@ -44,37 +53,47 @@ Value tables_value(const SqlSource* src) {
 
 }  // namespace
 
-SqlSource TraceSession::sql_source(int64_t trace_id, std::string path, bool summary, bool stats, bool kinds) {
+SqlSource TraceSession::sql_source(int64_t trace_id, std::string path, std::string_view table) {
+  const SqlNeeds needs = sql_needs(table);
   if (!sql_) sql_ = std::make_unique<SqlParts>();
-  if (stats && !sql_->stats) sql_->stats = compute_stats(read_, &events_by_type());
-  if (kinds && !sql_->kinds) sql_->kinds = sql_kind_events(read_.store, &events_by_type());
-  if (summary && !sql_->summarized) {
+  if (needs.stats && !sql_->stats) sql_->stats = compute_stats(read_, &events_by_type());
+  if (needs.kinds && !sql_->kinds) sql_->kinds = sql_kind_events(read_.store, &events_by_type());
+  // A summary made while g_transitions was written (sql_parquet) kept no intervals.
+  if ((needs.summary && !sql_->summarized) || (needs.intervals && !sql_->intervals_kept)) {
+    sql_->intervals.clear();
     sql_->summary = summarize_intervals(read_.store, sql_->intervals);
-    sql_->summarized = true;
+    sql_->summarized = sql_->intervals_kept = true;
   }
-  return SqlSource{read_, sql_->stats ? &*sql_->stats : nullptr, sql_->kinds ? &*sql_->kinds : nullptr, sql_->summary, sql_->intervals, trace_id,
-                   std::move(path)};
+  return SqlSource{read_, sql_->stats ? &*sql_->stats : nullptr, sql_->kinds ? &*sql_->kinds : nullptr,
+                   sql_->summary, sql_->intervals, trace_id, std::move(path)};
 }
 
 Value TraceSession::sql_tables() { return tables_value(nullptr); }
 
 Value TraceSession::sql_schema() {
-  const SqlSource src = sql_source(0, {}, true, true, true);
+  const SqlSource src = sql_source(0, {}, "");
   return tables_value(&src);
 }
 
 SqlTable TraceSession::sql_table(std::string_view name, int64_t trace_id, std::string path, size_t offset,
                                  std::optional<size_t> limit) {
-  return analysis::sql_table(sql_source(trace_id, std::move(path), needs_summary(name), name == "traces",
-                        needs_kinds(name)), name, offset,
-                             limit);
+  return analysis::sql_table(sql_source(trace_id, std::move(path), name), name, offset, limit);
 }
 
 void TraceSession::sql_parquet(std::string_view name, int64_t trace_id, std::string path, size_t from,
                                std::optional<size_t> to, const ParquetSink& sink) {
-  write_sql_parquet(sql_source(trace_id, std::move(path), needs_summary(name), name == "traces",
-                        needs_kinds(name)), name, sink, from,
-                    to);
+  // The whole g_transitions table before the summary is made: written as the summary
+  // counts its intervals, which are not kept (unless the trace reuses goroutine ids).
+  if (name == "g_transitions" && from == 0 && !to && !(sql_ && sql_->summarized)) {
+    if (std::optional<Summary> summary = summarize_writing_g_transitions(read_.store, trace_id, sink, &events_by_type())) {
+      if (!sql_) sql_ = std::make_unique<SqlParts>();
+      sql_->summary = std::move(*summary);
+      sql_->summarized = true;
+      sql_->intervals_kept = false;
+      return;
+    }
+  }
+  write_sql_parquet(sql_source(trace_id, std::move(path), name), name, sink, from, to);
 }
 
 Value TraceSession::sql_table_value(std::string_view name, int64_t trace_id, std::string path, size_t offset,

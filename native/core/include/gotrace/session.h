@@ -224,10 +224,12 @@ class TraceSession {
     std::optional<analysis::SqlKindEvents> kinds;  // for the tables of single events
     analysis::Summary summary;
     std::vector<analysis::GoInterval> intervals;
-    bool summarized = false;  // summary and intervals (built for the tables that need them)
+    bool summarized = false;      // the summary (built for the tables that need it)
+    bool intervals_kept = false;  // and its intervals
   };
   std::unique_ptr<SqlParts> sql_;  // what the SQL tables are computed from
-  analysis::SqlSource sql_source(int64_t trace_id, std::string path, bool summary, bool stats, bool kinds);
+  // What table `table` is computed from (every table's, for ""), made on first need.
+  analysis::SqlSource sql_source(int64_t trace_id, std::string path, std::string_view table);
   // The last group sorted for a page (paging through it sorts once).
   struct SortedGroup {
     std::string name;

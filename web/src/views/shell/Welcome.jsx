@@ -15,7 +15,7 @@ export function Welcome({ onPick, onSample, loading }) {
         </button>
       </p>
       <p class="hint">
-        Traces from Go 1.5 to Go 1.26 (<code>go test -trace</code>, <code>runtime/trace</code>,{' '}
+        Traces from Go 1.5 to Go 1.27 (<code>go test -trace</code>, <code>runtime/trace</code>,{' '}
         <code>net/http/pprof</code>) and from the gotrace C++ tracer. Add <code>?url=ADDRESS</code> to this page's
         address to open a trace from a server.
       </p>

@@ -78,9 +78,14 @@ std::string_view figure_name(GoFigure f) {
 // Written column by column (11 M rows on the 94 MB trace): the states, figures and
 // reasons are small enums, coded once each.
 SqlTable g_transitions_table(const SqlSource& src, size_t from, size_t to) {
-  const EventStore& s = src.read.store;
-  const size_t n = to - from;
-  SqlTable t = sized_table("g_transitions", src.trace_id, n);
+  return g_transitions_rows(src.read.store, src.trace_id, src.summary.block_reasons,
+                            std::span(src.intervals).subspan(from, to - from));
+}
+
+SqlTable g_transitions_rows(const EventStore& s, int64_t trace_id, std::span<const std::string_view> block_reasons,
+                            std::span<const GoInterval> intervals) {
+  const size_t n = intervals.size();
+  SqlTable t = sized_table("g_transitions", trace_id, n);
   auto col = [&](std::string_view name) -> SqlColumn& { return column_of(t, name); };
   IntColumn goroutine(col("goroutine"), n, false), start(col("start"), n, false), end(col("end"), n, false),
       duration(col("duration"), n, false), stack(col("stack_id"), n, true), start_event(col("start_event"), n, true),
@@ -92,7 +97,7 @@ SqlTable g_transitions_table(const SqlSource& src, size_t from, size_t to) {
   std::array<int32_t, 5> figure_code;
   for (auto* a : {&from_code, &state_code, &to_code}) a->fill(-1);
   figure_code.fill(-1);
-  std::vector<int32_t> reason_code(src.summary.block_reasons.size(), -1);
+  std::vector<int32_t> reason_code(block_reasons.size(), -1);
   auto coded = [](TextColumn& c, int32_t& code, std::string_view text) {
     if (code < 0) code = c.text(text);
     return code;
@@ -100,7 +105,7 @@ SqlTable g_transitions_table(const SqlSource& src, size_t from, size_t to) {
   auto state_index = [](GoState g) { return std::min(static_cast<size_t>(g), kStates - 1); };
   const Time origin = time_origin(s);
   for (size_t row = 0; row < n; row++) {
-    const GoInterval& iv = src.intervals[from + row];
+    const GoInterval& iv = intervals[row];
     goroutine.set(row, iv.goroutine);
     state.set(row, coded(state, state_code[state_index(iv.state)], to_string(iv.state)));
     if (iv.start_event != kNoEvent) {
@@ -119,7 +124,7 @@ SqlTable g_transitions_table(const SqlSource& src, size_t from, size_t to) {
       end_event.set(row, static_cast<int64_t>(i));
     }
     if (iv.figure == GoFigure::Block)
-      reason.set(row, coded(reason, reason_code[iv.reason], src.summary.block_reasons[iv.reason]));
+      reason.set(row, coded(reason, reason_code[iv.reason], block_reasons[iv.reason]));
     start.set(row, wrap_sub(iv.start, origin));
     end.set(row, wrap_sub(iv.end, origin));
     duration.set(row, wrap_sub(iv.end, iv.start));

@@ -1,7 +1,9 @@
 // The builder of each table (one file per family), which sql_table() dispatches to.
 #pragma once
 
+#include <span>
 #include <stdexcept>
+#include <string_view>
 
 #include "gotrace/analysis/sql_tables.h"
 #include "gotrace/event_store.h"
@@ -14,6 +16,10 @@ SqlTable events_table(const SqlSource& src, size_t from, size_t to);
 SqlTable goroutines_table(const SqlSource& src);
 SqlTable goroutine_blocks_table(const SqlSource& src);
 SqlTable g_transitions_table(const SqlSource& src, size_t from, size_t to);
+// The g_transitions rows of `intervals` (summarize_intervals's, or a batch of them as
+// they are counted), their reasons indexing `block_reasons`.
+SqlTable g_transitions_rows(const EventStore& s, int64_t trace_id, std::span<const std::string_view> block_reasons,
+                            std::span<const GoInterval> intervals);
 SqlTable p_transitions_table(const SqlSource& src);
 SqlTable tasks_table(const SqlSource& src);
 SqlTable regions_table(const SqlSource& src);

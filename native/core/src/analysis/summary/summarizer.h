@@ -4,7 +4,9 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <span>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -63,6 +65,19 @@ class Summarizer {
 
   // Records every interval the figures are summed from into `out` (summarize_intervals).
   void record_intervals(std::vector<GoInterval>* out) { intervals_ = out; }
+  // Hands the intervals on instead, `batch` at a time as they are counted (the last ones
+  // at finish()), goroutines named, through `buffer`: they are never all held. Right
+  // only where no goroutine id is reused (reused_ids()): the summary leaves the earlier
+  // goroutine out, whose intervals will have been handed on.
+  void stream_intervals(std::vector<GoInterval>* buffer, size_t batch,
+                        std::function<void(std::span<const GoInterval>)> sink) {
+    intervals_ = buffer;
+    stream_batch_ = batch;
+    stream_ = std::move(sink);
+  }
+  bool reused_ids() const { return replaced_; }
+  // The block reasons so far (an interval's `reason` indexes them).
+  const std::vector<std::string_view>& block_reasons() const { return reasons_.strings(); }
 
   // What few goroutines need: ranges in progress, regions.
   struct Extra {
@@ -212,6 +227,9 @@ class Summarizer {
   bool any_ = false;
   std::vector<GoInterval>* intervals_ = nullptr;
   std::vector<uint64_t> entered_;  // with intervals_: each record's transition into its state
+  size_t stream_batch_ = 0;  // with stream_intervals: intervals_ is a buffer of this many
+  std::function<void(std::span<const GoInterval>)> stream_;
+  void hand_on_intervals();
 };
 
 }  // namespace gotrace::analysis::detail

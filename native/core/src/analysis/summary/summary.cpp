@@ -272,6 +272,14 @@ void Summarizer::interval(uint32_t g, GoState state, GoFigure figure, Time start
   iv.state = state;
   iv.figure = figure;
   intervals_->push_back(iv);
+  if (stream_batch_ && intervals_->size() >= stream_batch_) [[unlikely]]
+    hand_on_intervals();
+}
+
+void Summarizer::hand_on_intervals() {
+  for (GoInterval& iv : *intervals_) iv.goroutine = goroutines_[static_cast<size_t>(iv.goroutine)].id;
+  stream_(*intervals_);
+  intervals_->clear();
 }
 
 void Summarizer::pending_intervals(uint32_t g, Time ts, uint64_t end_event) {
@@ -759,6 +767,10 @@ Summary Summarizer::finish() {
       iv.goroutine = id_of_record[static_cast<size_t>(iv.goroutine)];
       return iv.goroutine == kNoGoroutine;
     });
+    if (stream_batch_ && !intervals_->empty()) {  // named already
+      stream_(*intervals_);
+      intervals_->clear();
+    }
   }
   order_by_id(goroutines_, index_);
   out.goroutines = std::move(goroutines_);
