@@ -6,6 +6,7 @@
 #include <array>
 #include <string>
 
+#include "analysis/sql/range_name_ids.h"
 #include "analysis/sql/sql_builder.h"
 #include "analysis/sql/sql_columns.h"
 #include "analysis/sql/sql_table_builders.h"
@@ -52,6 +53,8 @@ SqlTable events_table(const SqlSource& src, size_t from, size_t to) {
   auto task_id = [](IntColumn& c, size_t row, TaskID id) {
     if (id != kNoTask) c.set(row, static_cast<int64_t>(id));
   };
+  RangeNameIds range_names(s);
+  std::vector<int32_t> range_code;  // the name column's code of each range name
   const Time origin = time_origin(s);
   s.for_each_chunk(from, to, [&](const EventStore::ChunkColumns& cc, size_t first, size_t end) {
     for (size_t i = first; i < end; i++) {
@@ -101,9 +104,11 @@ SqlTable events_table(const SqlSource& src, size_t from, size_t to) {
         case EventKind::RangeBegin:
         case EventKind::RangeActive:
         case EventKind::RangeEnd: {
-          const Range r = EventView(s, i).range();
-          name.set(row, name.text(r.name));
-          set_resource(row, r.scope);
+          const int32_t id = range_names.id(i);
+          if (static_cast<size_t>(id) >= range_code.size()) range_code.resize(static_cast<size_t>(id) + 1, -1);
+          if (range_code[static_cast<size_t>(id)] < 0) range_code[static_cast<size_t>(id)] = name.text(range_names.name(id));
+          name.set(row, range_code[static_cast<size_t>(id)]);
+          set_resource(row, EventView(s, i).range_scope());
           break;
         }
         case EventKind::TaskBegin:

@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/sql/range_name_ids.h"
 #include "analysis/sql/sql_builder.h"
 #include "analysis/sql/sql_columns.h"
 #include "analysis/sql/sql_table_builders.h"
@@ -44,24 +45,7 @@ struct PairedRange {
 
 SqlTable ranges_table(const SqlSource& src) {
   const EventStore& s = src.read.store;
-  // Names by number, and the number of each name's text.
-  std::unordered_map<std::string, int32_t> name_ids;
-  std::vector<std::string> names;
-  // The name's number by what it depends on (the type, and a stop-the-world's kind, a
-  // string): the name is made once for each, not for each of a million ranges.
-  std::unordered_map<uint64_t, int32_t> name_of_key;
-  auto name_id = [&](const EventView& e) {
-    const uint8_t type = e.type();
-    const bool stw = type == v2::EvSTWBegin || type == v2::EvSTWEnd;
-    const uint64_t key = uint64_t{type} << 32 | (stw ? s.a(e.index()) : 0);
-    auto [at, added] = name_of_key.try_emplace(key, 0);
-    if (added) {
-      auto [it, fresh] = name_ids.try_emplace(e.range().name, static_cast<int32_t>(names.size()));
-      if (fresh) names.push_back(it->first);
-      at->second = it->second;
-    }
-    return at->second;
-  };
+  RangeNameIds names(s);
 
   // Each range as its end closes it, in the order of the ends.
   std::vector<PairedRange> ranges;
@@ -69,7 +53,7 @@ SqlTable ranges_table(const SqlSource& src) {
   for (size_t i : kind_events(src).ranges) {
     const EventView e(s, i);
     const ResourceID scope = e.range_scope();
-    const RangeKey key{name_id(e), scope.kind, scope.id};
+    const RangeKey key{names.id(i), scope.kind, scope.id};
     if (e.kind() == EventKind::RangeEnd) {
       if (auto it = open.find(key); it != open.end()) {
         ranges.push_back({key, it->second, i});
@@ -83,8 +67,8 @@ SqlTable ranges_table(const SqlSource& src) {
   const size_t ended = ranges.size();
   for (const auto& [key, begin] : open) ranges.push_back({key, begin, kNoEnd});
   std::sort(ranges.begin() + static_cast<ptrdiff_t>(ended), ranges.end(), [&](const PairedRange& x, const PairedRange& y) {
-    return std::tie(names[static_cast<size_t>(x.key.name)], x.key.scope, x.key.id) <
-           std::tie(names[static_cast<size_t>(y.key.name)], y.key.scope, y.key.id);
+    return std::tie(names.name(x.key.name), x.key.scope, x.key.id) <
+           std::tie(names.name(y.key.name), y.key.scope, y.key.id);
   });
 
   const size_t n = ranges.size();
@@ -101,7 +85,7 @@ SqlTable ranges_table(const SqlSource& src) {
     const PairedRange& r = ranges[row];
     const EventView b(s, r.begin);
     int32_t& code = name_code[static_cast<size_t>(r.key.name)];
-    if (code < 0) code = name.text(names[static_cast<size_t>(r.key.name)]);
+    if (code < 0) code = name.text(names.name(r.key.name));
     name.set(row, code);
     scope.set(row, scope.stable(r.key.scope == ResourceKind::None ? std::string_view("Global") : to_string(r.key.scope)));
     if (r.key.scope != ResourceKind::None) resource_id.set(row, r.key.id);
