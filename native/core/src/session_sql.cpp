@@ -26,7 +26,8 @@ SqlNeeds sql_needs(std::string_view table) {
               table == "regions";
   n.intervals = table == "g_transitions";
   n.stats = table == "traces";
-  n.kinds = table == "logs" || table == "metrics" || table == "cpu_samples" || table == "labels" || table == "ranges";
+  n.kinds = table == "logs" || table == "metrics" || table == "cpu_samples" || table == "labels" || table == "ranges" ||
+            table == "p_transitions";
   return n;
 }
 

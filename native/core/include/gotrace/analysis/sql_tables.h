@@ -69,10 +69,11 @@ struct SqlTable {
 };
 
 // The events of the kinds with a table of a row per event (logs, metrics, cpu_samples,
-// labels) or paired up into one (ranges), in order: found in one pass for them all, where
-// each table would otherwise pass over every event for its few.
+// labels) or paired up into one (ranges; procs: the procs' state transitions, for
+// p_transitions), in order: found in one pass for them all, where each table would
+// otherwise pass over every event for its few.
 struct SqlKindEvents {
-  std::vector<size_t> logs, metrics, samples, labels, ranges;
+  std::vector<size_t> logs, metrics, samples, labels, ranges, procs;
 };
 // `events_by_type`, if given, is the store's count of events of each type: the lists take
 // their memory at once.

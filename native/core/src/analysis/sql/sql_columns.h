@@ -3,6 +3,7 @@
 // coded through small tables rather than hashed per row.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -43,7 +44,7 @@ class TextColumn {
     return code;
   }
   int32_t text(std::string_view s) {
-    if (auto it = by_text_.find(std::string(s)); it != by_text_.end()) return it->second;
+    if (auto it = by_text_.find(s); it != by_text_.end()) return it->second;
     const auto code = static_cast<int32_t>(c_.dictionary.size());
     c_.dictionary.emplace_back(s);
     by_text_.emplace(std::string(s), code);
@@ -61,7 +62,11 @@ class TextColumn {
   int32_t* codes_;
   uint8_t* nulls_;
   std::unordered_map<std::pair<const void*, size_t>, int32_t, PairHash> by_address_;
-  std::unordered_map<std::string, int32_t> by_text_;
+  struct TextHash {  // finds a string_view without making a string of it
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+  };
+  std::unordered_map<std::string, int32_t, TextHash, std::equal_to<>> by_text_;
   std::vector<int32_t> by_id_;  // code by string id (-1: none yet)
 };
 

@@ -20,9 +20,11 @@ SqlKindEvents sql_kind_events(const EventStore& store, const std::array<uint64_t
       default: break;
     }
   }
+  // The transitions whose resource is a proc (EventView::state_transition's).
+  for (uint8_t t : {v2::EvProcStart, v2::EvProcStop, v2::EvProcSteal, v2::EvProcStatus}) list_of[t] = &out.procs;
   if (events_by_type) {
-    std::array<size_t, 5> n{};
-    std::vector<size_t>* lists[] = {&out.logs, &out.metrics, &out.samples, &out.labels, &out.ranges};
+    std::array<size_t, 6> n{};
+    std::vector<size_t>* lists[] = {&out.logs, &out.metrics, &out.samples, &out.labels, &out.ranges, &out.procs};
     for (size_t t = 0; t < list_of.size(); t++)
       for (size_t k = 0; k < n.size(); k++)
         if (list_of[t] == lists[k]) n[k] += (*events_by_type)[t];

@@ -1,5 +1,5 @@
 // The p_transitions table: each proc's states as intervals, from one transition to the
-// next (the last ends with the trace).
+// next (the last ends with the trace), from the procs' transitions (SqlKindEvents).
 #include "analysis/sql/sql_builder.h"
 #include "analysis/sql/sql_table_builders.h"
 #include "analysis/transition.h"
@@ -37,20 +37,17 @@ SqlTable p_transitions_table(const SqlSource& src) {
     b.end_row();
     o.open = false;
   };
-  Time last = 0;
-  s.for_each_chunk(0, s.size(), [&](const EventStore::ChunkColumns& col, size_t first, size_t end) {
-    for (size_t i = first; i < end; i++) {
-      const uint8_t type = col.type(i);
-      last = col.time(i);
-      if (kind_of_type(type) != EventKind::StateTransition) continue;
-      const StateTransition st = read_transition(s, col, i, type);
-      if (st.resource.kind != ResourceKind::Proc || st.old_state == st.new_state) continue;
-      Open& o = open[st.resource.id];
-      close(o, last, i);
-      if (st.proc_to() == ProcState::NotExist) continue;
-      o = Open{st.resource.id, st.proc_to(), last, col.context(i).m, i, true};
-    }
-  });
+  for (size_t i : kind_events(src).procs) {
+    const Time t = s.time(i);
+    const StateTransition st = read_transition(s, i, s.type(i));
+    if (st.old_state == st.new_state) continue;
+    Open& o = open[st.resource.id];
+    close(o, t, i);
+    if (st.proc_to() == ProcState::NotExist) continue;
+    o = Open{st.resource.id, st.proc_to(), t, s.context(i).m, i, true};
+  }
+  // Those still open end with the trace.
+  const Time last = s.size() ? s.time(s.size() - 1) : 0;
   std::vector<ProcID> procs;
   for (auto& [p, o] : open) procs.push_back(p);
   std::sort(procs.begin(), procs.end());
