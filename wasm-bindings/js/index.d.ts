@@ -547,7 +547,9 @@ export declare class Trace {
    * dictionary-encoded, uncompressed). With `write`, the bytes go to it a row group at a
    * time (a view of the core's memory: copy or write it before returning); without, the
    * file is returned. `rows` limits events or g_transitions to rows [from, to) (to < 0:
-   * to the end).
+   * to the end). The whole g_transitions, asked for before the other tables of the
+   * goroutine summary, is written as the summary counts its intervals, which are not kept
+   * (on a large trace, most of the summary's memory).
    */
   sqlParquet(name: string, options: { traceId?: number; path?: string; rows?: [number, number]; write: (bytes: Uint8Array) => void }): void;
   sqlParquet(name: string, options?: { traceId?: number; path?: string; rows?: [number, number] }): Uint8Array;

@@ -177,7 +177,9 @@ class TraceSession {
   Value sql_table_value(std::string_view name, int64_t trace_id, std::string path, size_t offset,
                         std::optional<size_t> limit, bool int64_bytes);
   // A table as a Parquet file into `sink` (analysis/sql_parquet.h); events and
-  // g_transitions rows [from, to) only when given.
+  // g_transitions rows [from, to) only when given. The whole g_transitions before the
+  // summary is made is written as the summary counts its intervals, which are then not
+  // kept (summarize_writing_g_transitions): ask for it before the summary's other tables.
   void sql_parquet(std::string_view name, int64_t trace_id, std::string path, size_t from, std::optional<size_t> to,
                    const analysis::ParquetSink& sink);
 
