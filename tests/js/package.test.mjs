@@ -108,15 +108,15 @@ test('goroutines(), tasks() and regions() equal the CLI\'s --json on every v2 tr
   }
 });
 
-test('a Blob (a file) opens as its bytes do, its reading and parsing reported in order', async () => {
+// Opens every v2 corpus trace with `open(file, onProgress)`: each is read then parsed,
+// every byte reported, and reads as the CLI reads it.
+async function checkOpens(open) {
   for (const name of v2Traces()) {
     const file = path.join(corpus, name);
-    const phases = [];
-    const trace = await gotrace.openTrace(await fs.openAsBlob(file), {
-      onProgress: (p) => {
-        if (phases.at(-1)?.phase !== p.phase) phases.push({ ...p });
-        else phases[phases.length - 1] = { ...p };
-      },
+    const phases = [];  // the last report of each phase, in order
+    const trace = await open(file, (p) => {
+      if (phases.at(-1)?.phase !== p.phase) phases.push({ ...p });
+      else phases[phases.length - 1] = { ...p };
     });
     const size = fs.statSync(file).size;
     assert.deepEqual(phases.map((p) => p.phase), ['reading', 'parsing'], name);
@@ -126,26 +126,16 @@ test('a Blob (a file) opens as its bytes do, its reading and parsing reported in
     assert.deepEqual(trace.goroutines(), runJson(['goroutines', '--json', file]), `${name} goroutines`);
     trace.dispose();
   }
+}
+
+test('a Blob (a file) opens as its bytes do, its reading and parsing reported in order', async () => {
+  await checkOpens(async (file, onProgress) => gotrace.openTrace(await fs.openAsBlob(file), { onProgress }));
 });
 
 test('a file opened by path (openTraceFile) is its bytes, read in chunks, with clear errors', async () => {
-  for (const name of v2Traces()) {
-    const file = path.join(corpus, name);
-    const phases = [];
-    const trace = await gotrace.openTraceFile(file, {
-      onProgress: (p) => {
-        if (phases.at(-1)?.phase !== p.phase) phases.push({ ...p });
-        else phases[phases.length - 1] = { ...p };
-      },
-    });
-    const size = fs.statSync(file).size;
-    assert.deepEqual(phases.map((p) => p.phase), ['reading', 'parsing'], name);
-    assert.equal(phases[0].bytesDone, size, `${name}: every byte read`);
-    assert.deepEqual(trace.stats(), runJson(['stats', '--json', file]), `${name} stats`);
-    trace.dispose();
-  }
-  // Larger than a chunk (16 MiB): the 94 MB trace where it is unpacked, else a corpus
-  // trace repeated past a chunk (a trace that breaks off where the copy begins).
+  await checkOpens((file, onProgress) => gotrace.openTraceFile(file, { onProgress }));
+  // Larger than a chunk (16 MiB): a corpus trace repeated past one (a trace that breaks
+  // off where the second copy begins), as its bytes read.
   const big = path.join(os.tmpdir(), `gotrace-open-file-${process.pid}.trace`);
   const one = fs.readFileSync(path.join(corpus, 'go123-workload.trace'));
   fs.writeFileSync(big, Buffer.concat(Array.from({ length: Math.ceil((17 << 20) / one.length) }, () => one)));
