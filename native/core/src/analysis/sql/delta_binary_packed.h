@@ -87,10 +87,11 @@ std::pair<int64_t, int64_t> delta_binary_packed(std::string& out, size_t n, Get&
           }
         }
       } else {
-        unsigned __int128 bits = 0;
+        __extension__ using u128 = unsigned __int128;  // (a GCC and Clang extension)
+        u128 bits = 0;
         int have = 0;
         for (size_t i = first; i < first + kMini; i++) {
-          bits |= static_cast<unsigned __int128>(deltas[i]) << have;
+          bits |= static_cast<u128>(deltas[i]) << have;
           have += w;
           while (have >= 8) {
             *p++ = static_cast<uint8_t>(bits);
