@@ -21,7 +21,7 @@ void end_quietly_on_closed_pipe(int) { _exit(0); }
 
 void print_overview() {
   std::printf(
-      "gotrace %s: read, check, convert and analyse Go execution traces (Go 1.5 to 1.26).\n\n"
+      "gotrace %s: read, check, convert and analyse Go execution traces (Go 1.5 to 1.27).\n\n"
       "Usage: gotrace COMMAND [OPTIONS] FILE\n       gotrace --version\n\nCommands:\n",
       gotrace::kVersion);
   for (const Command& c : registry()) std::printf("  %-11s %s\n", c.name.c_str(), c.summary.c_str());

@@ -42,9 +42,13 @@ struct SliceRects {
   std::array<std::vector<Time>, kSliceStates> time_in;
 
   size_t size() const { return start.size(); }
+  void clear();  // keeps the capacity, for the next query
 };
 
 SliceRects query_slices(const TimelineIndex& index, Track track, const TimelineView& view);
+// The same into `out`, cleared first: a caller querying many tracks in turn (a group's
+// goroutines) reuses one result's memory rather than allocating ten arrays a track.
+void query_slices(const TimelineIndex& index, Track track, const TimelineView& view, SliceRects& out);
 
 // Spans that nest or overlap: user regions (row = nesting depth on their goroutine) and
 // user tasks (row = a lane assigned so that tasks on one row do not overlap). Spans

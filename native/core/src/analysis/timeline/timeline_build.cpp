@@ -429,7 +429,7 @@ bool advance_goroutine_lanes(TimelineData& d, size_t events) {
   const EventStore& s = *d.store;
   SliceTracks& t = d.tracks[static_cast<size_t>(TrackKind::Goroutine)];
   if (!d.goroutine_build) {
-    d.goroutine_build = std::make_unique<GoroutineLaneBuild>();
+    d.goroutine_build = std::make_unique<GoroutineLaneBuild>(static_cast<uint32_t>(t.ids.size()));
     for (uint32_t l = 0; l < t.ids.size(); l++) d.goroutine_build->lane_of.set(t.ids[l], l);
   }
   GoroutineLaneBuild& b = *d.goroutine_build;
@@ -438,6 +438,7 @@ bool advance_goroutine_lanes(TimelineData& d, size_t events) {
     const uint32_t l = b.lane_of.get(st.resource.id);
     if (l == ~uint32_t{0}) return;  // not seen by the first pass: cannot happen
     b.lanes.add(l, e);
+    b.extents.add(s, l, e, d.start);
     if (st.go_to() == GoState::NotExist) b.lanes.retire(l);
   });
   b.next = to;
@@ -447,6 +448,7 @@ bool advance_goroutine_lanes(TimelineData& d, size_t events) {
     b.built = std::make_unique<SliceTracks>();
     b.built->lanes = b.lanes.finish(static_cast<uint32_t>(t.ids.size()));
     b.lanes = {};
+    b.built->extents = b.extents.finish(d.end);
     if (events != SIZE_MAX) return false;
   }
   SliceTracks& built = *b.built;

@@ -11,6 +11,7 @@
 #include "gotrace/analysis/timeline_query.h"
 #include "gotrace/event_view.h"
 #include "gotrace/id_map.h"
+#include "timeline_extents.h"
 #include "timeline_lanes.h"
 
 namespace gotrace::analysis::detail {
@@ -45,6 +46,8 @@ struct SliceTracks {
   // Lanes longer than a block, ascending. (Most goroutines' lanes are short.)
   std::vector<uint32_t> summarized;
   std::array<Level, 2> levels;
+  // Goroutine tracks: each short lane as one rectangle (a folded group's activity).
+  LaneExtents extents;
 
   struct LaneSummaries {
     uint32_t first[2] = {0, 0};
@@ -70,7 +73,7 @@ struct SliceTracks {
     size_t n = ids.capacity() * 8 + lanes.bytes_reserved() + (summarized.capacity() + aux.capacity()) * 4;
     for (const Level& l : levels)
       n += l.blocks.capacity() * sizeof(BlockSummary) + (l.state_time.capacity() + l.begin.capacity()) * 4;
-    return n;
+    return n + extents.bytes_reserved();
   }
 };
 
@@ -145,8 +148,10 @@ bool advance_goroutine_lanes(TimelineData& d, size_t events);
 
 // The goroutine lanes' pass under way.
 struct GoroutineLaneBuild {
+  explicit GoroutineLaneBuild(uint32_t goroutines) : extents(goroutines) {}
   IdMap<uint32_t, ~uint32_t{0}> lane_of;
   LaneSetBuilder lanes;
+  LaneExtentBuild extents;
   size_t next = 0;                      // the first event not seen yet
   std::unique_ptr<SliceTracks> built;   // once the pass is over: the lanes, to summarize
 };

@@ -173,18 +173,32 @@ class SliceQuery {
 
 }  // namespace
 
+void SliceRects::clear() {
+  start.clear();
+  end.clear();
+  state.clear();
+  count.clear();
+  detail.clear();
+  for (auto& v : time_in) v.clear();
+}
+
 SliceRects query_slices(const TimelineIndex& index, Track track, const TimelineView& view) {
   SliceRects out;
+  query_slices(index, track, view, out);
+  return out;
+}
+
+void query_slices(const TimelineIndex& index, Track track, const TimelineView& view, SliceRects& out) {
+  out.clear();
   const TimelineData& d = index.data();
-  if (view.to <= view.from || view.pixels == 0) return out;
+  if (view.to <= view.from || view.pixels == 0) return;
   const SliceTracks& t = d.of(track.kind);
   int64_t lane = t.lane_of(track.id);
-  if (lane < 0) return out;
+  if (lane < 0) return;
   with_family(track.kind, [&](auto family) {
     SliceQuery<decltype(family)>(d, t, static_cast<uint32_t>(lane), view, out).run();
     return 0;
   });
-  return out;
 }
 
 }  // namespace gotrace::analysis
