@@ -434,11 +434,11 @@ bool advance_goroutine_lanes(TimelineData& d, size_t events) {
   }
   GoroutineLaneBuild& b = *d.goroutine_build;
   const size_t to = b.next + std::min(events, s.size() - b.next);
-  for_each_goroutine_change(s, b.next, to, [&](uint32_t e, uint8_t, const StateTransition& st) {
+  for_each_goroutine_change(s, b.next, to, [&](uint32_t e, uint8_t, const StateTransition& st, const auto& col) {
     const uint32_t l = b.lane_of.get(st.resource.id);
     if (l == ~uint32_t{0}) return;  // not seen by the first pass: cannot happen
     b.lanes.add(l, e);
-    b.extents.add(s, l, e, d.start);
+    b.extents.add(col, l, e, d.start);
     if (st.go_to() == GoState::NotExist) b.lanes.retire(l);
   });
   b.next = to;

@@ -8,60 +8,58 @@ namespace gotrace::analysis::detail {
 static_assert(LaneExtents::kStates == GoroutineFamily::kStates.size());
 
 namespace {
-constexpr Time kNoSlice = INT64_MIN;  // out_.start of a lane with no non-gap slice yet
 constexpr uint8_t kLong = LaneSet::kBlock;
 }  // namespace
 
-LaneExtentBuild::LaneExtentBuild(uint32_t lanes)
-    : open_(lanes, 0), end_(lanes, 0), last_(lanes, 0), slot_(lanes, static_cast<int8_t>(kGap)), seen_(lanes, 0) {
-  out_.start.assign(lanes, kNoSlice);
-  out_.span.assign(lanes, LaneExtents::kNone);
-  out_.last.assign(lanes, 0);
-  out_.state_time.assign(size_t{lanes} * LaneExtents::kStates, 0);
-}
-
-void LaneExtentBuild::close(uint32_t lane, Time end) {
-  if (slot_[lane] == kGap || seen_[lane] == kLong) return;
-  const Time begin = open_[lane];
-  if (out_.start[lane] == kNoSlice) out_.start[lane] = begin;
-  if (end - out_.start[lane] >= Time{LaneExtents::kNone}) {
-    seen_[lane] = kLong;  // too long for 32 bits: drawn from the lane
+void LaneExtentBuild::close(Lane& l, Time end) {
+  if (l.slot == kGap || l.seen == kLong) return;
+  if (!l.busy) {
+    l.start = l.open;
+    l.busy = true;
+  }
+  if (end - l.start >= Time{LaneExtents::kNone}) {
+    l.seen = kLong;  // too long for 32 bits: drawn from the lane
     return;
   }
-  end_[lane] = end;
-  last_[lane] = begin;
-  out_.state_time[size_t{lane} * LaneExtents::kStates + static_cast<size_t>(slot_[lane])] +=
-      static_cast<uint32_t>(end - begin);
+  l.last = l.open;
+  l.end = end;
+  l.time[static_cast<size_t>(l.slot)] += static_cast<uint32_t>(end - l.open);
 }
 
-void LaneExtentBuild::add(const EventStore& s, uint32_t lane, uint32_t event, Time trace_start) {
-  if (seen_[lane] == kLong) return;
-  const Time t = s.time(event);
-  if (seen_[lane] == 0) {
-    open_[lane] = GoroutineFamily::backdated(s, event) ? trace_start : t;
+void LaneExtentBuild::add(const EventStore::ChunkColumns& col, uint32_t lane, uint32_t event, Time trace_start) {
+  Lane& l = lanes_[lane];
+  if (l.seen == kLong) return;
+  const Time t = col.time(event);
+  if (l.seen == 0) {
+    l.open = GoroutineFamily::backdated(col, event) ? trace_start : t;
   } else {
-    close(lane, t);
-    open_[lane] = t;
+    close(l, t);
+    l.open = t;
   }
   int64_t detail;
-  slot_[lane] = static_cast<int8_t>(GoroutineFamily::slot(s, event, detail));
-  seen_[lane]++;
+  l.slot = static_cast<int8_t>(GoroutineFamily::slot(col, event, detail));
+  l.seen++;
 }
 
 LaneExtents LaneExtentBuild::finish(Time trace_end) {
-  for (uint32_t lane = 0; lane < seen_.size(); lane++) {
-    if (seen_[lane] == 0 || seen_[lane] == kLong) continue;
-    close(lane, trace_end);
-    if (seen_[lane] == kLong || out_.start[lane] == kNoSlice) continue;
-    out_.span[lane] = static_cast<uint32_t>(end_[lane] - out_.start[lane]);
-    out_.last[lane] = static_cast<uint32_t>(last_[lane] - out_.start[lane]);
+  LaneExtents out;
+  const size_t n = lanes_.size();
+  out.start.assign(n, 0);
+  out.span.assign(n, LaneExtents::kNone);
+  out.last.assign(n, 0);
+  out.state_time.assign(n * LaneExtents::kStates, 0);
+  for (size_t k = 0; k < n; k++) {
+    Lane& l = lanes_[k];
+    if (l.seen == 0 || l.seen == kLong) continue;
+    close(l, trace_end);
+    if (l.seen == kLong || !l.busy) continue;
+    out.start[k] = l.start;
+    out.span[k] = static_cast<uint32_t>(l.end - l.start);
+    out.last[k] = static_cast<uint32_t>(l.last - l.start);
+    std::copy(l.time.begin(), l.time.end(), out.state_time.begin() + static_cast<ptrdiff_t>(k * LaneExtents::kStates));
   }
-  open_ = {};
-  end_ = {};
-  last_ = {};
-  slot_ = {};
-  seen_ = {};
-  return std::move(out_);
+  lanes_ = {};
+  return out;
 }
 
 }  // namespace gotrace::analysis::detail

@@ -5,6 +5,7 @@
 // events. Kept here, each is 32 bytes read in order.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -32,19 +33,26 @@ struct LaneExtents {
 // Fed the goroutine lanes' entries in event order, alongside the lanes themselves.
 class LaneExtentBuild {
  public:
-  explicit LaneExtentBuild(uint32_t lanes);
-  void add(const EventStore& s, uint32_t lane, uint32_t event, Time trace_start);
+  explicit LaneExtentBuild(uint32_t lanes) : lanes_(lanes) {}
+  // Entry `event` of `lane`, read from its chunk's columns.
+  void add(const EventStore::ChunkColumns& col, uint32_t lane, uint32_t event, Time trace_start);
   // Ends each lane's last slice at the trace's end, as queries do.
   LaneExtents finish(Time trace_end);
 
  private:
-  void close(uint32_t lane, Time end);
-  LaneExtents out_;
-  std::vector<Time> open_;     // per lane: where its latest entry's slice began
-  std::vector<Time> end_;      // the end of its last non-gap slice so far
-  std::vector<Time> last_;     // and where that slice began
-  std::vector<int8_t> slot_;   // its latest entry's state slot (kGap: none)
-  std::vector<uint8_t> seen_;  // its entries, up to a block (a block: no extent)
+  // A lane's state in one place: entries come to lanes in no order, one cache line each.
+  struct Lane {
+    Time open = 0;   // where its latest entry's slice began
+    Time start = 0;  // its first non-gap slice's start
+    Time last = 0;   // its last non-gap slice's start so far
+    Time end = 0;    // and end
+    std::array<uint32_t, LaneExtents::kStates> time{};
+    int8_t slot = -1;   // its latest entry's state slot (kGap: none)
+    uint8_t seen = 0;   // its entries, up to a block (a block: no extent)
+    bool busy = false;  // a non-gap slice closed
+  };
+  void close(Lane& l, Time end);
+  std::vector<Lane> lanes_;
 };
 
 }  // namespace gotrace::analysis::detail

@@ -20,7 +20,7 @@ inline constexpr int kGap = -1;
 
 // The entries of the goroutines' tracks among events [from, to), in order: every
 // transition of a goroutine that changes its state (gstate.go), as f(event, type,
-// transition). In slices (event_slices.h).
+// transition, the event's chunk's columns). In slices (event_slices.h).
 template <class F>
 void for_each_goroutine_change(const EventStore& s, size_t from, size_t to, F&& f) {
   const auto& kinds = event_kinds();
@@ -31,16 +31,20 @@ void for_each_goroutine_change(const EventStore& s, size_t from, size_t to, F&& 
       if (kinds[type] != EventKind::StateTransition) continue;
       const StateTransition st = read_transition(s, col, i, type);
       if (st.resource.kind == ResourceKind::Goroutine && st.old_state != st.new_state)
-        f(static_cast<uint32_t>(i), type, st);
+        f(static_cast<uint32_t>(i), type, st, col);
     }
   };
   for_each_event_slice_between(from, to, [&](size_t first, size_t end) { s.for_each_chunk(first, end, changes); });
 }
 
-inline GoState status_new_state(const EventStore& s, uint32_t e) {
+// The families read events from the store or, in a pass, from their chunk's columns
+// (EventStore::ChunkColumns): `Events` is either.
+template <class Events>
+GoState status_new_state(const Events& s, uint32_t e) {
   return to_go_state(static_cast<WireGoStatus>(s.c(e) >> 8));
 }
-inline bool status_from_undetermined(const EventStore& s, uint32_t e) {
+template <class Events>
+bool status_from_undetermined(const Events& s, uint32_t e) {
   return static_cast<GoState>(s.c(e) & 0xff) == GoState::Undetermined;
 }
 inline bool is_go_status(uint8_t type) { return type == v2::EvGoStatus || type == v2::EvGoStatusStack; }
@@ -58,7 +62,8 @@ struct GoroutineFamily {
       default: return kGap;
     }
   }
-  static int slot(const EventStore& s, uint32_t e, int64_t& detail) {
+  template <class Events>
+  static int slot(const Events& s, uint32_t e, int64_t& detail) {
     detail = 0;
     using namespace v2;
     switch (s.type(e)) {
@@ -79,7 +84,8 @@ struct GoroutineFamily {
       default: return kGap;
     }
   }
-  static bool backdated(const EventStore& s, uint32_t e) {
+  template <class Events>
+  static bool backdated(const Events& s, uint32_t e) {
     return is_go_status(s.type(e)) && status_from_undetermined(s, e);
   }
 };

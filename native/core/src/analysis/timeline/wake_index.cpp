@@ -103,7 +103,7 @@ bool WakeIndexBuild::step(size_t events) {
   const EventStore& s = st.store;
   WakeIndex& w = st.index;
   const size_t to = st.next + std::min(events, s.size() - st.next);
-  for_each_goroutine_change(s, st.next, to, [&](uint32_t e, uint8_t type, const StateTransition& tr) {
+  for_each_goroutine_change(s, st.next, to, [&](uint32_t e, uint8_t type, const StateTransition& tr, const auto&) {
     const GoID g = tr.resource.id;
     const uint32_t before = st.last.get(g);
     if (type == v2::EvGoStart && before != WakeIndex::kNone && wake_kind(s.type(before))) {
