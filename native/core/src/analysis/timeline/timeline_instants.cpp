@@ -3,6 +3,8 @@
 // instants of go tool trace's "Network" and "Syscalls" lanes (gstate.go's unblock and
 // blockedSyscallEnd): a goroutine blocked on the network made runnable, and the end of
 // a syscall that had lost its proc.
+#include <array>
+
 #include "gotrace/analysis/timeline_query.h"
 #include "gotrace/event_slices.h"
 #include "gotrace/event_view.h"
@@ -23,6 +25,20 @@ int lane_of(uint8_t type) {
   }
 }
 
+// The types the pass looks at: those of an instant, and the blocks and unblocks that
+// make a network unblock.
+const std::array<bool, 256>& instant_types() {
+  static const std::array<bool, 256> wanted = [] {
+    std::array<bool, 256> w{};
+    for (int t = 0; t < 256; t++) w[t] = lane_of(static_cast<uint8_t>(t)) >= 0;
+    for (uint8_t t : {v2::EvGoBlock, v2::EvGoUnblock, v2::EvGoSwitch, v2::EvGoSwitchDestroy, v2::EvGoSyscallEndBlocked,
+                      v2::EvGoDestroySyscall})
+      w[t] = true;
+    return w;
+  }();
+  return wanted;
+}
+
 }  // namespace
 
 void build_instants(TimelineData& d) {
@@ -38,21 +54,24 @@ void build_instants(TimelineData& d) {
     if (inserted) *v = s.strings.get(reason).find("network") != std::string_view::npos;
     return *v;
   };
-  for_each_event_slice(s.size(), [&](size_t from, size_t to) {
+  const std::array<bool, 256>& wanted = instant_types();
+  // A chunk's columns at a time (EventStore::ChunkColumns), in slices (event_slices.h).
+  auto pass = [&](const EventStore::ChunkColumns& col, size_t from, size_t to) {
     for (size_t i = from; i < to; i++) {
-      const uint8_t type = s.type(i);
+      const uint8_t type = col.type(i);
+      if (!wanted[type]) [[likely]] continue;
       int lane = lane_of(type);
       if (type == v2::EvGoBlock) {
-        const auto g = static_cast<uint64_t>(s.context(i).g);
-        if (is_network(s.a(i))) {
+        const auto g = static_cast<uint64_t>(col.goroutine(i));
+        if (is_network(col.a(i))) {
           *blocked_on_network.try_emplace(g).first = 1;
         } else if (uint8_t* v = blocked_on_network.find(g)) {
           *v = 0;
         }
       } else if (type == v2::EvGoUnblock || type == v2::EvGoSwitch || type == v2::EvGoSwitchDestroy) {
         // A switch also blocks the switching goroutine (on its coroutine).
-        if (uint8_t* v = type == v2::EvGoSwitch ? blocked_on_network.find(static_cast<uint64_t>(s.context(i).g)) : nullptr) *v = 0;
-        if (uint8_t* v = blocked_on_network.find(s.ab(i)); v && *v) {
+        if (uint8_t* v = type == v2::EvGoSwitch ? blocked_on_network.find(static_cast<uint64_t>(col.goroutine(i))) : nullptr) *v = 0;
+        if (uint8_t* v = blocked_on_network.find(col.ab(i)); v && *v) {
           *v = 0;
           lane = static_cast<int>(InstantKind::NetworkUnblock);
         }
@@ -61,7 +80,8 @@ void build_instants(TimelineData& d) {
       }
       if (lane >= 0) b.add(static_cast<uint32_t>(lane), static_cast<uint32_t>(i));
     }
-  });
+  };
+  for_each_event_slice(s.size(), [&](size_t from, size_t to) { s.for_each_chunk(from, to, pass); });
   d.instants = b.finish(kInstantKinds);
 }
 

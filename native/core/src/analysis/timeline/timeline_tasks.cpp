@@ -26,10 +26,11 @@ void build_tasks(TimelineData& d) {
   std::vector<Task> tasks;
   FlatMap<uint32_t> by_id;
   const auto& kinds = event_kinds();
-  for_each_event_slice(s.size(), [&](size_t from, size_t to) {
+  // A chunk's columns at a time (EventStore::ChunkColumns), in slices (event_slices.h).
+  auto pass = [&](const EventStore::ChunkColumns& col, size_t from, size_t to) {
     for (size_t i = from; i < to; i++) {
-      const EventKind k = kinds[s.type(i)];
-      if (k != EventKind::TaskBegin && k != EventKind::TaskEnd) continue;
+      const EventKind k = kinds[col.type(i)];
+      if (k != EventKind::TaskBegin && k != EventKind::TaskEnd) [[likely]] continue;
       auto [slot, inserted] = by_id.try_emplace(EventView(s, i).task().id);
       if (inserted) {
         *slot = static_cast<uint32_t>(tasks.size());
@@ -38,7 +39,8 @@ void build_tasks(TimelineData& d) {
       Task& t = tasks[*slot];
       (k == EventKind::TaskBegin ? t.begin : t.end) = static_cast<uint32_t>(i);
     }
-  });
+  };
+  for_each_event_slice(s.size(), [&](size_t from, size_t to) { s.for_each_chunk(from, to, pass); });
   for (Task& t : tasks) {
     t.start = t.begin != kAbsent ? s.time(t.begin) : d.start;
     t.finish = t.end != kAbsent ? s.time(t.end) : d.end;
