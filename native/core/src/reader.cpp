@@ -1,6 +1,7 @@
 #include "gotrace/reader.h"
 
 #include <cstring>
+#include <vector>
 #include <new>
 
 #include "strings_util.h"
@@ -60,7 +61,29 @@ void read_trace_into(std::span<const uint8_t> bytes, ReadResult& result, const R
       v1::read(bytes, h.go_minor, result.store, options);
       return;
     }
-    v2::read(bytes, h.go_minor, result.store, options, result.work);
+    v2::ByteWindow window(bytes);
+    v2::read(window, h.go_minor, result.store, options, result.work);
+  } catch (TraceError& e) {
+    result.error = std::move(e);
+  } catch (std::bad_alloc&) {
+    result.error = TraceError("out of memory while reading the trace");
+  }
+}
+
+void read_trace_into(const TraceSource& source, ReadResult& result, const ReadOptions& options) {
+  result.store.format.file_bytes = source.size;
+  try {
+    v2::ByteWindow window(source);
+    std::span<const uint8_t> head = window.fetch(0, 16);
+    TraceHeader h = parse_header(head);
+    if (is_v1(h.go_minor)) {
+      // No generations: read whole.
+      const std::span<const uint8_t> all = window.fetch(0, static_cast<size_t>(source.size));
+      read_trace_into(std::vector<uint8_t>(all.begin(), all.end()), result, options);
+      return;
+    }
+    result.store.format.go_minor = h.go_minor;
+    v2::read(window, h.go_minor, result.store, options, result.work);
   } catch (TraceError& e) {
     result.error = std::move(e);
   } catch (std::bad_alloc&) {

@@ -73,4 +73,14 @@ ReadResult read_trace(std::span<const uint8_t> bytes, const ReadOptions& options
 // callbacks whose consumers keep a reference to it.
 void read_trace_into(std::span<const uint8_t> bytes, ReadResult& result, const ReadOptions& options = {});
 
+// A trace read from elsewhere a piece at a time (a file; a Blob in a browser): `read`
+// copies the `n` bytes at `offset` into `out` and says whether it could. A Go 1.22+ trace
+// read from one holds about a generation of its bytes at a time; an older trace (one
+// generation) is read whole. A failed read ends the read with an error naming where.
+struct TraceSource {
+  uint64_t size = 0;
+  std::function<bool(uint64_t offset, size_t n, uint8_t* out)> read;
+};
+void read_trace_into(const TraceSource& source, ReadResult& result, const ReadOptions& options = {});
+
 }  // namespace gotrace

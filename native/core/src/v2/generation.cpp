@@ -24,11 +24,15 @@ namespace {
 
 }  // namespace
 
-GenerationReader::GenerationReader(std::span<const uint8_t> file, size_t start, int go_minor, EventStore& store)
+GenerationReader::GenerationReader(ByteWindow& file, size_t start, int go_minor, EventStore& store)
     : file_(file), pos_(start), go_minor_(go_minor), store_(store) {}
 
+// A batch's header: its kind, experiment, and four varints of at most 10 bytes.
+constexpr size_t kMaxBatchHeader = 64;
+
 bool GenerationReader::read_batch(Batch& b) {
-  ByteReader r(file_.data() + pos_, file_.data() + file_.size(), pos_);
+  const std::span<const uint8_t> head = file_.fetch(pos_, kMaxBatchHeader);
+  ByteReader r(head.data(), head.data() + head.size(), pos_);
   b = Batch{};
   b.offset = pos_;
   uint8_t kind;
@@ -39,7 +43,7 @@ bool GenerationReader::read_batch(Batch& b) {
   if (kind == EvExperimentalBatch) {
     // Go reads this byte with ReadByte and treats its EOF as the end of the trace.
     if (!r.read_byte(b.experiment)) {
-      pos_ = file_.size();
+      pos_ = static_cast<size_t>(file_.size());
       return false;
     }
   }
@@ -53,16 +57,22 @@ bool GenerationReader::read_batch(Batch& b) {
   if (size > static_cast<uint64_t>(kMaxBatchSize)) {
     fail(fmt("invalid batch size %llu, maximum is %d", (unsigned long long)size, kMaxBatchSize), nullptr, &b, r.offset());
   }
-  if (r.remaining() < size) {
-    fail(fmt("failed to read full batch: read %zu but wanted %llu", r.remaining(), (unsigned long long)size), nullptr, &b,
-         r.offset());
-  }
-  b.data = r.pos();
-  b.size = static_cast<uint32_t>(size);
   b.data_offset = r.offset();
-  r.skip(size);
-  pos_ = r.offset();
+  const std::span<const uint8_t> data = file_.fetch(b.data_offset, static_cast<size_t>(size));
+  if (data.size() < size) {
+    fail(fmt("failed to read full batch: read %zu but wanted %llu", data.size(), (unsigned long long)size), nullptr, &b,
+         b.data_offset);
+  }
+  b.data = data.data();
+  b.size = static_cast<uint32_t>(size);
+  pos_ = b.data_offset + size;
   return true;
+}
+
+void GenerationReader::place_batches(Generation& g) {
+  for (ThreadBatches& t : g.threads)
+    for (Batch& b : t.batches) b.data = file_.at(b.data_offset);
+  if (spill_) spill_->data = file_.at(spill_->data_offset);
 }
 
 void GenerationReader::process_batch(Generation& g, const Batch& b) {
@@ -279,9 +289,11 @@ std::unique_ptr<Generation> GenerationReader::next(std::optional<TraceError>& de
 std::unique_ptr<Generation> GenerationReader::next_delimited_by_number(std::optional<TraceError>& deferred) {
   auto g = std::make_unique<Generation>();
   g->file_offset = pos_;
+  file_.drop_before(spill_ ? spill_->offset : pos_);  // the generation before is done with
   if (spill_) {
     g->number = spill_->gen;
     g->file_offset = spill_->offset;
+    spill_->data = file_.at(spill_->data_offset);
     Batch b = *spill_;
     spill_.reset();
     g->min_ts = b.time;
@@ -291,6 +303,8 @@ std::unique_ptr<Generation> GenerationReader::next_delimited_by_number(std::opti
     Batch b;
     try {
       if (!read_batch(b)) break;
+    } catch (SourceReadError&) {
+      throw;
     } catch (TraceError& e) {
       if (g->number == 0) throw;
       deferred = std::move(e);
@@ -307,19 +321,21 @@ std::unique_ptr<Generation> GenerationReader::next_delimited_by_number(std::opti
     process_batch(*g, b);
   }
   finish(*g);
+  place_batches(*g);
   return g;
 }
 
 std::unique_ptr<Generation> GenerationReader::next_with_end_marker() {
   auto g = std::make_unique<Generation>();
   g->file_offset = pos_;
+  file_.drop_before(pos_);  // the generation before is done with
   bool any = false;
   for (;;) {
     if (pos_ >= file_.size()) {
       if (any) fail("incomplete generation found; trace likely truncated", g.get(), nullptr, pos_);
       return nullptr;
     }
-    if (file_[pos_] == EvEndOfGeneration) {
+    if (file_.fetch(pos_, 1)[0] == EvEndOfGeneration) {
       if (!any) fail("found end-of-generation event without a generation", nullptr, nullptr, pos_);
       pos_++;
       break;
@@ -339,6 +355,7 @@ std::unique_ptr<Generation> GenerationReader::next_with_end_marker() {
     process_batch(*g, b);
   }
   finish(*g);
+  place_batches(*g);
   return g;
 }
 

@@ -11,7 +11,7 @@
 
 #include "gotrace/error.h"
 #include "gotrace/event_store.h"
-#include "go_numbers.h"
+#include "byte_window.h"
 #include "go_numbers.h"
 #include "local_ids.h"
 
@@ -84,15 +84,16 @@ struct Generation {
 // Reads generations one after another from the bytes after the header.
 class GenerationReader {
  public:
-  GenerationReader(std::span<const uint8_t> file, size_t start, int go_minor, EventStore& store);
+  GenerationReader(ByteWindow& file, size_t start, int go_minor, EventStore& store);
 
   // The next generation, or nullptr at the end of the trace. Throws TraceError when
   // the generation cannot be read. A read error found after the generation's
   // batches (in the next one) is returned in `deferred`: the generation is valid and
-  // its events come first.
+  // its events come first. Its batches' bytes stay in the window until the next call.
   std::unique_ptr<Generation> next(std::optional<TraceError>& deferred);
 
   uint64_t offset() const { return pos_; }
+  uint64_t size() const { return file_.size(); }
 
  private:
   // Reads a batch header and payload at pos_; returns false at end of file.
@@ -107,7 +108,11 @@ class GenerationReader {
   std::unique_ptr<Generation> next_delimited_by_number(std::optional<TraceError>& deferred);
   std::unique_ptr<Generation> next_with_end_marker();
 
-  std::span<const uint8_t> file_;
+  // Points the batches kept (the generation's and the one spilled after it) at their
+  // bytes where the window holds them now.
+  void place_batches(Generation& g);
+
+  ByteWindow& file_;
   size_t pos_;
   int go_minor_;
   EventStore& store_;

@@ -31,6 +31,7 @@ struct Cursor {
   const uint8_t* p = nullptr;  // next byte in *batch
   const uint8_t* end = nullptr;
   Time last_ts = 0;
+  uint64_t offset_base = 0;  // an event's file offset, less its address (in *batch)
   WireEvent ev;  // the decoded next event
   bool parked = false;  // its event waits on a resource (see Reader::park)
   uint32_t park_token = 0;
@@ -38,8 +39,8 @@ struct Cursor {
 
 class Reader {
  public:
-  Reader(std::span<const uint8_t> bytes, int go_minor, EventStore& store, const ReadOptions& options, ReadWork& work)
-      : bytes_(bytes), store_(store), options_(options), work_(work), gens_(bytes, 16, go_minor, store),
+  Reader(ByteWindow& bytes, int go_minor, EventStore& store, const ReadOptions& options, ReadWork& work)
+      : store_(store), options_(options), work_(work), gens_(bytes, 16, go_minor, store),
         out_(store, go_minor), order_(store.strings, out_) {}
 
   void run();
@@ -63,7 +64,6 @@ class Reader {
   void wake(uint64_t key);
   Time earliest_parked();
 
-  std::span<const uint8_t> bytes_;
   EventStore& store_;
   const ReadOptions& options_;
   ReadWork& work_;
@@ -155,14 +155,14 @@ inline bool Reader::next_event(Cursor& c) {
     if (++c.batch == c.batch_end) return false;
     c.p = c.batch->data;
     c.end = c.p + c.batch->size;
+    c.offset_base = c.batch->data_offset - reinterpret_cast<uintptr_t>(c.batch->data);
     c.last_ts = 0;
   }
   // Go re-bases on the batch time whenever the running time is 0.
   if (c.last_ts == 0) c.last_ts = gen_->ns(c.batch->time);
   WireEvent& ev = c.ev;
   const uint8_t* p = c.p;
-  // Batch payloads point into the file, so an event's offset is its distance from the start.
-  ev.offset = static_cast<uint64_t>(p - bytes_.data());
+  ev.offset = c.offset_base + reinterpret_cast<uintptr_t>(p);
   uint8_t type = *p++;
   ev.type = type;
   const TypePlan& plan = out_.plan(type);  // types past Go's table are never timed
@@ -339,6 +339,7 @@ void Reader::run() {
       c.batch_end = batches.data() + batches.size();
       c.p = c.batch->data;
       c.end = c.p + c.batch->size;
+      c.offset_base = c.batch->data_offset - reinterpret_cast<uintptr_t>(c.batch->data);
       if (next_event(c)) frontier_.push(c.ev.time, &c);
     }
     if (leading) out_.sync_at(store_.generations.back().earliest, static_cast<uint32_t>(store_.generations.size() - 1));
@@ -368,7 +369,7 @@ void Reader::run() {
     GenerationInfo& done = store_.generations.back();
     done.event_count = store_.size() - done.first_event;
     if (options_.on_progress) {
-      ReadProgress p{gens_.offset(), bytes_.size(), store_.size()};
+      ReadProgress p{gens_.offset(), gens_.size(), store_.size()};
       if (!options_.on_progress(p)) throw TraceError("canceled");
     }
     if (options_.on_generation && !options_.on_generation(store_)) throw TraceError("canceled");
@@ -428,7 +429,7 @@ void Reader::order_generation() {
 
 }  // namespace
 
-void read(std::span<const uint8_t> bytes, int go_minor, EventStore& store, const ReadOptions& options, ReadWork& work) {
+void read(ByteWindow& bytes, int go_minor, EventStore& store, const ReadOptions& options, ReadWork& work) {
   Reader r(bytes, go_minor, store, options, work);
   r.run();
 }

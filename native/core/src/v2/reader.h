@@ -6,11 +6,12 @@
 
 #include "gotrace/event_store.h"
 #include "gotrace/reader.h"
+#include "byte_window.h"
 
 namespace gotrace::v2 {
 
 // Appends every event to `store`; throws TraceError at the first problem, with the
 // events before it already stored.
-void read(std::span<const uint8_t> bytes, int go_minor, EventStore& store, const ReadOptions& options, ReadWork& work);
+void read(ByteWindow& bytes, int go_minor, EventStore& store, const ReadOptions& options, ReadWork& work);
 
 }  // namespace gotrace::v2

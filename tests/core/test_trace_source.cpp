@@ -1,0 +1,113 @@
+// A trace read from a TraceSource (a file, a Blob in a browser) a window at a time is the
+// trace read from memory: the same events, the same error at the same place, every byte
+// read once and in order, whatever the pieces.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "corpus.h"
+#include "gotrace/reader.h"
+
+using namespace gotrace;
+using namespace gotrace::test;
+
+namespace {
+
+// A source over `bytes` that records what was asked of it; it fails at `fail_at`.
+struct RecordingSource {
+  std::span<const uint8_t> bytes;
+  uint64_t fail_at = UINT64_MAX;
+  uint64_t next = 0;       // where the next read must start: each byte read once, in order
+  bool in_order = true;
+  size_t reads = 0;
+  TraceSource source() {
+    return {bytes.size(), [this](uint64_t offset, size_t n, uint8_t* out) {
+              reads++;
+              in_order = in_order && offset == next && offset + n <= bytes.size();
+              next = offset + n;
+              if (offset + n > fail_at) return false;
+              std::copy_n(bytes.begin() + static_cast<ptrdiff_t>(offset), n, out);
+              return true;
+            }};
+  }
+};
+
+ReadResult read_from(RecordingSource& s) {
+  ReadResult r;
+  read_trace_into(s.source(), r);
+  return r;
+}
+
+std::string error_of(const ReadResult& r) { return r.error ? r.error->what() : ""; }
+
+}  // namespace
+
+TEST_CASE("every corpus trace read from a source is the trace read from memory", "[source][corpus]") {
+  for (const std::string& name : corpus_traces({"*"})) {
+    DYNAMIC_SECTION(name) {
+      const std::vector<uint8_t> bytes = read_bytes(corpus_path(name + ".trace"));
+      const ReadResult want = read_trace(bytes);
+      RecordingSource s{bytes};
+      const ReadResult got = read_from(s);
+      CHECK(s.in_order);
+      CHECK(error_of(got) == error_of(want));
+      CHECK(got.store.size() == want.store.size());
+      CHECK(dump_text(got) == dump_text(want));
+      CHECK(got.store.generations.size() == want.store.generations.size());
+    }
+  }
+}
+
+TEST_CASE("a trace cut short reads from a source as from memory, error and all", "[v2][source][corpus]") {
+  std::vector<std::string> paths;
+  for (const std::string& name : corpus_traces({"go122-*", "go123-*"})) paths.push_back(corpus_path(name + ".trace"));
+  paths.push_back(newest_path("go127-workload.trace"));  // Go 1.26's format: generations end with a marker
+  for (const std::string& path : paths) {
+    const std::string name = path.substr(path.rfind('/') + 1);
+    const std::vector<uint8_t> whole = read_bytes(path);
+    for (size_t cut : {size_t{16}, size_t{17}, size_t{40}, whole.size() / 3, whole.size() / 2 + 7, whole.size() - 1}) {
+      DYNAMIC_SECTION(name << " cut at " << cut) {
+        const std::vector<uint8_t> bytes(whole.begin(), whole.begin() + static_cast<ptrdiff_t>(cut));
+        const ReadResult want = read_trace(bytes);
+        RecordingSource s{bytes};
+        const ReadResult got = read_from(s);
+        CHECK(s.in_order);
+        CHECK(error_of(got) == error_of(want));
+        CHECK(dump_text(got) == dump_text(want));
+      }
+    }
+  }
+}
+
+TEST_CASE("traces of hundreds of generations read from a source as from memory", "[v2][source][corpus]") {
+  // Stress-mode traces: a generation every few hundred microseconds. Go 1.24's format
+  // ends a generation where the next begins, Go 1.26's with a marker.
+  for (const char* name : {"go124-stacks.stress.trace", "go127-gomaxprocs.stress.trace"}) {
+    DYNAMIC_SECTION(name) {
+      const std::vector<uint8_t> bytes = read_bytes(newest_path(name));
+      const ReadResult want = read_trace(bytes);
+      REQUIRE(want.store.generations.size() > 500);
+      RecordingSource s{bytes};
+      const ReadResult got = read_from(s);
+      CHECK(s.in_order);
+      CHECK(error_of(got) == error_of(want));
+      CHECK(got.store.generations.size() == want.store.generations.size());
+      CHECK(dump_text(got) == dump_text(want));
+    }
+  }
+}
+
+TEST_CASE("a source that fails ends the read with where, the events before it kept", "[v2][source]") {
+  const std::vector<uint8_t> bytes = read_bytes(newest_path("go127-gomaxprocs.stress.trace"));
+  const uint64_t fail_at = bytes.size() * 2 / 3;
+  RecordingSource s{bytes, fail_at};
+  const ReadResult got = read_from(s);
+  REQUIRE_FALSE(got.ok());
+  CHECK(error_of(got).rfind("cannot read the trace's bytes at offset ", 0) == 0);
+  CHECK(got.error->where().offset.value_or(UINT64_MAX) <= fail_at);
+  const ReadResult whole = read_trace(bytes);
+  CHECK(got.store.generations.size() > 100);  // those before were read
+  CHECK(got.store.generations.size() < whole.store.generations.size());
+  CHECK(got.store.size() < whole.store.size());
+  CHECK(s.reads > 1);
+}
