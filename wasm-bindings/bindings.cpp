@@ -119,22 +119,24 @@ class WasmTrace {
   // complete; returning false cancels.
   WasmTrace(uintptr_t address, double size, val progress) {
     auto* bytes = reinterpret_cast<uint8_t*>(address);
-    ReadResult result;
-    try {
-      ReadOptions options;
-      if (!progress.isUndefined() && !progress.isNull()) {
-        options.on_progress = [&progress](const ReadProgress& p) {
-          val r = progress(static_cast<double>(p.bytes_done), static_cast<double>(p.bytes_total),
-                           static_cast<double>(p.events));
-          return !(r.isFalse());
-        };
-      }
-      result = read_trace(std::span<const uint8_t>(bytes, static_cast<size_t>(size)), options);
-    } catch (const std::exception& e) {
-      fatal_ = what_of(e);
-    }
+    read(progress, [&](ReadResult& r, const ReadOptions& o) {
+      read_trace_into(std::span<const uint8_t>(bytes, static_cast<size_t>(size)), r, o);
+    });
     std::free(bytes);
-    session_ = std::make_unique<TraceSession>(std::move(result));
+  }
+
+  // Reads `size` bytes from `read(offset, length, address)`, which copies them into the
+  // core's memory at `address` and returns whether it could: a Go 1.22+ trace is read a
+  // window at a time (about a generation), so its bytes are never all in memory.
+  static WasmTrace* from_source(double size, val read_js, val progress) {
+    TraceSource source;
+    source.size = static_cast<uint64_t>(size);
+    source.read = [&read_js](uint64_t offset, size_t n, uint8_t* out) {
+      return read_js(static_cast<double>(offset), static_cast<double>(n), reinterpret_cast<uintptr_t>(out)).as<bool>();
+    };
+    auto* t = new WasmTrace();
+    t->read(progress, [&](ReadResult& r, const ReadOptions& o) { read_trace_into(source, r, o); });
+    return t;
   }
 
   // The reader's error ("" when the whole trace was read). Events before it are kept.
@@ -263,6 +265,28 @@ class WasmTrace {
   }
 
  private:
+  WasmTrace() = default;
+  // Reads with `read_into(result, options)`, reporting progress(bytesDone, bytesTotal,
+  // events) after each generation (false cancels).
+  template <class ReadInto>
+  void read(const val& progress, ReadInto read_into) {
+    ReadResult result;
+    try {
+      ReadOptions options;
+      if (!progress.isUndefined() && !progress.isNull()) {
+        options.on_progress = [&progress](const ReadProgress& p) {
+          val r = progress(static_cast<double>(p.bytes_done), static_cast<double>(p.bytes_total),
+                           static_cast<double>(p.events));
+          return !(r.isFalse());
+        };
+      }
+      read_into(result, options);
+    } catch (const std::exception& e) {
+      fatal_ = what_of(e);
+    }
+    session_ = std::make_unique<TraceSession>(std::move(result));
+  }
+
   std::unique_ptr<TraceSession> session_;
   std::string fatal_;
 };
@@ -274,6 +298,7 @@ EMSCRIPTEN_BINDINGS(gotrace_core) {
   emscripten::function("sqlTables", &sql_tables_js);
   emscripten::class_<WasmTrace>("WasmTrace")
       .constructor<uintptr_t, double, val>()
+      .class_function("fromSource", &WasmTrace::from_source, emscripten::allow_raw_pointers())
       .function("error", &WasmTrace::error)
       .function("usable", &WasmTrace::usable)
       .function("eventCount", &WasmTrace::event_count)

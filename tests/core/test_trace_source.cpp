@@ -13,22 +13,26 @@ using namespace gotrace::test;
 
 namespace {
 
-// A source over `bytes` that records what was asked of it; it fails at `fail_at`.
+// A source over `bytes` that records what was asked of it; it fails at `fail_at`. Its
+// reads are as small as the reader allows (read_ahead), or a few KiB: many windows.
 struct RecordingSource {
   std::span<const uint8_t> bytes;
   uint64_t fail_at = UINT64_MAX;
+  size_t read_ahead = 1;
   uint64_t next = 0;       // where the next read must start: each byte read once, in order
   bool in_order = true;
   size_t reads = 0;
   TraceSource source() {
-    return {bytes.size(), [this](uint64_t offset, size_t n, uint8_t* out) {
+    return {bytes.size(),
+            [this](uint64_t offset, size_t n, uint8_t* out) {
               reads++;
               in_order = in_order && offset == next && offset + n <= bytes.size();
               next = offset + n;
               if (offset + n > fail_at) return false;
               std::copy_n(bytes.begin() + static_cast<ptrdiff_t>(offset), n, out);
               return true;
-            }};
+            },
+            read_ahead};
   }
 };
 
@@ -47,13 +51,18 @@ TEST_CASE("every corpus trace read from a source is the trace read from memory",
     DYNAMIC_SECTION(name) {
       const std::vector<uint8_t> bytes = read_bytes(corpus_path(name + ".trace"));
       const ReadResult want = read_trace(bytes);
-      RecordingSource s{bytes};
-      const ReadResult got = read_from(s);
-      CHECK(s.in_order);
-      CHECK(error_of(got) == error_of(want));
-      CHECK(got.store.size() == want.store.size());
-      CHECK(dump_text(got) == dump_text(want));
-      CHECK(got.store.generations.size() == want.store.generations.size());
+      const std::string dump = dump_text(want);
+      for (size_t read_ahead : {size_t{1}, size_t{4096}}) {
+        INFO("reads of at least " << read_ahead << " bytes");
+        RecordingSource s{bytes, UINT64_MAX, read_ahead};
+        const ReadResult got = read_from(s);
+        CHECK(s.in_order);
+        if (bytes.size() > 2 * read_ahead + 64) CHECK(s.reads > 1);
+        CHECK(error_of(got) == error_of(want));
+        CHECK(got.store.size() == want.store.size());
+        CHECK(dump_text(got) == dump);
+        CHECK(got.store.generations.size() == want.store.generations.size());
+      }
     }
   }
 }

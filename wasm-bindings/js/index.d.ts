@@ -2,7 +2,9 @@
 // nanoseconds (numbers: exact up to 2^53 ns, about 104 days).
 
 export interface ReadProgress {
-  /** 'reading': a Blob's bytes arriving (events is 0); 'parsing': the reader at work. */
+  /** 'reading': a Blob's bytes arriving before the parse (events is 0: a gzipped trace,
+   *  or a Blob opened outside a worker); 'parsing': the reader at work, reading the
+   *  file as it goes where it can (openTraceFile, a Blob in a worker). */
   phase: 'reading' | 'parsing';
   bytesDone: number;
   bytesTotal: number;
@@ -639,9 +641,12 @@ export interface GcFigures {
 }
 /** The analyses prepare() and advance() build, in the order to compute them ahead of requests (the core's one list). */
 export declare function analyses(): Promise<AnalysisInfo[]>;
-/** Bytes are copied into WebAssembly memory once; a Blob (a File) is read straight into it. */
+/** Bytes are copied into WebAssembly memory once; a Blob (a File) is read straight into it,
+ *  and in a worker as it is parsed, a piece at a time (a Go 1.22+ trace's bytes are then
+ *  never all in memory). */
 export declare function openTrace(input: Uint8Array | ArrayBuffer | Blob, options?: OpenOptions): Promise<Trace>;
-/** In Node: a trace file read straight into WebAssembly memory (no copy in JavaScript memory). */
+/** In Node: a trace file read as it is parsed, straight into WebAssembly memory (a Go
+ *  1.22+ trace about a generation at a time: its bytes are never all in memory). */
 export declare function openTraceFile(path: string, options?: OpenOptions): Promise<Trace>;
 
 export type SqlType = 'BIGINT' | 'INTEGER' | 'DOUBLE' | 'VARCHAR' | 'BOOLEAN';

@@ -589,6 +589,18 @@ export async function openTrace(input, { onProgress, allowPartial = false } = {}
   const blob = isBlob(input) ? input : null;
   const bytes = blob ? null : toBytes(input);
   const core = await loadCore();
+  // In a worker a Blob is read as it is parsed, a piece at a time (FileReaderSync): a
+  // Go 1.22+ trace's bytes are never all in memory.
+  if (blob && typeof FileReaderSync === 'function') {
+    const reader = new FileReaderSync();
+    const readInto = (offset, n, address) => {
+      const piece = reader.readAsArrayBuffer(blob.slice(offset, offset + n));
+      if (piece.byteLength !== n) return false;
+      core.HEAPU8.set(new Uint8Array(piece), address);  // HEAPU8 is replaced when memory grows: read it each time
+      return true;
+    };
+    return traceOf(core, parseFrom(core, blob.size, readInto, onProgress), allowPartial);
+  }
   const size = blob ? blob.size : bytes.length;
   const spare = blob ? new SpareMemory(core, size) : null;
   let handle;
@@ -607,13 +619,10 @@ export async function openTrace(input, { onProgress, allowPartial = false } = {}
   return traceOf(core, handle, allowPartial);
 }
 
-// A file is read into WebAssembly memory this many bytes at a time, the event loop let
-// run between them.
-const FILE_CHUNK = 16 * 2 ** 20;
-
 /**
- * In Node: reads a trace file straight into WebAssembly memory (no copy of it in
- * JavaScript memory, none of its bytes copied twice), then as openTrace does.
+ * In Node: reads a trace file as it is parsed, a piece at a time, straight into
+ * WebAssembly memory (a Go 1.22+ trace's bytes are never all in memory), then as
+ * openTrace does.
  */
 export async function openTraceFile(file, { onProgress, allowPartial = false } = {}) {
   if (!isNode) throw new Error('openTraceFile reads a file in Node; in a browser, give openTrace a File');
@@ -621,36 +630,47 @@ export async function openTraceFile(file, { onProgress, allowPartial = false } =
   const fs = await import(/* @vite-ignore */ fsName);
   const core = await loadCore();
   const fd = fs.openSync(file, 'r');
-  let address = 0;
-  let size = 0;
   try {
-    size = fs.fstatSync(fd).size;
-    address = allocate(core, size);
-    for (let done = 0; done < size;) {
-      // HEAPU8 is replaced when memory grows (other work may run between chunks): read it each time.
-      const n = fs.readSync(fd, core.HEAPU8, address + done, Math.min(size - done, FILE_CHUNK), done);
-      if (n === 0) throw new Error(`${file} ended after ${done} of its ${size} bytes`);
-      done += n;
-      if (onProgress?.({ phase: 'reading', bytesDone: done, bytesTotal: size, events: 0 }) === false) {
-        throw new Error('cancelled');
+    const size = fs.fstatSync(fd).size;
+    const readInto = (offset, n, address) => {
+      for (let done = 0; done < n;) {
+        // HEAPU8 is replaced when memory grows: read it each time.
+        const k = fs.readSync(fd, core.HEAPU8, address + done, n - done, offset + done);
+        if (k === 0) return false;
+        done += k;
       }
-      if (done < size) await new Promise((resolve) => setImmediate(resolve));
-    }
-  } catch (e) {
-    if (address) core._free(address);
-    throw e;
+      return true;
+    };
+    return traceOf(core, parseFrom(core, size, readInto, onProgress), allowPartial);
   } finally {
     fs.closeSync(fd);
   }
-  return traceOf(core, parse(core, address, size, onProgress), allowPartial);
+}
+
+// Parse progress reported as onProgress's 'parsing' phase.
+function parseProgress(onProgress) {
+  return onProgress
+    ? (done, total, events) => onProgress({ phase: 'parsing', bytesDone: done, bytesTotal: total, events }) !== false
+    : undefined;
 }
 
 // Reads the `size` bytes at `address` (the handle takes them, and frees them once read).
 function parse(core, address, size, onProgress) {
-  const progress = onProgress
-    ? (done, total, events) => onProgress({ phase: 'parsing', bytesDone: done, bytesTotal: total, events }) !== false
-    : undefined;
-  return new core.WasmTrace(address, size, progress);
+  return new core.WasmTrace(address, size, parseProgress(onProgress));
+}
+
+// Reads `size` bytes as they are parsed: readInto(offset, n, address) copies n bytes of
+// the trace at `offset` into the core's memory at `address` (false: it could not; the
+// read then fails naming the offset).
+function parseFrom(core, size, readInto, onProgress) {
+  const read = (offset, n, address) => {
+    try {
+      return readInto(offset, n, address);
+    } catch {
+      return false;  // nothing may be thrown through the core
+    }
+  };
+  return core.WasmTrace.fromSource(size, read, parseProgress(onProgress));
 }
 
 // The trace a handle read, or its error (a trace read in part, with `allowPartial`).

@@ -80,6 +80,9 @@ void read_trace_into(std::span<const uint8_t> bytes, ReadResult& result, const R
 struct TraceSource {
   uint64_t size = 0;
   std::function<bool(uint64_t offset, size_t n, uint8_t* out)> read;
+  // Each read asks for at least this much (fewer, larger reads; in a browser each costs
+  // a copy of its own), up to the trace's end.
+  size_t read_ahead = 8 << 20;
 };
 void read_trace_into(const TraceSource& source, ReadResult& result, const ReadOptions& options = {});
 

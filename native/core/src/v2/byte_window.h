@@ -53,11 +53,9 @@ class ByteWindow {
   }
 
  private:
-  // Reads ahead at least this much (a batch is at most 64 KiB: a read per few batches).
-  static constexpr uint64_t kReadAhead = 1 << 20;
   void grow(uint64_t need) {
     const uint64_t end = begin_ + buffer_.size();
-    const auto n = static_cast<size_t>(std::min(std::max(need, kReadAhead), size_ - end));
+    const auto n = static_cast<size_t>(std::min(std::max<uint64_t>(need, source_->read_ahead), size_ - end));
     const size_t at = buffer_.size();
     buffer_.resize(at + n);
     if (!source_->read(end, n, buffer_.data() + at)) {
