@@ -580,7 +580,8 @@ async function readBlob(core, blob, spare, onProgress) {
 
 /**
  * Reads a Go execution trace (as Go 1.5 to Go 1.27 write them): bytes, copied into
- * WebAssembly memory once, or a Blob (a File), read straight into it. Rejects with an
+ * WebAssembly memory once, or a Blob (a File), read straight into it (in a worker, as it
+ * is parsed, a window at a time). Rejects with an
  * Error naming what is wrong and where (byte offset, generation, event). With
  * `allowPartial`, a trace that breaks off after some events resolves instead, with the
  * reason in `trace.partialError`.
