@@ -23,12 +23,9 @@ SqlKindEvents sql_kind_events(const EventStore& store, const std::array<uint64_t
   // The transitions whose resource is a proc (EventView::state_transition's).
   for (uint8_t t : {v2::EvProcStart, v2::EvProcStop, v2::EvProcSteal, v2::EvProcStatus}) list_of[t] = &out.procs;
   if (events_by_type) {
-    std::array<size_t, 6> n{};
-    std::vector<size_t>* lists[] = {&out.logs, &out.metrics, &out.samples, &out.labels, &out.ranges, &out.procs};
+    // Each list takes its memory at once: the counts of its types, added up in its capacity.
     for (size_t t = 0; t < list_of.size(); t++)
-      for (size_t k = 0; k < n.size(); k++)
-        if (list_of[t] == lists[k]) n[k] += (*events_by_type)[t];
-    for (size_t k = 0; k < n.size(); k++) lists[k]->reserve(n[k]);
+      if (list_of[t]) list_of[t]->reserve(list_of[t]->capacity() + (*events_by_type)[t]);
   }
   store.for_each_chunk(0, store.size(), [&](const EventStore::ChunkColumns& col, size_t first, size_t end) {
     for (size_t i = first; i < end; i++)

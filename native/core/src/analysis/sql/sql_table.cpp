@@ -54,26 +54,18 @@ SqlTable whole(const SqlSource& src, std::string_view name) {
 
 size_t sql_table_rows(const SqlSource& src, std::string_view name) {
   const EventStore& s = src.read.store;
-  // The tables of a row per event of a kind: that kind's events (counted by type when
-  // they were not found).
-  auto events_of = [&](EventKind kind, const std::vector<size_t> SqlKindEvents::*list) {
-    if (src.kinds) return (src.kinds->*list).size();
-    const std::array<uint64_t, 256> by_type = s.count_by_type();
-    size_t n = 0;
-    for (size_t t = 0; t < by_type.size(); t++)
-      if (kind_of_type(static_cast<uint8_t>(t)) == kind) n += by_type[t];
-    return n;
-  };
+  // The tables of a row per event of a kind: that kind's events.
+  auto events_of = [&](const std::vector<size_t> SqlKindEvents::*list) { return (detail::kind_events(src).*list).size(); };
   if (name == "traces") return 1;
   if (name == "events") return s.size();
   if (name == "g_transitions") return src.intervals.size();
   if (name == "goroutines") return src.summary.goroutines.size();
   if (name == "tasks") return src.summary.tasks.size();
   if (name == "stacks") return s.stacks.size() - 1;
-  if (name == "logs") return events_of(EventKind::Log, &SqlKindEvents::logs);
-  if (name == "metrics") return events_of(EventKind::Metric, &SqlKindEvents::metrics);
-  if (name == "labels") return events_of(EventKind::Label, &SqlKindEvents::labels);
-  if (name == "cpu_samples") return events_of(EventKind::StackSample, &SqlKindEvents::samples);
+  if (name == "logs") return events_of(&SqlKindEvents::logs);
+  if (name == "metrics") return events_of(&SqlKindEvents::metrics);
+  if (name == "labels") return events_of(&SqlKindEvents::labels);
+  if (name == "cpu_samples") return events_of(&SqlKindEvents::samples);
   if (name == "goroutine_blocks" || name == "regions") {
     size_t n = 0;
     for (const GoroutineSummary& g : src.summary.goroutines) n += name == "regions" ? g.regions.size() : g.stats.block.size();
