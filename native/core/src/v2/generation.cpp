@@ -24,7 +24,7 @@ namespace {
 
 }  // namespace
 
-GenerationReader::GenerationReader(ByteWindow& file, size_t start, int go_minor, EventStore& store)
+GenerationReader::GenerationReader(ByteWindow& file, uint64_t start, int go_minor, EventStore& store)
     : file_(file), pos_(start), go_minor_(go_minor), store_(store) {}
 
 // A batch's header: its kind, experiment, and four varints of at most 10 bytes.
@@ -43,7 +43,7 @@ bool GenerationReader::read_batch(Batch& b) {
   if (kind == EvExperimentalBatch) {
     // Go reads this byte with ReadByte and treats its EOF as the end of the trace.
     if (!r.read_byte(b.experiment)) {
-      pos_ = static_cast<size_t>(file_.size());
+      pos_ = file_.size();
       return false;
     }
   }

@@ -84,7 +84,7 @@ struct Generation {
 // Reads generations one after another from the bytes after the header.
 class GenerationReader {
  public:
-  GenerationReader(ByteWindow& file, size_t start, int go_minor, EventStore& store);
+  GenerationReader(ByteWindow& file, uint64_t start, int go_minor, EventStore& store);
 
   // The next generation, or nullptr at the end of the trace. Throws TraceError when
   // the generation cannot be read. A read error found after the generation's
@@ -113,7 +113,7 @@ class GenerationReader {
   void place_batches(Generation& g);
 
   ByteWindow& file_;
-  size_t pos_;
+  uint64_t pos_;  // a file offset: a trace read from a source may pass 4 GiB in WebAssembly
   int go_minor_;
   EventStore& store_;
   std::optional<Batch> spill_;
