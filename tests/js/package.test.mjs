@@ -136,8 +136,9 @@ test('a Blob (a file) opens as its bytes do, its reading and parsing reported in
 
 test('a file opened by path (openTraceFile) is its bytes, read as it is parsed, with clear errors', async () => {
   await checkOpens((file, onProgress) => gotrace.openTraceFile(file, { onProgress }), ['parsing']);
-  // Larger than the reader's window (8 MiB read ahead): a corpus trace repeated past
-  // two (a trace that breaks off where the second copy begins), as its bytes read.
+  // A file larger than two of the reader's reads (8 MiB each): a corpus trace repeated,
+  // which breaks off where the second copy begins (its first read holds both); read as
+  // its bytes are, error and all. (The C++ tests cross windows: reads of 1 byte up.)
   const big = path.join(os.tmpdir(), `gotrace-open-file-${process.pid}.trace`);
   const one = fs.readFileSync(path.join(corpus, 'go123-workload.trace'));
   fs.writeFileSync(big, Buffer.concat(Array.from({ length: Math.ceil((17 << 20) / one.length) }, () => one)));
