@@ -1,7 +1,6 @@
 #include "gotrace/reader.h"
 
 #include <cstring>
-#include <vector>
 #include <new>
 
 #include "strings_util.h"
@@ -51,17 +50,20 @@ ReadResult read_trace(std::span<const uint8_t> bytes, const ReadOptions& options
   return result;
 }
 
-void read_trace_into(std::span<const uint8_t> bytes, ReadResult& result, const ReadOptions& options) {
-  result.store.format.file_bytes = bytes.size();
+namespace {
+
+// Reads the trace `window` holds: a Go 1.22+ one a generation at a time, an older one
+// (no generations) whole.
+void read_window(v2::ByteWindow& window, ReadResult& result, const ReadOptions& options) {
+  result.store.format.file_bytes = window.size();
   try {
-    TraceHeader h = parse_header(bytes);
+    TraceHeader h = parse_header(window.fetch(0, 16));
     result.store.format.go_minor = h.go_minor;
     if (is_v1(h.go_minor)) {
       result.store.format.legacy = true;
-      v1::read(bytes, h.go_minor, result.store, options);
+      v1::read(window.fetch(0, static_cast<size_t>(window.size())), h.go_minor, result.store, options);
       return;
     }
-    v2::ByteWindow window(bytes);
     v2::read(window, h.go_minor, result.store, options, result.work);
   } catch (TraceError& e) {
     result.error = std::move(e);
@@ -70,25 +72,16 @@ void read_trace_into(std::span<const uint8_t> bytes, ReadResult& result, const R
   }
 }
 
+}  // namespace
+
+void read_trace_into(std::span<const uint8_t> bytes, ReadResult& result, const ReadOptions& options) {
+  v2::ByteWindow window(bytes);
+  read_window(window, result, options);
+}
+
 void read_trace_into(const TraceSource& source, ReadResult& result, const ReadOptions& options) {
-  result.store.format.file_bytes = source.size;
-  try {
-    v2::ByteWindow window(source);
-    std::span<const uint8_t> head = window.fetch(0, 16);
-    TraceHeader h = parse_header(head);
-    if (is_v1(h.go_minor)) {
-      // No generations: read whole.
-      const std::span<const uint8_t> all = window.fetch(0, static_cast<size_t>(source.size));
-      read_trace_into(std::vector<uint8_t>(all.begin(), all.end()), result, options);
-      return;
-    }
-    result.store.format.go_minor = h.go_minor;
-    v2::read(window, h.go_minor, result.store, options, result.work);
-  } catch (TraceError& e) {
-    result.error = std::move(e);
-  } catch (std::bad_alloc&) {
-    result.error = TraceError("out of memory while reading the trace");
-  }
+  v2::ByteWindow window(source);
+  read_window(window, result, options);
 }
 
 }  // namespace gotrace
