@@ -44,25 +44,29 @@ ReadResult read_from(RecordingSource& s) {
 
 std::string error_of(const ReadResult& r) { return r.error ? r.error->what() : ""; }
 
+// Holds `bytes` read from a source, with reads of at least `read_ahead` bytes, to their
+// read from memory: the same events (dump), error and generations, each byte read once
+// and in order, in more than one read where they span more than two.
+void check_as_from_memory(std::span<const uint8_t> bytes, size_t read_ahead = 1) {
+  INFO("reads of at least " << read_ahead << " bytes");
+  const ReadResult want = read_trace(bytes);
+  RecordingSource s{bytes, UINT64_MAX, read_ahead};
+  const ReadResult got = read_from(s);
+  CHECK(s.in_order);
+  if (bytes.size() > 2 * read_ahead + 64) CHECK(s.reads > 1);
+  CHECK(error_of(got) == error_of(want));
+  CHECK(got.store.size() == want.store.size());
+  CHECK(got.store.generations.size() == want.store.generations.size());
+  CHECK(dump_text(got) == dump_text(want));
+}
+
 }  // namespace
 
 TEST_CASE("every corpus trace read from a source is the trace read from memory", "[source][corpus]") {
   for (const std::string& name : corpus_traces({"*"})) {
     DYNAMIC_SECTION(name) {
       const std::vector<uint8_t> bytes = read_bytes(corpus_path(name + ".trace"));
-      const ReadResult want = read_trace(bytes);
-      const std::string dump = dump_text(want);
-      for (size_t read_ahead : {size_t{1}, size_t{4096}}) {
-        INFO("reads of at least " << read_ahead << " bytes");
-        RecordingSource s{bytes, UINT64_MAX, read_ahead};
-        const ReadResult got = read_from(s);
-        CHECK(s.in_order);
-        if (bytes.size() > 2 * read_ahead + 64) CHECK(s.reads > 1);
-        CHECK(error_of(got) == error_of(want));
-        CHECK(got.store.size() == want.store.size());
-        CHECK(dump_text(got) == dump);
-        CHECK(got.store.generations.size() == want.store.generations.size());
-      }
+      for (size_t read_ahead : {size_t{1}, size_t{4096}}) check_as_from_memory(bytes, read_ahead);
     }
   }
 }
@@ -76,13 +80,7 @@ TEST_CASE("a trace cut short reads from a source as from memory, error and all",
     const std::vector<uint8_t> whole = read_bytes(path);
     for (size_t cut : {size_t{16}, size_t{17}, size_t{40}, whole.size() / 3, whole.size() / 2 + 7, whole.size() - 1}) {
       DYNAMIC_SECTION(name << " cut at " << cut) {
-        const std::vector<uint8_t> bytes(whole.begin(), whole.begin() + static_cast<ptrdiff_t>(cut));
-        const ReadResult want = read_trace(bytes);
-        RecordingSource s{bytes};
-        const ReadResult got = read_from(s);
-        CHECK(s.in_order);
-        CHECK(error_of(got) == error_of(want));
-        CHECK(dump_text(got) == dump_text(want));
+        check_as_from_memory(std::span<const uint8_t>(whole).first(cut));
       }
     }
   }
@@ -94,14 +92,8 @@ TEST_CASE("traces of hundreds of generations read from a source as from memory",
   for (const char* name : {"go124-stacks.stress.trace", "go127-gomaxprocs.stress.trace"}) {
     DYNAMIC_SECTION(name) {
       const std::vector<uint8_t> bytes = read_bytes(newest_path(name));
-      const ReadResult want = read_trace(bytes);
-      REQUIRE(want.store.generations.size() > 500);
-      RecordingSource s{bytes};
-      const ReadResult got = read_from(s);
-      CHECK(s.in_order);
-      CHECK(error_of(got) == error_of(want));
-      CHECK(got.store.generations.size() == want.store.generations.size());
-      CHECK(dump_text(got) == dump_text(want));
+      REQUIRE(read_trace(bytes).store.generations.size() > 500);
+      check_as_from_memory(bytes);
     }
   }
 }
