@@ -4,7 +4,6 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <filesystem>
 #include <map>
 #include <string>
 
@@ -31,11 +30,6 @@ const char* const kTraces[] = {"http_1_5_good",        "stress_1_9_good",    "us
                                "go123-iter-pull",      "go123-gc-stress",    "go122-workload",
                                "newest/go127-workload", "newest/go127-annotations-stress.stress",
                                "newest/go127-flightrec.snap2"};
-
-// A corpus trace by name: "NAME" in corpus/go, "newest/NAME" in corpus/newest.
-std::string trace_path(const std::string& name) {
-  return name.rfind("newest/", 0) == 0 ? newest_path(name.substr(7) + ".trace") : corpus_path(name + ".trace");
-}
 
 std::string tiling_problem(const CriticalPath& p) {
   if (p.from == p.to) return p.segments.empty() ? "" : "segments in an empty interval";
@@ -93,17 +87,6 @@ std::vector<uint8_t> sized_trace(const std::string& text) {
   }
   for (const RawEvent& e : events) append_raw_binary(out, e);
   return out;
-}
-
-// Every trace of the corpus that Go 1.23 or 1.27 reads (go/ and newest/).
-std::vector<std::string> every_trace() {
-  std::vector<std::string> names = corpus_traces({"*"});
-  for (const auto& e : std::filesystem::directory_iterator(corpus_dir() + "/newest")) {
-    std::string n = e.path().filename().string();
-    if (n.size() > 6 && n.substr(n.size() - 6) == ".trace") names.push_back("newest/" + n.substr(0, n.size() - 6));
-  }
-  std::sort(names.begin(), names.end());
-  return names;
 }
 
 TEST_CASE("critical paths tile their interval and hand off only at wake-ups", "[analysis][critical-path][corpus]") {

@@ -87,6 +87,20 @@ std::vector<std::string> corpus_traces(const std::vector<std::string>& globs) {
   return names;
 }
 
+std::vector<std::string> every_trace() {
+  std::vector<std::string> names = corpus_traces({"*"});
+  for (const auto& e : fs::directory_iterator(corpus_dir() + "/newest")) {
+    std::string n = e.path().filename().string();
+    if (n.size() > 6 && n.substr(n.size() - 6) == ".trace") names.push_back("newest/" + n.substr(0, n.size() - 6));
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::string trace_path(const std::string& name) {
+  return name.rfind("newest/", 0) == 0 ? newest_path(name.substr(7) + ".trace") : corpus_path(name + ".trace");
+}
+
 ReferenceListing reference_listing(const std::string& base) {
   ReferenceListing ref;
   if (fs::exists(base + ".zst")) {

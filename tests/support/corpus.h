@@ -31,6 +31,11 @@ std::string read_zstd(const std::string& path);  // decompresses a .zst file
 
 // Names (without .trace) of corpus traces whose name matches any of the globs.
 std::vector<std::string> corpus_traces(const std::vector<std::string>& globs);
+// Every trace of the corpus that Go 1.23 or 1.27 reads: "NAME" in corpus/go, then
+// "newest/NAME" in corpus/newest; sorted.
+std::vector<std::string> every_trace();
+// The path of such a name.
+std::string trace_path(const std::string& name);
 
 // Go's listing of a trace as the corpus keeps it: BASE.zst, the listing itself, or where
 // that is large BASE.canon.sha256, `SHA lines=N exit=RC`: the sha256 of its canonical

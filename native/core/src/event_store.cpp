@@ -26,6 +26,7 @@ EventStore::EventStore(EventStore&& o) noexcept
     : strings(std::move(o.strings)),
       stacks(std::move(o.stacks)),
       generations(std::move(o.generations)),
+      generations_before(o.generations_before),
       format(std::move(o.format)),
       memory_(o.memory_),
       chunks_(std::exchange(o.chunks_, {})),
@@ -47,6 +48,7 @@ EventStore& EventStore::operator=(EventStore&& o) noexcept {
   strings = std::move(o.strings);
   stacks = std::move(o.stacks);
   generations = std::move(o.generations);
+  generations_before = o.generations_before;
   format = std::move(o.format);
   memory_ = o.memory_;
   chunks_ = std::exchange(o.chunks_, {});
@@ -165,6 +167,14 @@ void EventStore::set_wide_time(Chunk& c, size_t j, Time t) {
     c.delta_bound = 0;
   }
   c.wide[j] = t;
+}
+
+void EventStore::begin_with_tables_of(const EventStore& o) {
+  strings = StringTable::copy_of(o.strings);
+  stacks = StackTable::copy_of(o.stacks);
+  for (const auto& [m, p] : o.thread_procs_) intern_context(Context{m, p, kNoGoroutine});
+  wide_contexts_ = o.wide_contexts_;
+  format = o.format;
 }
 
 ContextID EventStore::intern_context(Context c) {

@@ -209,7 +209,7 @@ Experimental EventView::experimental() const {
 SyncInfo EventView::sync() const {
   SyncInfo info;
   const uint32_t k = s_->a(i_);
-  info.n = uint64_t{k} + 1;  // one Sync per generation, and a final one
+  info.n = uint64_t{k} + 1 + s_->generations_before;  // one Sync per generation, and a final one
   if (k < s_->generations.size()) info.clock = s_->generations[k].clock;
   return info;
 }

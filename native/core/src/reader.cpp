@@ -1,11 +1,14 @@
 #include "gotrace/reader.h"
 
+#include <algorithm>
 #include <cstring>
+#include <functional>
 #include <new>
 
 #include "strings_util.h"
 #include "v1/reader.h"
 #include "v2/reader.h"
+#include "v2/resume_point.h"
 
 namespace gotrace {
 namespace {
@@ -72,7 +75,57 @@ void read_window(v2::ByteWindow& window, ReadResult& result, const ReadOptions& 
   }
 }
 
+// Reads generations [first, last] of whole's trace again from `window`, whose first 16
+// bytes `header` gives.
+void read_generations_from(v2::ByteWindow& window, const std::function<std::span<const uint8_t>()>& header,
+                           const EventStore& whole, size_t first, size_t last, ReadResult& result, const ReadOptions& options) {
+  try {
+    if (whole.format.legacy || first > last || last >= whole.generations.size()) {
+      throw TraceError(fmt("no generations %zu to %zu to read again: the trace has %zu", first, last, whole.generations.size()));
+    }
+    const GenerationInfo& from = whole.generations[first];
+    if (!from.resume) throw TraceError("the trace was read without resume points: its generations cannot be read again");
+    const bool at_trace_end = last + 1 == whole.generations.size();
+    const uint64_t end = at_trace_end ? window.size() : whole.generations[last + 1].file_offset;
+    if (window.size() != whole.format.file_bytes) {
+      throw TraceError(fmt("the trace's bytes changed since it was read (%llu bytes, now %llu)",
+                           (unsigned long long)whole.format.file_bytes, (unsigned long long)window.size()));
+    }
+    result.store.begin_with_tables_of(whole);
+    result.store.generations_before = first;
+    TraceHeader h = parse_header(header());
+    if (h.go_minor != whole.format.go_minor) throw TraceError("the trace's bytes changed since it was read (its header)");
+    window.end_at(end);
+    window.drop_before(from.file_offset);
+    ReadOptions o = options;
+    o.syncs = whole.format.leading_syncs ? SyncPlacement::Go127 : SyncPlacement::Go123;
+    v2::read(window, h.go_minor, result.store, o, result.work, v2::ReadStart{from.file_offset, from.resume.get(), at_trace_end});
+  } catch (TraceError& e) {
+    result.error = std::move(e);
+  } catch (std::bad_alloc&) {
+    result.error = TraceError("out of memory while reading the trace");
+  }
+}
+
 }  // namespace
+
+void read_generations(std::span<const uint8_t> bytes, const EventStore& whole, size_t first, size_t last, ReadResult& result,
+                      const ReadOptions& options) {
+  v2::ByteWindow window(bytes);
+  read_generations_from(window, [&] { return bytes.first(std::min<size_t>(bytes.size(), 16)); }, whole, first, last, result, options);
+}
+
+void read_generations(const TraceSource& source, const EventStore& whole, size_t first, size_t last, ReadResult& result,
+                      const ReadOptions& options) {
+  // The header read alone: the window's first read begins at the generations.
+  uint8_t head[16];
+  auto header = [&]() -> std::span<const uint8_t> {
+    if (source.size < 16 || !source.read(0, 16, head)) throw TraceError("cannot read the trace's header");
+    return head;
+  };
+  v2::ByteWindow window(source);
+  read_generations_from(window, header, whole, first, last, result, options);
+}
 
 void read_trace_into(std::span<const uint8_t> bytes, ReadResult& result, const ReadOptions& options) {
   v2::ByteWindow window(bytes);

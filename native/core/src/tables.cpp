@@ -8,6 +8,13 @@ namespace gotrace {
 
 StringTable::StringTable() { views_.push_back({"", 0}); }
 
+StringTable StringTable::copy_of(const StringTable& o) {
+  StringTable t;
+  t.views_.reserve(o.size());
+  for (StringID id = 1; id < o.size(); id++) t.intern(o.get(id));
+  return t;
+}
+
 const char* StringTable::store(std::string_view s) {
   constexpr size_t kBlock = 64 << 10;
   if (s.size() > kBlock / 4) {  // large strings get a block of their own
@@ -47,6 +54,13 @@ StackTable::StackTable() {
   frames_.push_back(Frame{});
   offsets_.push_back(0);
   offsets_.push_back(0);  // stack 0: no frames
+}
+
+StackTable StackTable::copy_of(const StackTable& o) {
+  StackTable t;
+  for (FrameID id = 1; id < o.frame_count(); id++) t.intern_frame(o.frame(id));
+  for (StackID id = 1; id < o.size(); id++) t.intern(o.frames(id));
+  return t;
 }
 
 FrameID StackTable::intern_frame(const Frame& f) {

@@ -10,6 +10,7 @@
 #include <array>
 #include <concepts>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -49,6 +50,10 @@ struct ExperimentalBatch {
 };
 
 // One generation of a v2 trace (a whole v1 trace is one generation).
+// What reading needs to begin at a generation as the read of the whole trace went on
+// there (ReadOptions::resume_points; read_generations). Opaque: the ordering's state.
+struct ResumePoint;
+
 struct GenerationInfo {
   uint64_t number = 0;
   uint64_t first_event = 0;  // index of its first event in the store
@@ -60,6 +65,7 @@ struct GenerationInfo {
   uint32_t batches = 0;
   std::optional<ClockSnapshot> clock;
   std::vector<ExperimentalBatch> experimental;
+  std::shared_ptr<const ResumePoint> resume;  // kept when the read was asked to
 };
 
 // Which trace format the events came from.
@@ -134,7 +140,14 @@ class EventStore {
   StringTable strings;
   StackTable stacks;
   std::vector<GenerationInfo> generations;
+  // The trace's generations before generations[0]: 0 unless the store holds generations
+  // read again (read_generations), whose Syncs Go numbers from the trace's first.
+  size_t generations_before = 0;
   FormatInfo format;
+
+  // Begins an empty store with the tables of `o` (strings, stacks, contexts, format):
+  // events read again from o's trace then have o's ids (read_generations).
+  void begin_with_tables_of(const EventStore& o);
 
   // Appending (used by the readers). Times must not decrease.
   // By value: measured faster than by reference in WebAssembly (the reader's merge

@@ -41,6 +41,9 @@ struct ReadOptions {
   // events after the last call (a final Sync; all of an older trace's) are in the store
   // when read_trace returns. Returning false cancels, as on_progress.
   std::function<bool(EventStore&)> on_generation;
+  // Keep, for each generation of a Go 1.22+ trace, what reading needs to begin there
+  // (GenerationInfo::resume): so that read_generations can read any of them again.
+  bool resume_points = false;
 };
 
 // How much work ordering took: a hostile trace must not make it grow faster than
@@ -85,5 +88,17 @@ struct TraceSource {
   size_t read_ahead = 8 << 20;
 };
 void read_trace_into(const TraceSource& source, ReadResult& result, const ReadOptions& options = {});
+
+// Reads generations [first, last] (indices into whole.generations) of a Go 1.22+ trace
+// again, from the bytes `whole` was read from with options.resume_points, into `result`
+// (fresh): the events are those the whole read had there, in the same order, with the
+// same times, states, strings and stacks (result's tables begin as copies of whole's, so
+// their ids are whole's too); its generations are those read, and its Syncs name them.
+// Only those generations' bytes (and the header) are read. Reading never throws: a
+// problem (generations that were not kept, bytes that changed) is in result.error.
+void read_generations(std::span<const uint8_t> bytes, const EventStore& whole, size_t first, size_t last, ReadResult& result,
+                      const ReadOptions& options = {});
+void read_generations(const TraceSource& source, const EventStore& whole, size_t first, size_t last, ReadResult& result,
+                      const ReadOptions& options = {});
 
 }  // namespace gotrace

@@ -22,6 +22,8 @@ using StackID = uint32_t;
 class StringTable {
  public:
   StringTable();
+  // A table with o's strings under o's ids (interned again, in order).
+  static StringTable copy_of(const StringTable& o);
   StringID intern(std::string_view s);
   std::string_view get(StringID id) const { return {views_[id].data, views_[id].len}; }
   size_t size() const { return views_.size(); }  // including the empty string at 0
@@ -52,6 +54,8 @@ struct Frame {
 class StackTable {
  public:
   StackTable();
+  // A table with o's frames and stacks under o's ids (interned again, in order).
+  static StackTable copy_of(const StackTable& o);
   FrameID intern_frame(const Frame& f);
   StackID intern(std::span<const FrameID> frames);  // an empty stack still gets an id
   const Frame& frame(FrameID id) const { return frames_[id]; }

@@ -25,6 +25,11 @@ class ByteWindow {
   explicit ByteWindow(std::span<const uint8_t> whole) : whole_(whole), size_(whole.size()) {}
   // Read from `source` as needed.
   explicit ByteWindow(const TraceSource& source) : source_(&source), size_(source.size) {}
+  // Ends at `end` instead (generations read again: the bytes up to their last).
+  void end_at(uint64_t end) {
+    size_ = std::min(size_, end);
+    if (!source_) whole_ = whole_.first(static_cast<size_t>(size_));
+  }
 
   uint64_t size() const { return size_; }
 
@@ -44,10 +49,16 @@ class ByteWindow {
   const uint8_t* at(uint64_t offset) const {
     return source_ ? buffer_.data() + (offset - begin_) : whole_.data() + offset;
   }
-  // The bytes before `offset` are not needed again.
+  // The bytes before `offset` are not needed again (those up to it are not read if they
+  // were not yet).
   void drop_before(uint64_t offset) {
     if (!source_ || offset <= begin_) return;
-    const uint64_t k = std::min<uint64_t>(offset - begin_, buffer_.size());
+    if (offset >= begin_ + buffer_.size()) {
+      buffer_.clear();
+      begin_ = std::min(offset, size_);
+      return;
+    }
+    const uint64_t k = offset - begin_;
     buffer_.erase(buffer_.begin(), buffer_.begin() + static_cast<ptrdiff_t>(k));
     begin_ += k;
   }

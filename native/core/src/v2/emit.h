@@ -52,6 +52,9 @@ class Emitter {
   void set_generation(const Generation* g) { gen_ = g; }
   void set_slot(CtxSlot* slot) { slot_ = slot; }
   Time last_time() const { return last_ts_; }
+  // Goes on after an event at time t (a read resumed at a generation: Go's times stay
+  // strictly increasing across the generations before).
+  void resume_after(Time t) { last_ts_ = t; }
 
   // Stores one ordered event. extra0 and name carry what ordering adds (old states,
   // a task's parent, the names of STWEnd and UserTaskEnd).

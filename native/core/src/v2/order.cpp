@@ -201,6 +201,36 @@ void Ordering::record_touched(const WireEvent& ev, Context cur, MState after) {
   }
 }
 
+// ---- resuming at a generation ----------------------------------------------------
+
+Ordering::Snapshot Ordering::snapshot() const {
+  Snapshot snap;
+  Snapshot* s = &snap;
+  s->goroutines.reserve(g_pool_.size() - g_free_.size());
+  g_index_.for_each([&](int64_t, uint32_t slot) { s->goroutines.push_back(g_pool_[slot]); });
+  p_index_.for_each([&](int64_t, uint32_t slot) { s->procs.push_back(p_pool_[slot]); });
+  m_index_.for_each([&](uint64_t id, uint32_t slot) { s->threads.push_back({static_cast<ThreadID>(id), m_pool_[slot]}); });
+  s->no_thread = no_thread_;
+  active_tasks_.for_each([&](uint64_t id, const TaskState& t) { s->tasks.push_back({id, t}); });
+  s->gc_seq = gc_seq_;
+  s->gc_state = gc_state_;
+  s->initial_gen = initial_gen_;
+  s->gen = gen_;
+  return snap;
+}
+
+void Ordering::restore(const Snapshot& s) {
+  for (const GState& g : s.goroutines) *new_g_state(g.id) = g;
+  for (const PState& p : s.procs) *new_p_state(p.id) = p;
+  for (const auto& [id, m] : s.threads) *new_m_state(id) = m;
+  no_thread_ = s.no_thread;
+  for (const auto& [id, t] : s.tasks) active_tasks_[id] = t;
+  gc_seq_ = s.gc_seq;
+  gc_state_ = s.gc_state;
+  initial_gen_ = s.initial_gen;
+  gen_ = s.gen;
+}
+
 // ---- diagnostics -----------------------------------------------------------------
 
 std::string Ordering::dump() const {

@@ -50,6 +50,13 @@ class Ordering {
   // Go's dumpOrdering, with ids sorted so the text is deterministic.
   std::string dump() const;
 
+  // What the ordering knows between generations: every goroutine's, proc's and thread's
+  // state, the tasks begun, the GC's. Restored into a fresh ordering, a read that begins
+  // at a later generation goes on as the read of the whole trace did there.
+  struct Snapshot;
+  Snapshot snapshot() const;
+  void restore(const Snapshot& s);
+
  private:
   struct Seq {
     uint64_t gen = 0, n = 0;
@@ -177,6 +184,18 @@ class Ordering {
   }
   const StringTable& strings_;  // for region names in error messages
   Emitter& out_;
+};
+
+struct Ordering::Snapshot {
+  std::vector<GState> goroutines;
+  std::vector<PState> procs;
+  std::vector<std::pair<ThreadID, MState>> threads;
+  MState no_thread;
+  std::vector<std::pair<uint64_t, TaskState>> tasks;
+  uint64_t gc_seq = 0;
+  GCState gc_state = GCState::Undetermined;
+  uint64_t initial_gen = 0;
+  uint64_t gen = 0;
 };
 
 }  // namespace gotrace::v2

@@ -16,6 +16,7 @@
 #include "frontier.h"
 #include "order.h"
 #include "order_events.h"
+#include "resume_point.h"
 #include "varint.h"
 
 namespace gotrace::v2 {
@@ -39,9 +40,15 @@ struct Cursor {
 
 class Reader {
  public:
-  Reader(ByteWindow& bytes, int go_minor, EventStore& store, const ReadOptions& options, ReadWork& work)
-      : store_(store), options_(options), work_(work), gens_(bytes, 16, go_minor, store),
-        out_(store, go_minor), order_(store.strings, out_) {}
+  Reader(ByteWindow& bytes, int go_minor, EventStore& store, const ReadOptions& options, ReadWork& work,
+         const ReadStart& start)
+      : store_(store), options_(options), work_(work), start_(start), gens_(bytes, start.offset, go_minor, store),
+        out_(store, go_minor), order_(store.strings, out_) {
+    if (start.resume) {
+      order_.restore(start.resume->ordering);
+      out_.resume_after(start.resume->last_time);
+    }
+  }
 
   void run();
 
@@ -67,6 +74,7 @@ class Reader {
   EventStore& store_;
   const ReadOptions& options_;
   ReadWork& work_;
+  const ReadStart start_;
   GenerationReader gens_;
   Emitter out_;
   Ordering order_;
@@ -313,7 +321,7 @@ void Reader::run() {
       }
     }
     if (!gen_) {
-      if (leading) final_sync();
+      if (leading && start_.at_trace_end) final_sync();
       break;
     }
     GenerationInfo info;
@@ -326,6 +334,7 @@ void Reader::run() {
     info.clock = gen_->clock;
     info.earliest = gen_->ns(gen_->min_ts);
     info.experimental = std::move(gen_->experimental);
+    if (options_.resume_points) info.resume = std::make_shared<const ResumePoint>(ResumePoint{order_.snapshot(), out_.last_time()});
     store_.generations.push_back(std::move(info));
 
     out_.set_generation(gen_.get());
@@ -429,8 +438,9 @@ void Reader::order_generation() {
 
 }  // namespace
 
-void read(ByteWindow& bytes, int go_minor, EventStore& store, const ReadOptions& options, ReadWork& work) {
-  Reader r(bytes, go_minor, store, options, work);
+void read(ByteWindow& bytes, int go_minor, EventStore& store, const ReadOptions& options, ReadWork& work,
+          const ReadStart& start) {
+  Reader r(bytes, go_minor, store, options, work, start);
   r.run();
 }
 

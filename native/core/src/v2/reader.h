@@ -10,8 +10,17 @@
 
 namespace gotrace::v2 {
 
+// Where a read begins: at the first generation (the whole trace), or at a later one as
+// the whole read went on there; and whether the trace ends where the bytes do.
+struct ReadStart {
+  uint64_t offset = 16;  // past the header
+  const ResumePoint* resume = nullptr;
+  bool at_trace_end = true;  // Go 1.27 ends the stream with a Sync
+};
+
 // Appends every event to `store`; throws TraceError at the first problem, with the
 // events before it already stored.
-void read(ByteWindow& bytes, int go_minor, EventStore& store, const ReadOptions& options, ReadWork& work);
+void read(ByteWindow& bytes, int go_minor, EventStore& store, const ReadOptions& options, ReadWork& work,
+          const ReadStart& start = {});
 
 }  // namespace gotrace::v2
