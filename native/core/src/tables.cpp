@@ -8,23 +8,28 @@ namespace gotrace {
 
 StringTable::StringTable() { views_.push_back({"", 0}); }
 
+constexpr size_t kBlock = 64 << 10;
+
 StringTable StringTable::copy_of(const StringTable& o) {
   StringTable t;
-  t.views_.reserve(o.size());
-  for (StringID id = 1; id < o.size(); id++) t.intern(o.get(id));
+  t.views_ = o.views_;
+  t.blocks_ = o.blocks_;
+  t.large_ = o.large_;
+  t.block_used_ = kBlock;  // never into o's last block: the next string begins a block of its own
+  t.large_bytes_ = o.large_bytes_;
+  t.index_ = o.index_;
   return t;
 }
 
 const char* StringTable::store(std::string_view s) {
-  constexpr size_t kBlock = 64 << 10;
   if (s.size() > kBlock / 4) {  // large strings get a block of their own
-    large_.push_back(std::make_unique<char[]>(s.size()));
+    large_.push_back(std::shared_ptr<char[]>(new char[s.size()]));
     std::memcpy(large_.back().get(), s.data(), s.size());
     large_bytes_ += s.size();
     return large_.back().get();
   }
   if (blocks_.empty() || block_used_ + s.size() > kBlock) {
-    blocks_.push_back(std::make_unique<char[]>(kBlock));
+    blocks_.push_back(std::shared_ptr<char[]>(new char[kBlock]));
     block_used_ = 0;
   }
   char* dst = blocks_.back().get() + block_used_;
@@ -56,12 +61,6 @@ StackTable::StackTable() {
   offsets_.push_back(0);  // stack 0: no frames
 }
 
-StackTable StackTable::copy_of(const StackTable& o) {
-  StackTable t;
-  for (FrameID id = 1; id < o.frame_count(); id++) t.intern_frame(o.frame(id));
-  for (StackID id = 1; id < o.size(); id++) t.intern(o.frames(id));
-  return t;
-}
 
 FrameID StackTable::intern_frame(const Frame& f) {
   uint64_t h = mix64(f.pc ^ mix64(f.line + (uint64_t(f.func) << 32 | f.file)));

@@ -22,7 +22,8 @@ using StackID = uint32_t;
 class StringTable {
  public:
   StringTable();
-  // A table with o's strings under o's ids (interned again, in order).
+  // A table with o's strings under o's ids. It shares o's bytes (strings are never
+  // changed once stored) and stores its own in blocks of its own.
   static StringTable copy_of(const StringTable& o);
   StringID intern(std::string_view s);
   std::string_view get(StringID id) const { return {views_[id].data, views_[id].len}; }
@@ -37,8 +38,8 @@ class StringTable {
   const char* store(std::string_view s);
 
   std::vector<View> views_;
-  std::vector<std::unique_ptr<char[]>> blocks_;  // 64 KiB bump blocks
-  std::vector<std::unique_ptr<char[]>> large_;   // one per string over 16 KiB
+  std::vector<std::shared_ptr<char[]>> blocks_;  // 64 KiB bump blocks
+  std::vector<std::shared_ptr<char[]>> large_;   // one per string over 16 KiB
   size_t block_used_ = 0, large_bytes_ = 0;
   IdIndex index_;
 };
@@ -54,8 +55,8 @@ struct Frame {
 class StackTable {
  public:
   StackTable();
-  // A table with o's frames and stacks under o's ids (interned again, in order).
-  static StackTable copy_of(const StackTable& o);
+  // A table with o's frames and stacks under o's ids.
+  static StackTable copy_of(const StackTable& o) { return o; }
   FrameID intern_frame(const Frame& f);
   StackID intern(std::span<const FrameID> frames);  // an empty stack still gets an id
   const Frame& frame(FrameID id) const { return frames_[id]; }
