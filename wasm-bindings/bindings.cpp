@@ -18,6 +18,8 @@
 
 #include "gotrace/reader.h"
 #include "gotrace/session.h"
+#include "gotrace/stats.h"
+#include "gotrace/streamed_read.h"
 
 using emscripten::val;
 using namespace gotrace;
@@ -136,6 +138,14 @@ class WasmTrace {
     };
     auto* t = new WasmTrace();
     t->read(progress, [&](ReadResult& r, const ReadOptions& o) { read_trace_into(source, r, o); });
+    return t;
+  }
+
+  // Generations [first, last] of the trace `whole` was read from (read_generations).
+  static WasmTrace* of_generations(const TraceSource& source, const EventStore& whole, size_t first, size_t last,
+                                   val progress) {
+    auto* t = new WasmTrace();
+    t->read(progress, [&](ReadResult& r, const ReadOptions& o) { read_generations(source, whole, first, last, r, o); });
     return t;
   }
 
@@ -291,6 +301,88 @@ class WasmTrace {
   std::string fatal_;
 };
 
+// A trace too large to hold whole, read once for what is shown before a part of it is
+// opened: its stats and its generations (when, how many events, how many bytes), each
+// with its resume point; then any run of its generations opens as a trace of its own,
+// read again from the source (read_generations): the events the whole trace has there.
+class WasmTraceIndex {
+ public:
+  // As WasmTrace::fromSource; the source is read again for each part.
+  static WasmTraceIndex* from_source(double size, val read_js, val progress) {
+    auto* index = new WasmTraceIndex(size, std::move(read_js));
+    index->read(progress);
+    return index;
+  }
+
+  std::string error() const {
+    if (!fatal_.empty()) return fatal_;
+    return read_.error ? read_.error->what() : "";
+  }
+  val stats() const { return val(stats_json_); }
+  // [{number, start, end, events, bytes}]: each generation's first and last event's time.
+  val generations() const {
+    val list = val::array();
+    for (size_t k = 0; k < read_.store.generations.size(); k++) {
+      const GenerationInfo& g = read_.store.generations[k];
+      val o = val::object();
+      o.set("number", static_cast<double>(g.number));
+      o.set("start", k < spans_.size() ? static_cast<double>(spans_[k].start) : 0.0);
+      o.set("end", k < spans_.size() ? static_cast<double>(spans_[k].end) : 0.0);
+      o.set("events", static_cast<double>(g.event_count));
+      o.set("bytes", static_cast<double>(g.file_bytes));
+      list.call<void>("push", o);
+    }
+    return list;
+  }
+  WasmTrace* open_part(double first, double last, val progress) {
+    return WasmTrace::of_generations(source_, read_.store, static_cast<size_t>(first), static_cast<size_t>(last), progress);
+  }
+
+ private:
+  WasmTraceIndex(double size, val read_js) : read_js_(std::move(read_js)) {
+    source_.size = static_cast<uint64_t>(size);
+    source_.read = [this](uint64_t offset, size_t n, uint8_t* out) {
+      return read_js_(static_cast<double>(offset), static_cast<double>(n), reinterpret_cast<uintptr_t>(out)).as<bool>();
+    };
+  }
+
+  // The first read: streamed (each generation's events counted, timed and released).
+  void read(const val& progress) {
+    try {
+      ReadOptions options;
+      options.resume_points = true;
+      if (!progress.isUndefined() && !progress.isNull()) {
+        options.on_progress = [&progress](const ReadProgress& p) {
+          val r = progress(static_cast<double>(p.bytes_done), static_cast<double>(p.bytes_total),
+                           static_cast<double>(p.events));
+          return !(r.isFalse());
+        };
+      }
+      StatsCounter counter;
+      read_streamed(source_, read_, [&](const EventStore& store, size_t from, size_t to) {
+        counter.add(store, from, to);
+        if (from == to || store.generations.empty()) return;
+        const size_t k = store.generations.size() - 1;
+        if (spans_.size() <= k) spans_.resize(k + 1, Span{store.time(from), store.time(to - 1)});
+        spans_[k].end = store.time(to - 1);
+      }, options);
+      stats_json_ = stats_json(counter.finish(read_), false);
+    } catch (const std::exception& e) {
+      fatal_ = what_of(e);
+    }
+  }
+
+  struct Span {
+    Time start, end;
+  };
+  val read_js_;
+  TraceSource source_;
+  ReadResult read_;
+  std::vector<Span> spans_;
+  std::string stats_json_;
+  std::string fatal_;
+};
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(gotrace_core) {
@@ -336,4 +428,10 @@ EMSCRIPTEN_BINDINGS(gotrace_core) {
       .function("diffPprofFrom", &WasmTrace::diff_pprof_from)
       .function("timeline", &WasmTrace::timeline)
       .function("sliceAt", &WasmTrace::slice_at);
+  emscripten::class_<WasmTraceIndex>("WasmTraceIndex")
+      .class_function("fromSource", &WasmTraceIndex::from_source, emscripten::allow_raw_pointers())
+      .function("error", &WasmTraceIndex::error)
+      .function("stats", &WasmTraceIndex::stats)
+      .function("generations", &WasmTraceIndex::generations)
+      .function("openPart", &WasmTraceIndex::open_part, emscripten::allow_raw_pointers());
 }

@@ -593,14 +593,7 @@ export async function openTrace(input, { onProgress, allowPartial = false } = {}
   // In a worker a Blob is read as it is parsed, a piece at a time (FileReaderSync): a
   // Go 1.22+ trace's bytes are never all in memory.
   if (blob && typeof FileReaderSync === 'function') {
-    const reader = new FileReaderSync();
-    const readInto = (offset, n, address) => {
-      const piece = reader.readAsArrayBuffer(blob.slice(offset, offset + n));
-      if (piece.byteLength !== n) return false;
-      core.HEAPU8.set(new Uint8Array(piece), address);  // HEAPU8 is replaced when memory grows: read it each time
-      return true;
-    };
-    return traceOf(core, parseFrom(core, blob.size, readInto, onProgress), allowPartial);
+    return traceOf(core, parseFrom(core, blob.size, blobReadInto(core, blob), onProgress), allowPartial);
   }
   const size = blob ? blob.size : bytes.length;
   const spare = blob ? new SpareMemory(core, size) : null;
@@ -633,19 +626,139 @@ export async function openTraceFile(file, { onProgress, allowPartial = false } =
   const fd = fs.openSync(file, 'r');
   try {
     const size = fs.fstatSync(fd).size;
-    const readInto = (offset, n, address) => {
-      for (let done = 0; done < n;) {
-        // HEAPU8 is replaced when memory grows: read it each time.
-        const k = fs.readSync(fd, core.HEAPU8, address + done, n - done, offset + done);
-        if (k === 0) return false;
-        done += k;
-      }
-      return true;
-    };
-    return traceOf(core, parseFrom(core, size, readInto, onProgress), allowPartial);
+    return traceOf(core, parseFrom(core, size, fileReadInto(core, fs, fd), onProgress), allowPartial);
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/**
+ * A trace too large to hold whole, read once (streamed: about a generation of it in
+ * memory at a time) for its stats and its generations; any run of its generations then
+ * opens as a Trace of its own, read again from the same bytes: the events the whole
+ * trace has there, with the states it had when the run begins. Go 1.22+ traces only.
+ */
+export class TraceIndex {
+  #core;
+  #handle;
+  #close;
+  /** The error that stopped the first read early ("" when the whole trace was read). */
+  partialError;
+  /** Each generation: {number, start, end (its first and last event's time, ns), events, bytes}. */
+  generations;
+
+  constructor(core, handle, close) {
+    this.#core = core;
+    this.#handle = handle;
+    this.#close = close;
+    this.partialError = handle.error();
+    this.generations = handle.generations();
+  }
+
+  #live() {
+    if (!this.#handle) throw new Error('this trace index has been disposed');
+    return this.#handle;
+  }
+
+  /** The whole trace's stats (as Trace.stats()). */
+  stats() {
+    return JSON.parse(this.#live().stats());
+  }
+
+  /**
+   * Generations [first, last] (indices into `generations`) as a Trace. `allowPartial`: a
+   * run that ends with the trace's last generation, where the first read broke off,
+   * resolves with the events before the problem.
+   */
+  openPart(first, last, { onProgress, allowPartial = false } = {}) {
+    const n = this.generations.length;
+    if (!Number.isInteger(first) || !Number.isInteger(last) || first < 0 || last < first || last >= n) {
+      throw new RangeError(`no generations ${first} to ${last}: the trace has ${n}`);
+    }
+    return traceOf(this.#core, this.#live().openPart(first, last, parseProgress(onProgress)), allowPartial);
+  }
+
+  dispose() {
+    if (this.#handle) {
+      this.#handle.delete();
+      this.#handle = null;
+      this.#close?.();
+    }
+  }
+}
+
+/**
+ * Reads a Go 1.22+ trace for its TraceIndex: a Blob (a File) in a worker (read a piece
+ * at a time, again for each part opened), or in Node a file's path (kept open until the
+ * index is disposed), or bytes. Rejects when no generation could be read, or for an
+ * older trace (which has no generations: openTrace reads it whole).
+ */
+export async function openTraceIndex(input, { onProgress } = {}) {
+  const core = await loadCore();
+  const { size, readInto, close } = await sourceOf(core, input);
+  let handle;
+  try {
+    handle = core.WasmTraceIndex.fromSource(size, guardedRead(readInto), parseProgress(onProgress));
+  } catch (e) {
+    close?.();
+    throw e;
+  }
+  const legacy = handle.error() === '' && JSON.parse(handle.stats()).format?.family === 'v1';
+  if (legacy || handle.generations().length === 0) {
+    const message = legacy || handle.error() === '' ? 'the trace has no generations (Go 1.21 or older): open it whole' : handle.error();
+    handle.delete();
+    close?.();
+    throw new Error(message);
+  }
+  return new TraceIndex(core, handle, close);
+}
+
+// What a TraceSource reads, from bytes, a Blob in a worker, or a file's path in Node:
+// {size, readInto(offset, n, address), close?}.
+async function sourceOf(core, input) {
+  if (typeof input === 'string') {
+    if (!isNode) throw new Error('a trace index of a path reads a file in Node; in a browser, give it a File');
+    const fsName = 'node:fs';
+    const fs = await import(/* @vite-ignore */ fsName);
+    const fd = fs.openSync(input, 'r');
+    const size = fs.fstatSync(fd).size;
+    return { size, readInto: fileReadInto(core, fs, fd), close: () => fs.closeSync(fd) };
+  }
+  if (isBlob(input)) {
+    if (typeof FileReaderSync !== 'function') throw new Error('a trace index of a Blob reads it in a worker (FileReaderSync)');
+    return { size: input.size, readInto: blobReadInto(core, input) };
+  }
+  const bytes = toBytes(input);
+  const readInto = (offset, n, address) => {
+    if (offset + n > bytes.length) return false;
+    core.HEAPU8.set(bytes.subarray(offset, offset + n), address);
+    return true;
+  };
+  return { size: bytes.length, readInto };
+}
+
+// readInto for a Blob, in a worker: each piece read as it is needed.
+function blobReadInto(core, blob) {
+  const reader = new FileReaderSync();
+  return (offset, n, address) => {
+    const piece = reader.readAsArrayBuffer(blob.slice(offset, offset + n));
+    if (piece.byteLength !== n) return false;
+    core.HEAPU8.set(new Uint8Array(piece), address);  // HEAPU8 is replaced when memory grows: read it each time
+    return true;
+  };
+}
+
+// readInto for an open file in Node.
+function fileReadInto(core, fs, fd) {
+  return (offset, n, address) => {
+    for (let done = 0; done < n;) {
+      // HEAPU8 is replaced when memory grows: read it each time.
+      const k = fs.readSync(fd, core.HEAPU8, address + done, n - done, offset + done);
+      if (k === 0) return false;
+      done += k;
+    }
+    return true;
+  };
 }
 
 // Parse progress reported as onProgress's 'parsing' phase.
@@ -664,14 +777,18 @@ function parse(core, address, size, onProgress) {
 // the trace at `offset` into the core's memory at `address` (false: it could not; the
 // read then fails naming the offset).
 function parseFrom(core, size, readInto, onProgress) {
-  const read = (offset, n, address) => {
+  return core.WasmTrace.fromSource(size, guardedRead(readInto), parseProgress(onProgress));
+}
+
+// readInto for the core: nothing may be thrown through it (a failure is false).
+function guardedRead(readInto) {
+  return (offset, n, address) => {
     try {
       return readInto(offset, n, address);
     } catch {
-      return false;  // nothing may be thrown through the core
+      return false;
     }
   };
-  return core.WasmTrace.fromSource(size, read, parseProgress(onProgress));
 }
 
 // The trace a handle read, or its error (a trace read in part, with `allowPartial`).

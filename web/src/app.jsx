@@ -8,6 +8,7 @@ import { Welcome } from './views/shell/Welcome.jsx';
 import { Progress } from './views/shell/Progress.jsx';
 import { ErrorBanner } from './views/shell/ErrorBanner.jsx';
 import { KeyboardHelp } from './views/shell/KeyboardHelp.jsx';
+import { PartBar } from './views/shell/PartBar.jsx';
 
 const SAMPLE = 'go123-workload.trace';
 
@@ -17,7 +18,7 @@ export function App() {
   routeRef.current = route;
   // Another trace: the same view, without what named the one before (ids, times).
   const onNewTrace = () => navigate(viewOfAnyTrace(routeRef.current), {}, { replace: true });
-  const { opened, loading, error, setError, openBlob, openUrl, cancel } = useSession({ onNewTrace });
+  const { opened, loading, error, setError, openBlob, openUrl, openPart, cancel } = useSession({ onNewTrace });
   const fileInput = useRef(null);
   const [dragging, setDragging] = useState(false);
 
@@ -99,6 +100,9 @@ export function App() {
       </header>
       {error && <ErrorBanner error={error} onClose={() => setError(null)} />}
       {loading && <Progress name={loading.name} progress={loading.progress} onCancel={cancel} />}
+      {ready && opened.info.parts && (
+        <PartBar parts={opened.info.parts} eventCount={opened.info.eventCount} onOpenPart={openPart} busy={loading !== null} />
+      )}
       <main class="main">{body}</main>
       {dragging && <div class="drop-overlay">Drop a trace to open it</div>}
       <KeyboardHelp />

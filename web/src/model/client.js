@@ -129,6 +129,16 @@ export class TraceClient {
     return info;
   }
 
+  /**
+   * Of a trace opened in parts (info.parts), opens generations [first, last] in place of
+   * the part open, as a new trace (info.trace); if it cannot be, the part open stays.
+   */
+  async openPart(first, last, { onProgress } = {}) {
+    const info = await this.#request('openPart', [first, last], onProgress);
+    this.#traceId = info.trace;
+    return info;
+  }
+
   /** Starts the worker and has it compile the WebAssembly core ahead of the first open
    *  (not a request: nothing waits on it, and it does not make the client busy). */
   warm() {

@@ -101,6 +101,38 @@ export function useSession({ onNewTrace } = {}) {
     [openBlob, dropLoad],
   );
 
+  // Another part of a trace opened in parts: shown in place of the part open, in the
+  // same view (its ids and times may not be in the new part: the views say so).
+  const openPart = useCallback(
+    async (first, last) => {
+      if (!opened?.info.parts || loadingRef.current) return;
+      const { name } = opened;
+      const serial = ++serialRef.current;
+      loadingRef.current = true;
+      setError(null);
+      setLoading({ name, serial, progress: { phase: 'parsing', bytesDone: 0, bytesTotal: 0 } });
+      try {
+        const info = await client.openPart(first, last, {
+          onProgress: (progress) => {
+            if (serialRef.current === serial) setLoading((l) => (l?.serial === serial ? { ...l, progress } : l));
+          },
+        });
+        if (serialRef.current !== serial) return;
+        loadingRef.current = false;
+        info.name = name;
+        setOpened({ name, info, trace: new OpenedTrace(client, info), serial });
+        setLoading(null);
+      } catch (e) {
+        if (serialRef.current !== serial) return;
+        loadingRef.current = false;
+        setLoading(null);
+        if (!client.traceId) setOpened(null);
+        if (!(e instanceof CancelledError)) setError({ title: `Could not open that part of ${name}`, message: e.message });
+      }
+    },
+    [client, opened],
+  );
+
   const cancel = useCallback(() => {
     serialRef.current++;
     dropLoad();
@@ -121,7 +153,7 @@ export function useSession({ onNewTrace } = {}) {
     }
   }, []);
 
-  return { client, opened, loading, error, setError, openBlob, openUrl, cancel };
+  return { client, opened, loading, error, setError, openBlob, openUrl, openPart, cancel };
 }
 
 // Keeps ?url= in the address in step with what is open (a reload fetches it again).

@@ -203,7 +203,7 @@ function drawPlotLabel(ctx, row, y, max, LW) {
   ctx.textAlign = 'left';
 }
 
-// The ruler: ticks from the trace's start, or with f.clock (wallClock.js) on round wall
+// The ruler: ticks from the trace's start (f.origin), or with f.clock (wallClock.js) on round wall
 // times, labelled with the time of day, the corner giving the wall time of the left edge.
 // Returns what it wrote: { corner, ticks }.
 function drawAxis(ctx, f, x, pw, LW) {
@@ -212,20 +212,22 @@ function drawAxis(ctx, f, x, pw, LW) {
   ctx.fillStyle = T.line;
   ctx.fillRect(0, AXIS_HEIGHT - 1, f.width, 1);
   const wall = f.clock ?? null;
-  let { step, ticks } = timeTicks(f.t0 - f.start, f.t1 - f.start, pw);
+  // Ticks count from f.origin where given (a part of a trace: from the whole trace's start).
+  const o = f.origin ?? f.start;
+  let { step, ticks } = timeTicks(f.t0 - o, f.t1 - o, pw);
   if (wall) {
-    const phase = wall.phase(f.start, step);
-    ticks = timeTicks(f.t0 - f.start + phase, f.t1 - f.start + phase, pw).ticks.map((t) => t - phase);
+    const phase = wall.phase(o, step);
+    ticks = timeTicks(f.t0 - o + phase, f.t1 - o + phase, pw).ticks.map((t) => t - phase);
   }
-  const label = (rel) => (wall ? wall.tick(rel + f.start, step) : formatTick(rel, step));
+  const label = (rel) => (wall ? wall.tick(rel + o, step) : formatTick(rel, step));
   const labels = ticks.map(label);
   ctx.textAlign = 'left';
   ctx.fillStyle = T.tick;
   ctx.beginPath();
-  for (const rel of ticks) ctx.rect(Math.round(x(rel + f.start)), AXIS_HEIGHT - 8, 1, 8);
+  for (const rel of ticks) ctx.rect(Math.round(x(rel + o)), AXIS_HEIGHT - 8, 1, 8);
   ctx.fill();
   ctx.fillStyle = T.fg;
-  ticks.forEach((rel, i) => ctx.fillText(labels[i], Math.round(x(rel + f.start)) + 3, AXIS_HEIGHT / 2 - 2));
+  ticks.forEach((rel, i) => ctx.fillText(labels[i], Math.round(x(rel + o)) + 3, AXIS_HEIGHT / 2 - 2));
   ctx.fillStyle = T.axis;
   ctx.fillRect(0, 0, LW, AXIS_HEIGHT - 1);
   ctx.fillStyle = T.muted;

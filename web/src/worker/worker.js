@@ -9,8 +9,11 @@
 // `open` takes a Blob (a File, or a fetched body); gzip is recognised by its magic bytes
 // and inflated here. The trace open before stays open until the new one is read (a file
 // that is no trace leaves it open); the result's `trace` numbers the new one. A request
-// that names a `trace` is refused once another is open. Every other method calls the
-// Trace method of the same name.
+// that names a `trace` is refused once another is open. A Go 1.22+ file larger than
+// partBytes() opens in parts: its first generations (result.parts: every generation's
+// times and events, the part's [first, last], the whole trace's stats), and
+// `openPart(first, last)` then opens another part as a new trace. Every other method
+// calls the Trace method of the same name.
 // Cancelling is done by the page: it terminates this worker and starts a new one (the
 // parser runs synchronously, so no message could reach it before it finishes).
 //
@@ -21,14 +24,24 @@
 // index, the MMU curve of the default flags) are built a piece at a time, in the
 // background and for a request that needs one still under way alike, so that no request
 // waits long behind another's analysis.
-import { openTrace, loadCore, isDefaultMmuFlags } from 'gotrace';
+import { openTrace, openTraceIndex, loadCore, isDefaultMmuFlags } from 'gotrace';
 import { inflateBlob, isGzip } from './read.js';
 import { analysisPart, backgroundSteps, PIECE_EVENTS } from './analysis-parts.js';
 import { nextTurn } from './next-turn.js';
+import { partFrom } from '../model/parts.js';
 
 let trace = null;
 let traceId = 0;  // the number of the open trace (open's result.trace)
 let core = null;
+// A trace too large to hold whole is shown a part at a time: `index` reads it once (its
+// stats, its generations), and `trace` is then the part open, generations [first, last].
+let index = null;
+let openInfo = null;  // what open or openPart returned for the open trace
+// Files larger than this are opened in parts of at most PART_EVENTS events (tests make
+// both small). The 94 MB trace (16.8 M events) opens whole; a part of 8 M events and its
+// analyses take about 700 MB of WebAssembly memory.
+const partBytes = () => self.gotracePartBytes ?? 256 * 2 ** 20;
+const partEvents = () => self.gotracePartEvents ?? 8e6;
 
 // Requests being answered (open awaits while reading), and the background work left.
 let inFlight = 0;
@@ -125,33 +138,32 @@ const methods = {
       ? await inflateBlob(blob, (p) => post({ id, progress: { phase: 'reading', ...p } }))
       : blob;
     core = await loadCore();
-    let last = 0;
-    let lastPhase = '';
-    const t = await openTrace(input, {
-      allowPartial: true,
-      onProgress(p) {
-        const now = performance.now();
-        if (now - last > 50 || p.bytesDone === p.bytesTotal || p.phase !== lastPhase) {
-          last = now;
-          lastPhase = p.phase;
-          post({ id, progress: p });
-        }
-      },
-    });
-    trace?.dispose();
-    trace = t;
-    comparison?.dispose();
-    comparison = null;
-    traceId++;
-    background = { trace: t, steps: backgroundSteps(t, pieceEvents) };
-    // The summary's first slice before the stats: the engine then compiles the summary's
-    // loop to optimized code while the stats are computed, where the background's first
-    // pieces would otherwise run in baseline code (in Chromium the first two took twice
-    // as long as the rest).
-    t.advance('summary', Math.min(pieceEvents(), PRIME_EVENTS));
-    return {
-      trace: traceId, stats: t.stats(), partialError: t.partialError, eventCount: t.eventCount, bytes: input.size ?? input.length,
-    };
+    const onProgress = progressPoster(id);
+    if (input instanceof Blob && input.size > partBytes()) {
+      let newIndex = null;
+      try {
+        newIndex = await openTraceIndex(input, { onProgress });
+      } catch (e) {
+        if (!/no generations/.test(e.message)) throw e;  // an older trace: read whole below
+      }
+      if (newIndex) {
+        const [first, last] = partFrom(newIndex.generations, 0, partEvents());
+        const t = newIndex.openPart(first, last, { allowPartial: true, onProgress });
+        index?.dispose();
+        index = newIndex;
+        return adopt(t, input.size, { first, last });
+      }
+    }
+    const t = await openTrace(input, { allowPartial: true, onProgress });
+    index?.dispose();
+    index = null;
+    return adopt(t, input.size ?? input.length, null);
+  },
+  // Another part of a trace opened in parts: generations [first, last].
+  openPart(id, first, last) {
+    if (!index) throw new Error('the trace open is not opened in parts');
+    const t = index.openPart(first, last, { allowPartial: true, onProgress: progressPoster(id) });
+    return adopt(t, openInfo.bytes, { first, last });
   },
   async openComparison(id, blob) {
     if (!trace) throw new Error('no trace is open');
@@ -199,12 +211,53 @@ const methods = {
   close() {
     if (trace) trace.dispose();
     trace = null;
+    index?.dispose();
+    index = null;
+    openInfo = null;
     comparison?.dispose();
     comparison = null;
     background = null;
     return null;
   },
 };
+
+// Reports a read's progress to the page, at most every 50 ms (and at each phase's change and end).
+function progressPoster(id) {
+  let last = 0;
+  let lastPhase = '';
+  return (p) => {
+    const now = performance.now();
+    if (now - last > 50 || p.bytesDone === p.bytesTotal || p.phase !== lastPhase) {
+      last = now;
+      lastPhase = p.phase;
+      post({ id, progress: p });
+    }
+  };
+}
+
+// Makes `t` the open trace (a part of index's trace where `range` says which): what open
+// and openPart return.
+function adopt(t, bytes, range) {
+  trace?.dispose();
+  trace = t;
+  comparison?.dispose();
+  comparison = null;
+  traceId++;
+  background = { trace: t, steps: backgroundSteps(t, pieceEvents) };
+  // The summary's first slice before the stats: the engine then compiles the summary's
+  // loop to optimized code while the stats are computed, where the background's first
+  // pieces would otherwise run in baseline code (in Chromium the first two took twice
+  // as long as the rest).
+  t.advance('summary', Math.min(pieceEvents(), PRIME_EVENTS));
+  openInfo = {
+    trace: traceId, stats: t.stats(), partialError: t.partialError, eventCount: t.eventCount, bytes,
+    parts: range && {
+      first: range.first, last: range.last, generations: index.generations, stats: index.stats(), partialError: index.partialError,
+      partEvents: partEvents(),
+    },
+  };
+  return openInfo;
+}
 
 function post(message, transfer = []) {
   self.postMessage(message, transfer);
@@ -240,7 +293,7 @@ self.onmessage = async (e) => {
   try {
     let result;
     if (forTrace !== undefined && forTrace !== traceId) throw new Error('another trace is open');
-    if (trace && method !== 'open' && method !== 'close') await ready(trace, analysesFor(method, args), id);
+    if (trace && method !== 'open' && method !== 'openPart' && method !== 'close') await ready(trace, analysesFor(method, args), id);
     if (Object.hasOwn(methods, method)) {
       result = await methods[method](id, ...args);
     } else {

@@ -4,6 +4,7 @@ import { href } from '../../model/router.js';
 
 export function Overview({ info }) {
   const s = info.stats;
+  const parts = info.parts;
   const lostBytes = Math.max(0, s.bytes - s.bytes_used);
   const warnings = [];
   if (info.partialError) {
@@ -13,20 +14,7 @@ export function Overview({ info }) {
         `Reading stopped at: ${info.partialError}`,
     );
   }
-  const rows = [
-    ['Go version', s.format.go_version, 'go-version'],
-    ['Format', s.format.family === 'v2' ? 'v2 (Go 1.22 and later)' : 'v1 (Go 1.5 to 1.21)', 'format'],
-    ['Duration', formatDuration(s.time.duration), 'duration'],
-    ['Goroutines', formatCount(s.goroutines), 'goroutines'],
-    ['Procs', formatCount(s.procs), 'procs'],
-    ['Threads', formatCount(s.threads), 'threads'],
-    ['Events', formatCount(s.events), 'events'],
-    ['GCs', formatCount(s.gcs), 'gcs'],
-    ['Generations', formatCount(s.generations), 'generations'],
-    ['Size', formatBytes(s.bytes), 'bytes'],
-    ['Stacks', formatCount(s.stacks), 'stacks'],
-    ['Strings', formatCount(s.strings), 'strings'],
-  ];
+  const rows = statRows(s);
   const kinds = Object.entries(s.events_by_type ?? {}).sort((a, b) => b[1] - a[1]);
   return (
     <div class="page overview" data-testid="overview">
@@ -36,14 +24,21 @@ export function Overview({ info }) {
           {w}
         </p>
       ))}
-      <div class="cards">
-        {rows.map(([label, value, key]) => (
-          <div class="card" data-stat={key}>
-            <div class="card-label">{label}</div>
-            <div class="card-value">{value}</div>
+      {parts && (
+        <h3 data-testid="part-heading">
+          This part: {parts.first === parts.last ? `generation ${parts.first + 1}` : `generations ${parts.first + 1}–${parts.last + 1}`} of{' '}
+          {parts.generations.length}
+        </h3>
+      )}
+      <Cards rows={rows} />
+      {parts && (
+        <>
+          <h3>The whole trace</h3>
+          <div data-testid="whole-trace">
+            <Cards rows={statRows(parts.stats)} />
           </div>
-        ))}
-      </div>
+        </>
+      )}
       <p>
         <a class="button primary" href={href('/timeline')}>
           Open the timeline
@@ -67,6 +62,37 @@ export function Overview({ info }) {
           ))}
         </tbody>
       </table>
+    </div>
+  );
+}
+
+// The figures of a trace's (or a part's) stats: [label, value, key].
+function statRows(s) {
+  return [
+    ['Go version', s.format.go_version, 'go-version'],
+    ['Format', s.format.family === 'v2' ? 'v2 (Go 1.22 and later)' : 'v1 (Go 1.5 to 1.21)', 'format'],
+    ['Duration', formatDuration(s.time.duration), 'duration'],
+    ['Goroutines', formatCount(s.goroutines), 'goroutines'],
+    ['Procs', formatCount(s.procs), 'procs'],
+    ['Threads', formatCount(s.threads), 'threads'],
+    ['Events', formatCount(s.events), 'events'],
+    ['GCs', formatCount(s.gcs), 'gcs'],
+    ['Generations', formatCount(s.generations), 'generations'],
+    ['Size', formatBytes(s.bytes), 'bytes'],
+    ['Stacks', formatCount(s.stacks), 'stacks'],
+    ['Strings', formatCount(s.strings), 'strings'],
+  ];
+}
+
+function Cards({ rows }) {
+  return (
+    <div class="cards">
+      {rows.map(([label, value, key]) => (
+        <div class="card" data-stat={key}>
+          <div class="card-label">{label}</div>
+          <div class="card-value">{value}</div>
+        </div>
+      ))}
     </div>
   );
 }

@@ -31,7 +31,7 @@ export function trackList(trace) {
   return p;
 }
 
-export function Timeline({ trace, query }) {
+export function Timeline({ trace, info, query }) {
   const [list, setList] = useState(null);
   const [error, setError] = useState(null);
   useEffect(() => {
@@ -45,10 +45,12 @@ export function Timeline({ trace, query }) {
   }, [trace]);
   if (error) return <div class="page warning">The timeline could not be built: {error}</div>;
   if (!list) return <div class="page muted">Building the timeline…</div>;
-  return <TimelineCanvas trace={trace} list={list} query={query} />;
+  // A part of a trace counts its times from the whole trace's start, as the part bar does.
+  const origin = info?.parts ? info.parts.generations[0].start : undefined;
+  return <TimelineCanvas trace={trace} list={list} query={query} origin={origin} />;
 }
 
-function TimelineCanvas({ trace, list, query }) {
+function TimelineCanvas({ trace, list, query, origin }) {
   const start = list.start;
   const end = Math.max(list.end, list.start + 1);
   const scrollRef = useRef(null);
@@ -143,6 +145,7 @@ function TimelineCanvas({ trace, list, query }) {
       t0: s.t0,
       t1: s.t1,
       start,
+      origin,
       end,
       rows,
       scrollY: scrollRef.current?.scrollTop ?? 0,
@@ -164,7 +167,7 @@ function TimelineCanvas({ trace, list, query }) {
     if (pending) s.frame = requestAnimationFrame(draw);
     if (s.frameTimes.length > 2000) s.frameTimes.splice(0, 1000);
     canvas.dataset.painted = String((Number(canvas.dataset.painted) || 0) + 1);
-  }, [start, end]);
+  }, [start, end, origin]);
 
   const requestDraw = useCallback(() => {
     const s = v.current;

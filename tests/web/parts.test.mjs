@@ -1,0 +1,120 @@
+// A trace too large to hold whole opens in parts (runs of its generations): the part bar
+// says which part every view shows; the overview gives the part's figures and the whole
+// trace's (the CLI's); the part before or after, or the one that begins at a generation
+// clicked, opens in the same tab, every view then showing it; a trace small enough opened
+// next, or an older one (no generations), shows no part bar. The limits are made small
+// here so that a stress-mode corpus trace (700 generations) opens in parts.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useBrowser } from './browser.mjs';
+import { SAMPLE, corpusTrace, gotraceJson } from './fixtures.mjs';
+import { openFile, openPage, show, timelineIdle } from './pages.mjs';
+
+const env = useBrowser();
+const TRACE = corpusTrace('newest/go127-gomaxprocs.stress.trace');
+const PART_EVENTS = 40_000;
+
+// Sets the trace worker's limits: files over 100 KB open in parts of at most PART_EVENTS events.
+async function smallParts(page) {
+  for (let i = 0; i < 100 && page.workers().length === 0; i++) await page.waitForTimeout(100);
+  const worker = page.workers().find((w) => /gotrace|blob:/.test(w.url()));
+  assert.ok(worker, 'the trace worker runs');
+  await worker.evaluate((n) => {
+    self.gotracePartBytes = 100_000;
+    self.gotracePartEvents = n;
+  }, PART_EVENTS);
+}
+
+const partText = (page) => page.locator('[data-testid=part-text]').textContent();
+const statOf = (page, key) => page.locator(`[data-testid=overview] .cards [data-stat=${key}] .card-value`).first().textContent();
+const wholeStatOf = (page, key) => page.locator(`[data-testid=whole-trace] [data-stat=${key}] .card-value`).textContent();
+const count = (text) => Number(text.replace(/[^0-9]/g, ''));
+
+// The generations [first, last] the part bar says are open, and the events it gives.
+async function openPartOf(page) {
+  const m = /generations? (\d+)(?:–(\d+))? of (\d+), ([\d,  ]+) of ([\d,  ]+) events/.exec(await partText(page));
+  assert.ok(m, await partText(page));
+  const first = Number(m[1]) - 1;
+  return { first, last: m[2] ? Number(m[2]) - 1 : first, of: Number(m[3]), events: count(m[4]), total: count(m[5]) };
+}
+
+test('a trace too large to hold whole opens in parts, each shown by every view', async () => {
+  const whole = gotraceJson('stats', TRACE);
+  const { page, problems } = await openPage(env.browser, env.site.url);
+  await smallParts(page);
+  await openFile(page, TRACE);
+  await page.waitForSelector('[data-testid=part-bar]', { timeout: 60_000 });
+
+  // The first part: the first generations, as many as fit the limit.
+  let part = await openPartOf(page);
+  assert.equal(part.first, 0);
+  assert.equal(part.of, whole.generations);
+  assert.equal(part.total, whole.events);
+  assert.ok(part.events <= PART_EVENTS || part.first === part.last, `${part.events} events`);
+  assert.ok(part.last < whole.generations - 1);
+  await show(page, '#/overview', '[data-testid=part-heading]');
+  assert.equal(count(await statOf(page, 'events')), part.events);
+  assert.equal(count(await statOf(page, 'generations')), part.last - part.first + 1);
+  // The whole trace's figures are the CLI's.
+  assert.equal(count(await wholeStatOf(page, 'events')), whole.events);
+  assert.equal(count(await wholeStatOf(page, 'goroutines')), whole.goroutines);
+  assert.equal(count(await wholeStatOf(page, 'generations')), whole.generations);
+
+  // The timeline shows the part: it begins where the part does.
+  await show(page, '#/timeline', '[data-testid=timeline-canvas]');
+  await timelineIdle(page);
+  const first = await page.evaluate(() => window.__gotraceTimeline.view());
+  assert.equal(first.t0, whole.time.start, 'the first part begins with the trace');
+
+  // The part after: it begins where this one ended.
+  await page.getByRole('button', { name: /Later/ }).click();
+  await page.waitForFunction(() => !/generations? 1\b/.test(document.querySelector('[data-testid=part-text]')?.textContent));
+  const next = await openPartOf(page);
+  assert.equal(next.first, part.last + 1);
+  await show(page, '#/timeline', '[data-testid=timeline-canvas]');
+  await timelineIdle(page);
+  const view = await page.evaluate(() => window.__gotraceTimeline.view());
+  assert.ok(view.t0 > first.t0 && view.t0 < whole.time.end, `${view.t0}`);
+  // Its ruler counts from the whole trace's start, as the part bar does: no tick at 0.
+  const { ticks } = await page.evaluate(() => window.__gotraceTimeline.ruler());
+  assert.ok(ticks.length > 2 && !/^0( |$)/.test(ticks[0]), ticks.join(', '));
+  await show(page, '#/goroutines', '[data-testid=groups-table]');
+  await show(page, '#/overview', '[data-testid=part-heading]');
+  assert.equal(count(await statOf(page, 'events')), next.events);
+
+  // The strip clicked at its right end: the part that begins with the last generation.
+  const strip = page.locator('[data-testid=part-strip]');
+  assert.equal(await page.locator('.part-gen').count(), whole.generations);
+  const box = await strip.boundingBox();
+  await strip.click({ position: { x: box.width - 1, y: box.height / 2 } });
+  await page.waitForFunction((n) => document.querySelector('[data-testid=part-text]')?.textContent.includes(`generation ${n} of`), whole.generations);
+  part = await openPartOf(page);
+  assert.equal(part.first, whole.generations - 1);
+  assert.ok(await page.getByRole('button', { name: /Later/ }).isDisabled());
+  // The part before it ends where it begins.
+  await page.getByRole('button', { name: /Earlier/ }).click();
+  await page.waitForFunction((n) => document.querySelector('[data-testid=part-text]')?.textContent.match(/generations \d+–(\d+) of/)?.[1] === String(n), whole.generations - 1);
+  const before = await openPartOf(page);
+  assert.ok(before.first < before.last, 'the part before holds several generations');
+  await show(page, '#/timeline', '[data-testid=timeline-canvas]');
+  await timelineIdle(page);
+
+  // An older trace (no generations) opens whole whatever its size.
+  const OLD = corpusTrace('go/go121-workload.trace');
+  await openFile(page, OLD);
+  await show(page, '#/overview', '[data-testid=overview]');
+  assert.equal(await page.locator('[data-testid=part-bar]').count(), 0);
+  assert.equal(count(await statOf(page, 'events')), gotraceJson('stats', OLD).events);
+
+  // A trace small enough, opened next in the same tab, opens whole.
+  await page.workers()[0].evaluate(() => {
+    delete self.gotracePartBytes;
+    delete self.gotracePartEvents;
+  });
+  await openFile(page, SAMPLE);
+  await show(page, '#/overview', '[data-testid=overview]');
+  assert.equal(await page.locator('[data-testid=part-bar]').count(), 0);
+  assert.equal(await page.locator('[data-testid=part-heading]').count(), 0);
+  assert.equal(count(await statOf(page, 'events')), gotraceJson('stats', SAMPLE).events);
+  assert.deepEqual(problems, { errors: [], dialogs: [], csp: [] });
+});

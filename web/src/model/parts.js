@@ -1,0 +1,22 @@
+// The parts a trace too large to hold whole is shown in: runs of its generations of at
+// most `budget` events each (one generation at least), chosen from either end.
+
+// The part that begins at generation `first`.
+export function partFrom(generations, first, budget) {
+  let last = first;
+  let events = generations[first].events;
+  while (last + 1 < generations.length && events + generations[last + 1].events <= budget) {
+    events += generations[++last].events;
+  }
+  return [first, last];
+}
+
+// The part that ends at generation `last`.
+export function partTo(generations, last, budget) {
+  let first = last;
+  let events = generations[last].events;
+  while (first > 0 && events + generations[first - 1].events <= budget) {
+    events += generations[--first].events;
+  }
+  return [first, last];
+}

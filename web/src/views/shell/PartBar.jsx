@@ -1,0 +1,58 @@
+// A trace too large to hold whole is shown a part at a time (a run of its generations):
+// this bar says which part every view shows, draws every generation of the trace on its
+// time axis (the part open marked), and opens another part: the one before or after, or
+// the one that begins at a generation clicked.
+import { formatCount, formatDuration } from '../../model/format.js';
+import { partFrom, partTo } from '../../model/parts.js';
+
+export function PartBar({ parts, eventCount, onOpenPart, busy }) {
+  const { generations: gens, first, last, stats, partEvents } = parts;
+  const t0 = gens[0].start;
+  const span = Math.max(1, gens[gens.length - 1].end - t0);
+  const at = (t) => `${(((t - t0) / span) * 100).toFixed(3)}%`;
+  const width = (a, b) => `${Math.max(0.15, ((b - a) / span) * 100).toFixed(3)}%`;
+  const maxEvents = Math.max(...gens.map((g) => g.events));
+  const open = (range) => !busy && onOpenPart(range[0], range[1]);
+  // The generation under the pointer: the one whose span holds its time, or the next.
+  const generationAt = (e) => {
+    const r = e.currentTarget.getBoundingClientRect();
+    const t = t0 + ((e.clientX - r.left) / Math.max(1, r.width)) * span;
+    const k = gens.findIndex((g) => g.end >= t);
+    return k < 0 ? gens.length - 1 : k;
+  };
+  return (
+    <div class="part-bar" data-testid="part-bar">
+      <button type="button" disabled={busy || first === 0} onClick={() => open(partTo(gens, first - 1, partEvents))}
+        title="Open the part before this one">
+        ◀ Earlier
+      </button>
+      <div class="part-text" data-testid="part-text">
+        Showing {formatDuration(gens[first].start - t0)} – {formatDuration(gens[last].end - t0)} of{' '}
+        {formatDuration(span)}: {first === last ? `generation ${first + 1}` : `generations ${first + 1}–${last + 1}`} of {gens.length}, {formatCount(eventCount)} of{' '}
+        {formatCount(stats.events)} events. The trace is too large to hold whole; every view shows this part.
+      </div>
+      <div
+        class={`part-strip${busy ? ' busy' : ''}`}
+        data-testid="part-strip"
+        title="The trace's generations: click one to open the part that begins there"
+        onClick={(e) => open(partFrom(gens, generationAt(e), partEvents))}
+        onMouseMove={(e) => {
+          const g = gens[generationAt(e)];
+          e.currentTarget.title = `Generation ${gens.indexOf(g) + 1}: ${formatDuration(g.start - t0)} – ${formatDuration(g.end - t0)}, ${formatCount(g.events)} events. Click to open the part that begins there.`;
+        }}
+      >
+        {gens.map((g, k) => (
+          <div
+            key={k}
+            class={`part-gen${k >= first && k <= last ? ' open' : ''}`}
+            style={{ left: at(g.start), width: width(g.start, g.end), height: `${20 + (80 * g.events) / maxEvents}%` }}
+          />
+        ))}
+      </div>
+      <button type="button" disabled={busy || last === gens.length - 1} onClick={() => open(partFrom(gens, last + 1, partEvents))}
+        title="Open the part after this one">
+        Later ▶
+      </button>
+    </div>
+  );
+}
