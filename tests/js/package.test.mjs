@@ -158,6 +158,66 @@ test('a file opened by path (openTraceFile) is its bytes, read as it is parsed, 
   await assert.rejects(gotrace.openTraceFile(path.join(corpus, 'no-such.trace')), /ENOENT.*no-such\.trace/);
 });
 
+// The text of events [from, from + count) of a trace (events()).
+function eventTexts(trace, from, count) {
+  const texts = [];
+  while (texts.length < count) {
+    const page = trace.events({ from: from + texts.length, limit: Math.min(5000, count - texts.length) });
+    if (page.text.length === 0) break;
+    texts.push(...page.text);
+  }
+  return texts;
+}
+
+test('openTraceIndex: the whole trace\'s stats, and any run of its generations opened as the whole trace has it', async () => {
+  // Every v2 corpus trace and a stress trace of 700 generations: the index's stats are
+  // the CLI's; each generation opened alone, and runs of three, are the whole trace's
+  // events there (Go's text), with the whole read's states at the cut.
+  const files = [...v2Traces().map((n) => path.join(corpus, n)), path.join(corpusDir, 'newest/go127-gomaxprocs.stress.trace')];
+  let parts = 0;
+  for (const file of files) {
+    const name = path.basename(file);
+    const bytes = fs.readFileSync(file);
+    const whole = await gotrace.openTrace(bytes, { allowPartial: true });
+    const fromBytes = await gotrace.openTraceIndex(bytes);
+    assert.deepEqual(fromBytes.stats(), whole.stats(), name);
+    {
+      const index = await gotrace.openTraceIndex(file);
+      assert.deepEqual(index.stats(), whole.stats(), name);
+      const [a, b] = [fromBytes.openPart(0, 0, { allowPartial: true }), index.openPart(0, 0, { allowPartial: true })];
+      assert.deepEqual(a.stats(), b.stats(), name);
+      a.dispose();
+      b.dispose();
+      fromBytes.dispose();
+      assert.equal(index.partialError, whole.partialError, name);
+      const gens = index.generations;
+      assert.equal(gens.length, whole.stats().generations, name);
+      const firstEvent = [];
+      for (let k = 0, at = 0; k < gens.length; at += gens[k++].events) firstEvent.push(at);
+      const step = gens.length > 50 ? 97 : 1;
+      for (let k = 0; k < gens.length; k += step) {
+        for (const last of [k, Math.min(gens.length - 1, k + 2)]) {
+          const part = index.openPart(k, last, { allowPartial: true });
+          const count = part.eventCount;
+          assert.deepEqual(eventTexts(part, 0, count), eventTexts(whole, firstEvent[k], count), `${name}: generations ${k}-${last}`);
+          if (last < gens.length - 1) assert.equal(count, firstEvent[last + 1] - firstEvent[k], `${name}: generations ${k}-${last}`);
+          assert.equal(part.stats().generations, last - k + 1);
+          part.dispose();
+          parts++;
+        }
+      }
+      assert.throws(() => index.openPart(0, gens.length), /no generations 0 to \d+: the trace has \d+/);
+      index.dispose();
+      assert.throws(() => index.stats(), /disposed/);
+    }
+    whole.dispose();
+  }
+  assert.ok(parts > 40, `${parts} parts`);
+  // An older trace has no generations: it opens whole.
+  await assert.rejects(gotrace.openTraceIndex(path.join(corpus, 'go121-workload.trace')), /no generations \(Go 1.21 or older\): open it whole/);
+  await assert.rejects(gotrace.openTraceIndex(new Uint8Array(10)), /not a Go execution trace/);
+});
+
 test('mmu() equals `gotrace mmu --json --curve` for each flag set', async () => {
   for (const name of ['go123-stress.trace', 'go122-workload.trace']) {
     const file = path.join(corpus, name);

@@ -649,6 +649,41 @@ export declare function openTrace(input: Uint8Array | ArrayBuffer | Blob, option
  *  1.22+ trace about a generation at a time: its bytes are never all in memory). */
 export declare function openTraceFile(path: string, options?: OpenOptions): Promise<Trace>;
 
+/** One generation of a trace (Go 1.22+ traces are cut into generations, each read on its own). */
+export interface GenerationSpan {
+  /** The generation's number in the trace (Go's). */
+  number: number;
+  /** The time of its first and last event, ns. */
+  start: number;
+  end: number;
+  /** Its events (with its Sync) and the bytes of its batches. */
+  events: number;
+  bytes: number;
+}
+
+/**
+ * A trace too large to hold whole, read once (streamed: about a generation in memory at
+ * a time) for its stats and its generations; any run of its generations then opens as a
+ * Trace of its own, read again from the same bytes: the events the whole trace has there,
+ * with the states it had where the run begins.
+ */
+export declare class TraceIndex {
+  /** The error that stopped the first read early ("" when the whole trace was read). */
+  readonly partialError: string;
+  readonly generations: GenerationSpan[];
+  /** The whole trace's stats (as Trace.stats()). */
+  stats(): TraceStats;
+  /** Generations [first, last] (indices into `generations`) as a Trace; throws a
+   *  RangeError for generations the trace does not have. */
+  openPart(first: number, last: number, options?: Omit<OpenOptions, 'onProgress'> & { onProgress?: OpenOptions['onProgress'] }): Trace;
+  /** Frees the index (and closes the file it reads, where it opened one); parts opened from it stay open. */
+  dispose(): void;
+}
+/** Reads a Go 1.22+ trace for its TraceIndex: a Blob (a File) in a worker, a file's path
+ *  in Node (kept open until disposed), or bytes. Rejects for an older trace (it has no
+ *  generations: openTrace reads it whole) and when no generation could be read. */
+export declare function openTraceIndex(input: string | Uint8Array | ArrayBuffer | Blob, options?: Pick<OpenOptions, 'onProgress'>): Promise<TraceIndex>;
+
 export type SqlType = 'BIGINT' | 'INTEGER' | 'DOUBLE' | 'VARCHAR' | 'BOOLEAN';
 
 /** A SQL table of a trace: its name, row count and columns (`values`: the closed set a
