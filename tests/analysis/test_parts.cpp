@@ -1,0 +1,47 @@
+// The analyses of generations read again from the middle of a trace (a part, as the web
+// app shows a trace too large to hold whole): a goroutine alive when the part begins is
+// summarized from there, as Go summarizes one alive when a trace begins.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "corpus.h"
+#include "gotrace/analysis/summary.h"
+#include "gotrace/analysis/timeline.h"
+#include "gotrace/analysis/timeline_details.h"
+#include "gotrace/reader.h"
+
+using namespace gotrace;
+using namespace gotrace::analysis;
+using namespace gotrace::test;
+
+TEST_CASE("a part's goroutine summaries hold every goroutine its timeline shows", "[analysis][generations][corpus]") {
+  for (const char* name : {"newest/go127-gomaxprocs.stress", "newest/go124-stacks.stress", "go122-workload", "go123-stress"}) {
+    INFO(name);
+    const std::vector<uint8_t> bytes = read_bytes(trace_path(name));
+    ReadOptions o;
+    o.resume_points = true;
+    const ReadResult whole = read_trace(bytes, o);
+    const size_t n = whole.store.generations.size();
+    REQUIRE(n >= 2);
+    ReadResult part;
+    read_generations(bytes, whole.store, n / 2, std::min(n - 1, n / 2 + 1), part);
+    REQUIRE(part.ok());
+    const Summary s = summarize(part.store);
+    const TrackList tracks = list_tracks(build_timeline_index(part.store));
+    std::vector<GoID> summarized;
+    for (const GoroutineSummary& g : s.goroutines) summarized.push_back(g.id);
+    std::sort(summarized.begin(), summarized.end());
+    size_t alive_before = 0;
+    for (int64_t g : tracks.goroutines) {
+      INFO("goroutine " << g);
+      CHECK(std::binary_search(summarized.begin(), summarized.end(), g));
+    }
+    for (const GoroutineSummary& g : s.goroutines) {
+      // Alive when the part began: it has existed since the part's first Sync.
+      if (g.creation_time == part.store.time(0)) alive_before++;
+      CHECK(g.creation_time >= part.store.time(0));
+    }
+    CHECK(alive_before > 0);
+  }
+}
