@@ -1,8 +1,11 @@
 #include "gotrace/reader.h"
+#include "gotrace/stepped_read.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <new>
 
 #include "strings_util.h"
@@ -55,24 +58,61 @@ ReadResult read_trace(std::span<const uint8_t> bytes, const ReadOptions& options
 
 namespace {
 
-// Reads the trace `window` holds: a Go 1.22+ one a generation at a time, an older one
-// (no generations) whole.
-void read_window(v2::ByteWindow& window, ReadResult& result, const ReadOptions& options) {
-  result.store.format.file_bytes = window.size();
-  try {
-    TraceHeader h = parse_header(window.fetch(0, 16));
-    result.store.format.go_minor = h.go_minor;
-    if (is_v1(h.go_minor)) {
-      result.store.format.legacy = true;
-      v1::read(window.fetch(0, static_cast<size_t>(window.size())), h.go_minor, result.store, options);
-      return;
+// Reads the trace `window` holds, when asked: a Go 1.22+ one a generation at a time, an
+// older one (no generations) whole. What read_trace_into and SteppedRead share.
+class WindowRead {
+ public:
+  WindowRead(v2::ByteWindow& window, ReadResult& result, const ReadOptions& options)
+      : window_(window), result_(result), options_(options) {}
+
+  // As SteppedRead::advance.
+  bool advance(size_t generations) {
+    if (done_) return false;
+    try {
+      if (!steps_ && !begin()) return false;
+      for (size_t k = 0; k < generations; k++) {
+        if (!steps_->step()) {
+          done_ = true;
+          return false;
+        }
+      }
+      return true;
+    } catch (TraceError& e) {
+      result_.error = std::move(e);
+    } catch (std::bad_alloc&) {
+      result_.error = TraceError("out of memory while reading the trace");
     }
-    v2::read(window, h.go_minor, result.store, options, result.work);
-  } catch (TraceError& e) {
-    result.error = std::move(e);
-  } catch (std::bad_alloc&) {
-    result.error = TraceError("out of memory while reading the trace");
+    done_ = true;
+    return false;
   }
+  bool done() const { return done_; }
+
+ private:
+  // Reads the header, and an older trace whole (false then: the read is over).
+  bool begin() {
+    EventStore& store = result_.store;
+    store.format.file_bytes = window_.size();
+    TraceHeader h = parse_header(window_.fetch(0, 16));
+    store.format.go_minor = h.go_minor;
+    if (is_v1(h.go_minor)) {
+      done_ = true;
+      store.format.legacy = true;
+      v1::read(window_.fetch(0, static_cast<size_t>(window_.size())), h.go_minor, store, options_);
+      return false;
+    }
+    steps_ = std::make_unique<v2::Steps>(window_, h.go_minor, store, options_, result_.work);
+    return true;
+  }
+
+  v2::ByteWindow& window_;
+  ReadResult& result_;
+  const ReadOptions& options_;
+  std::unique_ptr<v2::Steps> steps_;
+  bool done_ = false;
+};
+
+void read_window(v2::ByteWindow& window, ReadResult& result, const ReadOptions& options) {
+  WindowRead(window, result, options).advance(SIZE_MAX);
 }
 
 // Reads generations [first, last] of whole's trace again from `window`, whose first 16
@@ -136,5 +176,18 @@ void read_trace_into(const TraceSource& source, ReadResult& result, const ReadOp
   v2::ByteWindow window(source);
   read_window(window, result, options);
 }
+
+struct SteppedRead::State {
+  State(const TraceSource& source, ReadResult& r, ReadOptions o) : window(source), options(std::move(o)), read(window, r, options) {}
+  v2::ByteWindow window;
+  ReadOptions options;
+  WindowRead read;
+};
+
+SteppedRead::SteppedRead(const TraceSource& source, ReadResult& result, ReadOptions options)
+    : s_(std::make_unique<State>(source, result, std::move(options))) {}
+SteppedRead::~SteppedRead() = default;
+bool SteppedRead::advance(size_t generations) { return s_->read.advance(generations); }
+bool SteppedRead::done() const { return s_->read.done(); }
 
 }  // namespace gotrace

@@ -50,7 +50,9 @@ class Reader {
     }
   }
 
-  void run();
+  // Reads the next generation: false once the trace is read. Throws TraceError at a
+  // problem, the events before it stored.
+  bool step();
 
  private:
   void order_generation();
@@ -100,6 +102,7 @@ class Reader {
   std::vector<ParkedEntry> parked_by_time_;
   size_t parked_ = 0;
   uint64_t attempts_ = 0;  // this generation's share of work_.advance_attempts
+  std::optional<TraceError> deferred_;  // a read error found after a valid generation
 };
 
 TraceError Reader::placed(std::string msg, const Cursor* c, const WireEvent* ev) const {
@@ -301,14 +304,14 @@ Time Reader::earliest_parked() {
   return INT64_MAX;
 }
 
-void Reader::run() {
-  std::optional<TraceError> deferred;
+bool Reader::step() {
+  std::optional<TraceError>& deferred = deferred_;
   // Go 1.27 begins each generation with a Sync and ends the stream with one, also
   // before an error in reading a generation; Go 1.23 ends each generation with one.
   const bool leading = options_.syncs == SyncPlacement::Go127;
   store_.format.leading_syncs = leading;
   auto final_sync = [&] { out_.sync(static_cast<uint32_t>(store_.generations.size())); };
-  for (;;) {
+  {
     // Read the next generation (Go: only at the start or after a spilled batch).
     if (!leading) {
       gen_ = gens_.next(deferred);
@@ -322,7 +325,7 @@ void Reader::run() {
     }
     if (!gen_) {
       if (leading && start_.at_trace_end) final_sync();
-      break;
+      return false;
     }
     GenerationInfo info;
     info.number = gen_->number;
@@ -387,6 +390,7 @@ void Reader::run() {
       throw *deferred;
     }
   }
+  return true;
 }
 
 // Merges the threads' streams of the current generation (Go's ReadEvent loop).
@@ -441,7 +445,18 @@ void Reader::order_generation() {
 void read(ByteWindow& bytes, int go_minor, EventStore& store, const ReadOptions& options, ReadWork& work,
           const ReadStart& start) {
   Reader r(bytes, go_minor, store, options, work, start);
-  r.run();
+  while (r.step()) {
+  }
 }
+
+struct Steps::Impl : Reader {
+  using Reader::Reader;
+};
+
+Steps::Steps(ByteWindow& bytes, int go_minor, EventStore& store, const ReadOptions& options, ReadWork& work,
+             const ReadStart& start)
+    : impl_(std::make_unique<Impl>(bytes, go_minor, store, options, work, start)) {}
+Steps::~Steps() = default;
+bool Steps::step() { return impl_->step(); }
 
 }  // namespace gotrace::v2

@@ -2,6 +2,7 @@
 // streams through the ordering engine into the store (Go's Reader.ReadEvent).
 #pragma once
 
+#include <memory>
 #include <span>
 
 #include "gotrace/event_store.h"
@@ -22,5 +23,19 @@ struct ReadStart {
 // events before it already stored.
 void read(ByteWindow& bytes, int go_minor, EventStore& store, const ReadOptions& options, ReadWork& work,
           const ReadStart& start = {});
+
+// The same a generation at a time: step() reads the next one, false once the trace is
+// read; it throws as read() does. The arguments must outlive it.
+class Steps {
+ public:
+  Steps(ByteWindow& bytes, int go_minor, EventStore& store, const ReadOptions& options, ReadWork& work,
+        const ReadStart& start = {});
+  ~Steps();
+  bool step();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 }  // namespace gotrace::v2
