@@ -19,7 +19,7 @@
 #include "gotrace/reader.h"
 #include "gotrace/session.h"
 #include "gotrace/stats.h"
-#include "gotrace/streamed_read.h"
+#include "gotrace/stepped_read.h"
 
 using emscripten::val;
 using namespace gotrace;
@@ -146,6 +146,14 @@ class WasmTrace {
                                    val progress) {
     auto* t = new WasmTrace();
     t->read(progress, [&](ReadResult& r, const ReadOptions& o) { read_generations(source, whole, first, last, r, o); });
+    return t;
+  }
+
+  // A trace that could not be opened, saying why (error()).
+  static WasmTrace* failed(std::string why) {
+    auto* t = new WasmTrace();
+    t->fatal_ = std::move(why);
+    t->session_ = std::make_unique<TraceSession>(ReadResult{});
     return t;
   }
 
@@ -301,33 +309,52 @@ class WasmTrace {
   std::string fatal_;
 };
 
-// A trace too large to hold whole, read once for what is shown before a part of it is
-// opened: its stats and its generations (when, how many events, how many bytes), each
-// with its resume point; then any run of its generations opens as a trace of its own,
-// read again from the source (read_generations): the events the whole trace has there.
+// A trace too large to hold whole, read once for what is shown of it before and while a
+// part of it is open: its stats and its generations (when, how many events, how many
+// bytes), each with its resume point; any run of the generations read so far opens as a
+// trace of its own, read again from the source (read_generations): the events the whole
+// trace has there. The read goes a few generations at a time, when asked (advance), so
+// that a host can show a part while the rest is read.
 class WasmTraceIndex {
  public:
-  // As WasmTrace::fromSource; the source is read again for each part.
+  // As WasmTrace::fromSource, reading nothing yet; the source is read again for each part.
   static WasmTraceIndex* from_source(double size, val read_js, val progress) {
-    auto* index = new WasmTraceIndex(size, std::move(read_js));
-    index->read(progress);
-    return index;
+    return new WasmTraceIndex(size, std::move(read_js), std::move(progress));
   }
+
+  // Reads up to `generations` more: false once the whole trace is read (or the read
+  // ended at a problem: error()).
+  bool advance(double generations) {
+    if (!read_) return false;
+    try {
+      if (read_->advance(generations >= 1 ? static_cast<size_t>(generations) : 1)) return true;
+      hand_on(result_.store);  // what follows the last generation (Go 1.27's final Sync)
+      stats_json_ = stats_json(counter_.finish(result_), false);
+    } catch (const std::exception& e) {
+      fatal_ = what_of(e);
+    }
+    read_.reset();
+    return false;
+  }
+  bool complete() const { return !read_; }
 
   std::string error() const {
     if (!fatal_.empty()) return fatal_;
-    return read_.error ? read_.error->what() : "";
+    return result_.error ? result_.error->what() : "";
   }
-  val stats() const { return val(stats_json_); }
+  // The whole trace's stats, once it is read (before: of the generations read so far).
+  val stats() const { return val(complete() ? stats_json_ : stats_json(counter_.finish(result_), false)); }
   // [{number, start, end, events, bytes}]: each generation's first and last event's time.
+  // While the read goes on, the last generation read is left out: where it ends is known
+  // once the next begins.
   val generations() const {
     val list = val::array();
-    for (size_t k = 0; k < read_.store.generations.size(); k++) {
-      const GenerationInfo& g = read_.store.generations[k];
+    for (size_t k = 0; k < known(); k++) {
+      const GenerationInfo& g = result_.store.generations[k];
       val o = val::object();
       o.set("number", static_cast<double>(g.number));
-      o.set("start", k < spans_.size() ? static_cast<double>(spans_[k].start) : 0.0);
-      o.set("end", k < spans_.size() ? static_cast<double>(spans_[k].end) : 0.0);
+      o.set("start", static_cast<double>(spans_[k].start));
+      o.set("end", static_cast<double>(spans_[k].end));
       o.set("events", static_cast<double>(g.event_count));
       o.set("bytes", static_cast<double>(g.file_bytes));
       list.call<void>("push", o);
@@ -335,49 +362,63 @@ class WasmTraceIndex {
     return list;
   }
   WasmTrace* open_part(double first, double last, val progress) {
-    return WasmTrace::of_generations(source_, read_.store, static_cast<size_t>(first), static_cast<size_t>(last), progress);
+    const auto a = static_cast<size_t>(first), b = static_cast<size_t>(last);
+    if (first < 0 || b < a || b >= known()) {
+      return WasmTrace::failed(std::string("no generations ") + std::to_string(a) + " to " + std::to_string(b) +
+                               " read yet: " + std::to_string(known()) + " are");
+    }
+    return WasmTrace::of_generations(source_, result_.store, a, b, progress);
   }
 
  private:
-  WasmTraceIndex(double size, val read_js) : read_js_(std::move(read_js)) {
+  WasmTraceIndex(double size, val read_js, val progress) : read_js_(std::move(read_js)), progress_(std::move(progress)) {
     source_.size = static_cast<uint64_t>(size);
     source_.read = [this](uint64_t offset, size_t n, uint8_t* out) {
       return read_js_(static_cast<double>(offset), static_cast<double>(n), reinterpret_cast<uintptr_t>(out)).as<bool>();
     };
+    ReadOptions options;
+    options.resume_points = true;
+    if (!progress_.isUndefined() && !progress_.isNull()) {
+      options.on_progress = [this](const ReadProgress& p) {
+        val r = progress_(static_cast<double>(p.bytes_done), static_cast<double>(p.bytes_total),
+                          static_cast<double>(p.events));
+        return !(r.isFalse());
+      };
+    }
+    // Each generation's events are counted and timed, then released.
+    options.on_generation = [this](EventStore& store) {
+      hand_on(store);
+      return true;
+    };
+    read_ = std::make_unique<SteppedRead>(source_, result_, std::move(options));
   }
 
-  // The first read: streamed (each generation's events counted, timed and released).
-  void read(const val& progress) {
-    try {
-      ReadOptions options;
-      options.resume_points = true;
-      if (!progress.isUndefined() && !progress.isNull()) {
-        options.on_progress = [&progress](const ReadProgress& p) {
-          val r = progress(static_cast<double>(p.bytes_done), static_cast<double>(p.bytes_total),
-                           static_cast<double>(p.events));
-          return !(r.isFalse());
-        };
-      }
-      StatsCounter counter;
-      read_streamed(source_, read_, [&](const EventStore& store, size_t from, size_t to) {
-        counter.add(store, from, to);
-        if (from == to || store.generations.empty()) return;
-        const size_t k = store.generations.size() - 1;
-        if (spans_.size() <= k) spans_.resize(k + 1, Span{store.time(from), store.time(to - 1)});
-        spans_[k].end = store.time(to - 1);
-      }, options);
-      stats_json_ = stats_json(counter.finish(read_), false);
-    } catch (const std::exception& e) {
-      fatal_ = what_of(e);
+  void hand_on(EventStore& store) {
+    const size_t from = handed_, to = store.size();
+    counter_.add(store, from, to);
+    if (from < to && !store.generations.empty()) {
+      const size_t k = store.generations.size() - 1;
+      if (spans_.size() <= k) spans_.resize(k + 1, Span{store.time(from), store.time(to - 1)});
+      spans_[k].end = store.time(to - 1);
     }
+    handed_ = to;
+    store.release_before(to);
+  }
+  size_t known() const {
+    const size_t n = std::min(result_.store.generations.size(), spans_.size());
+    return complete() || n == 0 ? n : n - 1;
   }
 
   struct Span {
     Time start, end;
   };
   val read_js_;
+  val progress_;
   TraceSource source_;
-  ReadResult read_;
+  ReadResult result_;
+  std::unique_ptr<SteppedRead> read_;  // null once the read is over
+  StatsCounter counter_;
+  size_t handed_ = 0;  // events counted so far
   std::vector<Span> spans_;
   std::string stats_json_;
   std::string fatal_;
@@ -430,6 +471,8 @@ EMSCRIPTEN_BINDINGS(gotrace_core) {
       .function("sliceAt", &WasmTrace::slice_at);
   emscripten::class_<WasmTraceIndex>("WasmTraceIndex")
       .class_function("fromSource", &WasmTraceIndex::from_source, emscripten::allow_raw_pointers())
+      .function("advance", &WasmTraceIndex::advance)
+      .function("complete", &WasmTraceIndex::complete)
       .function("error", &WasmTraceIndex::error)
       .function("stats", &WasmTraceIndex::stats)
       .function("generations", &WasmTraceIndex::generations)

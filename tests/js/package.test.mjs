@@ -213,6 +213,28 @@ test('openTraceIndex: the whole trace\'s stats, and any run of its generations o
     whole.dispose();
   }
   assert.ok(parts > 40, `${parts} parts`);
+  // Read a few generations at a time: those read open as parts while the rest is read,
+  // and the index read so is the index read at once.
+  const stress = path.join(corpusDir, 'newest/go127-gomaxprocs.stress.trace');
+  const atOnce = await gotrace.openTraceIndex(stress);
+  const whole = await gotrace.openTraceFile(stress);
+  const stepped = await gotrace.openTraceIndex(stress, { generations: 3 });
+  assert.equal(stepped.complete, false);
+  assert.equal(stepped.generations.length, 3);
+  assert.throws(() => stepped.openPart(0, 3), /no generations 0 to 3: read so far: 3/);
+  const early = stepped.openPart(1, 2);
+  let steps = 0;
+  while (stepped.advance(50)) steps++;
+  assert.ok(steps >= 10, `${steps} steps`);
+  assert.equal(stepped.complete, true);
+  assert.deepEqual(stepped.generations, atOnce.generations);
+  assert.deepEqual(stepped.stats(), atOnce.stats());
+  const first = stepped.generations[0].events;
+  assert.deepEqual(eventTexts(early, 0, early.eventCount), eventTexts(whole, first, early.eventCount));
+  const late = stepped.openPart(600, 602);
+  const at600 = stepped.generations.slice(0, 600).reduce((n, g) => n + g.events, 0);
+  assert.deepEqual(eventTexts(late, 0, late.eventCount), eventTexts(whole, at600, late.eventCount));
+  for (const t of [early, late, whole, stepped, atOnce]) t.dispose();
   // An older trace has no generations: it opens whole.
   await assert.rejects(gotrace.openTraceIndex(path.join(corpus, 'go121-workload.trace')), /no generations \(Go 1.21 or older\): open it whole/);
   await assert.rejects(gotrace.openTraceIndex(new Uint8Array(10)), /not a Go execution trace/);

@@ -1,5 +1,5 @@
-// A trace too large to hold whole opens in parts (runs of its generations): the part bar
-// says which part every view shows; the overview gives the part's figures and the whole
+// A trace too large to hold whole opens in parts (runs of its generations): its first
+// part shows while the rest is read; the part bar says which part every view shows; the overview gives the part's figures and the whole
 // trace's (the CLI's); the part before or after, or the one that begins at a generation
 // clicked, opens in the same tab, every view then showing it; a trace small enough opened
 // next, or an older one (no generations), shows no part bar. The limits are made small
@@ -44,6 +44,8 @@ test('a trace too large to hold whole opens in parts, each shown by every view',
   await smallParts(page);
   await openFile(page, TRACE);
   await page.waitForSelector('[data-testid=part-bar]', { timeout: 60_000 });
+  // The first part is shown while the rest of the trace is read, which then completes.
+  await page.waitForSelector('[data-testid=part-reading]', { state: 'detached', timeout: 60_000 });
 
   // The first part: the first generations, as many as fit the limit.
   let part = await openPartOf(page);

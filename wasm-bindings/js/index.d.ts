@@ -663,26 +663,37 @@ export interface GenerationSpan {
 
 /**
  * A trace too large to hold whole, read once (streamed: about a generation in memory at
- * a time) for its stats and its generations; any run of its generations then opens as a
- * Trace of its own, read again from the same bytes: the events the whole trace has there,
- * with the states it had where the run begins.
+ * a time) for its stats and its generations; any run of the generations read so far then
+ * opens as a Trace of its own, read again from the same bytes: the events the whole trace
+ * has there, with the states it had where the run begins. The read may go on a few
+ * generations at a time (advance), parts open meanwhile.
  */
 export declare class TraceIndex {
-  /** The error that stopped the first read early ("" when the whole trace was read). */
+  /** The error that stopped the read early ("" while none did). */
   readonly partialError: string;
+  /** Whether the whole trace has been read. */
+  readonly complete: boolean;
+  /** The generations read; while the read goes on, the last one read waits for the next. */
   readonly generations: GenerationSpan[];
-  /** The whole trace's stats (as Trace.stats()). */
+  /** Reads up to `generations` more generations (1 by default): false once the whole trace is read. */
+  advance(generations?: number): boolean;
+  /** The whole trace's stats (as Trace.stats()); while the read goes on, of what was read. */
   stats(): TraceStats;
   /** Generations [first, last] (indices into `generations`) as a Trace; throws a
-   *  RangeError for generations the trace does not have. */
-  openPart(first: number, last: number, options?: Omit<OpenOptions, 'onProgress'> & { onProgress?: OpenOptions['onProgress'] }): Trace;
+   *  RangeError for generations not read. */
+  openPart(first: number, last: number, options?: OpenOptions): Trace;
   /** Frees the index (and closes the file it reads, where it opened one); parts opened from it stay open. */
   dispose(): void;
 }
 /** Reads a Go 1.22+ trace for its TraceIndex: a Blob (a File) in a worker, a file's path
- *  in Node (kept open until disposed), or bytes. Rejects for an older trace (it has no
- *  generations: openTrace reads it whole) and when no generation could be read. */
-export declare function openTraceIndex(input: string | Uint8Array | ArrayBuffer | Blob, options?: Pick<OpenOptions, 'onProgress'>): Promise<TraceIndex>;
+ *  in Node (kept open until disposed), or bytes; the whole trace before it resolves, or
+ *  with `generations` that many generations at least (index.advance() reads on). Rejects
+ *  for an older trace (it has no generations: openTrace reads it whole) and when no
+ *  generation could be read. */
+export declare function openTraceIndex(
+  input: string | Uint8Array | ArrayBuffer | Blob,
+  options?: Pick<OpenOptions, 'onProgress'> & { generations?: number },
+): Promise<TraceIndex>;
 
 export type SqlType = 'BIGINT' | 'INTEGER' | 'DOUBLE' | 'VARCHAR' | 'BOOLEAN';
 

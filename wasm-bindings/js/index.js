@@ -633,26 +633,22 @@ export async function openTraceFile(file, { onProgress, allowPartial = false } =
 }
 
 /**
- * A trace too large to hold whole, read once (streamed: about a generation of it in
- * memory at a time) for its stats and its generations; any run of its generations then
- * opens as a Trace of its own, read again from the same bytes: the events the whole
- * trace has there, with the states it had when the run begins. Go 1.22+ traces only.
+ * A trace too large to hold whole, read once (streamed: about a generation in memory at
+ * a time) for its stats and its generations; any run of the generations read so far then
+ * opens as a Trace of its own, read again from the same bytes: the events the whole trace
+ * has there, with the states it had when the run begins. The read may go on a few
+ * generations at a time (advance), a part open meanwhile. Go 1.22+ traces only.
  */
 export class TraceIndex {
   #core;
   #handle;
   #close;
-  /** The error that stopped the first read early ("" when the whole trace was read). */
-  partialError;
-  /** Each generation: {number, start, end (its first and last event's time, ns), events, bytes}. */
-  generations;
+  #generations = null;
 
   constructor(core, handle, close) {
     this.#core = core;
     this.#handle = handle;
     this.#close = close;
-    this.partialError = handle.error();
-    this.generations = handle.generations();
   }
 
   #live() {
@@ -660,20 +656,43 @@ export class TraceIndex {
     return this.#handle;
   }
 
-  /** The whole trace's stats (as Trace.stats()). */
+  /** The error that stopped the read early ("" while none did). */
+  get partialError() {
+    return this.#live().error();
+  }
+
+  /** Whether the whole trace has been read. */
+  get complete() {
+    return this.#live().complete();
+  }
+
+  /** Each generation read: {number, start, end (its first and last event's time, ns),
+   *  events, bytes}. While the read goes on, the last one read waits for the next. */
+  get generations() {
+    this.#generations ??= this.#live().generations();
+    return this.#generations;
+  }
+
+  /** Reads up to `generations` more generations: false once the whole trace is read. */
+  advance(generations = 1) {
+    this.#generations = null;
+    return this.#live().advance(generations);
+  }
+
+  /** The whole trace's stats (as Trace.stats()); while the read goes on, of what was read. */
   stats() {
     return JSON.parse(this.#live().stats());
   }
 
   /**
    * Generations [first, last] (indices into `generations`) as a Trace. `allowPartial`: a
-   * run that ends with the trace's last generation, where the first read broke off,
-   * resolves with the events before the problem.
+   * run that ends with the trace's last generation, where the read broke off, resolves
+   * with the events before the problem.
    */
   openPart(first, last, { onProgress, allowPartial = false } = {}) {
     const n = this.generations.length;
     if (!Number.isInteger(first) || !Number.isInteger(last) || first < 0 || last < first || last >= n) {
-      throw new RangeError(`no generations ${first} to ${last}: the trace has ${n}`);
+      throw new RangeError(`no generations ${first} to ${last}: ${this.complete ? 'the trace has' : 'read so far:'} ${n}`);
     }
     return traceOf(this.#core, this.#live().openPart(first, last, parseProgress(onProgress)), allowPartial);
   }
@@ -690,16 +709,21 @@ export class TraceIndex {
 /**
  * Reads a Go 1.22+ trace for its TraceIndex: a Blob (a File) in a worker (read a piece
  * at a time, again for each part opened), or in Node a file's path (kept open until the
- * index is disposed), or bytes. Rejects when no generation could be read, or for an
- * older trace (which has no generations: openTrace reads it whole).
+ * index is disposed), or bytes. Reads the whole trace before it resolves, or with
+ * `generations` that many generations at least (index.advance() reads on). Rejects for an
+ * older trace (no generations: openTrace reads it whole) and when no generation could be
+ * read.
  */
-export async function openTraceIndex(input, { onProgress } = {}) {
+export async function openTraceIndex(input, { onProgress, generations = Infinity } = {}) {
   const core = await loadCore();
   const { size, readInto, close } = await sourceOf(core, input);
   let handle;
   try {
     handle = core.WasmTraceIndex.fromSource(size, guardedRead(readInto), parseProgress(onProgress));
+    // One more than asked for: the last generation read is known once the next begins.
+    for (let read = 0; read <= generations && handle.advance(1); read++);
   } catch (e) {
+    handle?.delete();
     close?.();
     throw e;
   }

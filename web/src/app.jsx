@@ -101,7 +101,8 @@ export function App() {
       {error && <ErrorBanner error={error} onClose={() => setError(null)} />}
       {loading && <Progress name={loading.name} progress={loading.progress} onCancel={cancel} />}
       {ready && opened.info.parts && (
-        <PartBar parts={opened.info.parts} eventCount={opened.info.eventCount} onOpenPart={openPart} busy={loading !== null} />
+        <PartBar parts={opened.info.parts} eventCount={opened.info.eventCount} bytes={opened.info.bytes} onOpenPart={openPart}
+          busy={loading !== null} />
       )}
       <main class="main">{body}</main>
       {dragging && <div class="drop-overlay">Drop a trace to open it</div>}

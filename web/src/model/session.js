@@ -133,6 +133,23 @@ export function useSession({ onNewTrace } = {}) {
     [client, opened],
   );
 
+  // A trace opened in parts is read on in the background: what the part bar and the
+  // overview show of it (generations, stats) follows, once a second until it is read.
+  useEffect(() => {
+    const parts = opened?.info.parts;
+    if (!parts || parts.complete) return undefined;
+    const timer = setTimeout(async () => {
+      let next;
+      try {
+        next = await opened.trace.call('partsInfo');
+      } catch {
+        return;  // another trace or part is open
+      }
+      setOpened((o) => (o === opened ? { ...o, info: { ...o.info, parts: next } } : o));
+    }, 1000);
+    return () => clearTimeout(timer);
+  }, [opened]);
+
   const cancel = useCallback(() => {
     serialRef.current++;
     dropLoad();

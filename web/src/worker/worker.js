@@ -10,9 +10,10 @@
 // and inflated here. The trace open before stays open until the new one is read (a file
 // that is no trace leaves it open); the result's `trace` numbers the new one. A request
 // that names a `trace` is refused once another is open. A Go 1.22+ file larger than
-// partBytes() opens in parts: its first generations (result.parts: every generation's
-// times and events, the part's [first, last], the whole trace's stats), and
-// `openPart(first, last)` then opens another part as a new trace. Every other method
+// partBytes() opens in parts: its first generations as soon as they are read (result.parts:
+// the generations read, their times and events, the part's [first, last], the stats of
+// what was read), the rest read in the background; `partsInfo()` says how far that is,
+// and `openPart(first, last)` opens another part as a new trace. Every other method
 // calls the Trace method of the same name.
 // Cancelling is done by the page: it terminates this worker and starts a new one (the
 // parser runs synchronously, so no message could reach it before it finishes).
@@ -142,11 +143,15 @@ const methods = {
     if (input instanceof Blob && input.size > partBytes()) {
       let newIndex = null;
       try {
-        newIndex = await openTraceIndex(input, { onProgress });
+        newIndex = await openTraceIndex(input, { onProgress, generations: 1 });
       } catch (e) {
         if (!/no generations/.test(e.message)) throw e;  // an older trace: read whole below
       }
       if (newIndex) {
+        // The first part is shown as soon as its generations are read; the rest of the
+        // trace is read in the background (indexStep).
+        const eventsRead = () => newIndex.generations.reduce((n, g) => n + g.events, 0);
+        while (!newIndex.complete && eventsRead() <= partEvents()) newIndex.advance(1);
         const [first, last] = partFrom(newIndex.generations, 0, partEvents());
         const t = newIndex.openPart(first, last, { allowPartial: true, onProgress });
         index?.dispose();
@@ -164,6 +169,11 @@ const methods = {
     if (!index) throw new Error('the trace open is not opened in parts');
     const t = index.openPart(first, last, { allowPartial: true, onProgress: progressPoster(id) });
     return adopt(t, openInfo.bytes, { first, last });
+  },
+  // Of a trace opened in parts: its generations and stats as read so far.
+  partsInfo() {
+    if (!index) throw new Error('the trace open is not opened in parts');
+    return partsOf(openInfo.parts);
   },
   async openComparison(id, blob) {
     if (!trace) throw new Error('no trace is open');
@@ -243,7 +253,7 @@ function adopt(t, bytes, range) {
   comparison?.dispose();
   comparison = null;
   traceId++;
-  background = { trace: t, steps: backgroundSteps(t, pieceEvents) };
+  background = { trace: t, steps: [...backgroundSteps(t, pieceEvents), ...(range && !index.complete ? [indexStep] : [])] };
   // The summary's first slice before the stats: the engine then compiles the summary's
   // loop to optimized code while the stats are computed, where the background's first
   // pieces would otherwise run in baseline code (in Chromium the first two took twice
@@ -251,12 +261,28 @@ function adopt(t, bytes, range) {
   t.advance('summary', Math.min(pieceEvents(), PRIME_EVENTS));
   openInfo = {
     trace: traceId, stats: t.stats(), partialError: t.partialError, eventCount: t.eventCount, bytes,
-    parts: range && {
-      first: range.first, last: range.last, generations: index.generations, stats: index.stats(), partialError: index.partialError,
-      partEvents: partEvents(),
-    },
+    parts: range && partsOf(range),
   };
   return openInfo;
+}
+
+// What the page shows of a trace opened in parts: the part open, and the trace's
+// generations and stats as read so far.
+function partsOf({ first, last }) {
+  return {
+    first, last, generations: index.generations, complete: index.complete, stats: index.stats(),
+    partialError: index.partialError, partEvents: partEvents(),
+  };
+}
+
+// A background step that reads on in the trace opened in parts, for about 50 ms: done
+// once the whole trace is read.
+function indexStep() {
+  const until = performance.now() + 50;
+  while (performance.now() < until) {
+    if (!index.advance(1)) return true;
+  }
+  return false;
 }
 
 function post(message, transfer = []) {
@@ -293,7 +319,7 @@ self.onmessage = async (e) => {
   try {
     let result;
     if (forTrace !== undefined && forTrace !== traceId) throw new Error('another trace is open');
-    if (trace && method !== 'open' && method !== 'openPart' && method !== 'close') await ready(trace, analysesFor(method, args), id);
+    if (trace && !['open', 'openPart', 'partsInfo', 'close'].includes(method)) await ready(trace, analysesFor(method, args), id);
     if (Object.hasOwn(methods, method)) {
       result = await methods[method](id, ...args);
     } else {

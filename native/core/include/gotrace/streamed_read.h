@@ -23,8 +23,5 @@ using EventConsumer = std::function<void(const EventStore& store, size_t from, s
 // every event read.
 void read_streamed(std::span<const uint8_t> bytes, ReadResult& result, const EventConsumer& consume,
                    ReadOptions options = {});
-// The same from a source (a file, a Blob): the trace's bytes too are held a generation
-// at a time.
-void read_streamed(const TraceSource& source, ReadResult& result, const EventConsumer& consume, ReadOptions options = {});
 
 }  // namespace gotrace

@@ -33,7 +33,7 @@ export function Overview({ info }) {
       <Cards rows={rows} />
       {parts && (
         <>
-          <h3>The whole trace</h3>
+          <h3>The whole trace{parts.complete ? '' : ' (read so far: the rest is being read)'}</h3>
           <div data-testid="whole-trace">
             <Cards rows={statRows(parts.stats)} />
           </div>

@@ -5,8 +5,9 @@
 import { formatCount, formatDuration } from '../../model/format.js';
 import { partFrom, partTo } from '../../model/parts.js';
 
-export function PartBar({ parts, eventCount, onOpenPart, busy }) {
-  const { generations: gens, first, last, stats, partEvents } = parts;
+export function PartBar({ parts, eventCount, bytes, onOpenPart, busy }) {
+  const { generations: gens, first, last, stats, partEvents, complete } = parts;
+  const bytesRead = gens.reduce((n, g) => n + g.bytes, 0);
   const t0 = gens[0].start;
   const span = Math.max(1, gens[gens.length - 1].end - t0);
   const at = (t) => `${(((t - t0) / span) * 100).toFixed(3)}%`;
@@ -29,7 +30,14 @@ export function PartBar({ parts, eventCount, onOpenPart, busy }) {
       <div class="part-text" data-testid="part-text">
         Showing {formatDuration(gens[first].start - t0)} – {formatDuration(gens[last].end - t0)} of{' '}
         {formatDuration(span)}: {first === last ? `generation ${first + 1}` : `generations ${first + 1}–${last + 1}`} of {gens.length}, {formatCount(eventCount)} of{' '}
-        {formatCount(stats.events)} events. The trace is too large to hold whole; every view shows this part.
+        {formatCount(stats.events)} events{complete ? '' : ' read so far'}. The trace is too large to hold whole; every
+        view shows this part.
+        {!complete && (
+          <span class="muted" data-testid="part-reading">
+            {' '}
+            Reading the rest: {Math.min(99, Math.floor((100 * bytesRead) / Math.max(1, bytes)))}%.
+          </span>
+        )}
       </div>
       <div
         class={`part-strip${busy ? ' busy' : ''}`}
