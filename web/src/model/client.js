@@ -131,12 +131,18 @@ export class TraceClient {
 
   /**
    * Of a trace opened in parts (info.parts), opens generations [first, last] in place of
-   * the part open, as a new trace (info.trace); if it cannot be, the part open stays.
+   * the part open (closed first), as a new trace (info.trace); if it cannot be, no trace
+   * is open.
    */
   async openPart(first, last, { onProgress } = {}) {
-    const info = await this.#request('openPart', [first, last], onProgress);
-    this.#traceId = info.trace;
-    return info;
+    try {
+      const info = await this.#request('openPart', [first, last], onProgress);
+      this.#traceId = info.trace;
+      return info;
+    } catch (e) {
+      this.#traceId = null;
+      throw e;
+    }
   }
 
   /** Starts the worker and has it compile the WebAssembly core ahead of the first open

@@ -167,6 +167,11 @@ const methods = {
   // Another part of a trace opened in parts: generations [first, last].
   openPart(id, first, last) {
     if (!index) throw new Error('the trace open is not opened in parts');
+    // The part open goes first: two parts at once would need twice the memory (and the
+    // memory WebAssembly takes it keeps). If the new part cannot be read, none is open.
+    trace?.dispose();
+    trace = null;
+    background = null;
     const t = index.openPart(first, last, { allowPartial: true, onProgress: progressPoster(id) });
     return adopt(t, openInfo.bytes, { first, last });
   },
