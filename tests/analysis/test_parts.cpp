@@ -45,3 +45,36 @@ TEST_CASE("a part's goroutine summaries hold every goroutine its timeline shows"
     CHECK(alive_before > 0);
   }
 }
+
+TEST_CASE("a part's timeline begins a goroutine named by a status where the part begins, in the whole trace's state",
+          "[analysis][generations][corpus]") {
+  for (const char* name : {"newest/go127-gomaxprocs.stress", "newest/go124-stacks.stress", "go123-stress"}) {
+    INFO(name);
+    const std::vector<uint8_t> bytes = read_bytes(trace_path(name));
+    ReadOptions o;
+    o.resume_points = true;
+    const ReadResult whole = read_trace(bytes, o);
+    const TimelineIndex whole_index = build_timeline_index(whole.store);
+    const size_t n = whole.store.generations.size();
+    ReadResult part;
+    read_generations(bytes, whole.store, n / 2, std::min(n - 1, n / 2 + 2), part);
+    REQUIRE(part.ok());
+    const TimelineIndex index = build_timeline_index(part.store);
+    const TrackList tracks = list_tracks(index);
+    const Time start = part.store.time(0);
+    size_t at_start = 0;
+    for (int64_t g : tracks.goroutines) {
+      INFO("goroutine " << g);
+      const Track track{TrackKind::Goroutine, g};
+      const std::optional<SliceAt> got = slice_at(index, track, start);
+      if (!got) continue;  // named later by another event
+      const std::optional<SliceAt> want = slice_at(whole_index, track, start);
+      REQUIRE(want);
+      CHECK(got->start == start);
+      CHECK(got->state == want->state);
+      if (got->end_event != kNoSliceEvent && want->end_event != kNoSliceEvent) CHECK(got->end == want->end);
+      at_start++;
+    }
+    CHECK(at_start > 0);
+  }
+}

@@ -224,9 +224,21 @@ Ordering::Snapshot Ordering::snapshot() const {
   return snap;
 }
 
+// The goroutines and procs restored are named again by their first status in the
+// generations read: it reads from Undetermined, as in a trace's first generation, so that
+// every analysis of those generations begins their states where they begin (their events
+// are otherwise the whole read's).
 void Ordering::restore(const Snapshot& s) {
-  for (const GState& g : s.goroutines) *new_g_state(g.id) = g;
-  for (const PState& p : s.procs) *new_p_state(p.id) = p;
+  for (const GState& g : s.goroutines) {
+    GState* n = new_g_state(g.id);
+    *n = g;
+    n->restored = true;
+  }
+  for (const PState& p : s.procs) {
+    PState* n = new_p_state(p.id);
+    *n = p;
+    n->restored = true;
+  }
   for (const auto& [id, m] : s.threads) *new_m_state(id) = m;
   no_thread_ = s.no_thread;
   for (const auto& [id, t] : s.tasks) active_tasks_[id] = t;

@@ -83,6 +83,9 @@ class Ordering {
   struct GState {
     GoID id = 0;
     WireGoStatus status = WireGoStatus::Bad;
+    // Restored from a resume point and not named by a status since: its first status
+    // reads from Undetermined, as in a trace's first generation (restore()).
+    bool restored = false;
     Seq seq;
     std::vector<UserRegion> regions;
     RangeState ranges;
@@ -90,6 +93,7 @@ class Ordering {
   struct PState {
     ProcID id = 0;
     WireProcStatus status = WireProcStatus::Bad;
+    bool restored = false;  // as GState's
     Seq seq;
     RangeState ranges;
   };

@@ -86,6 +86,10 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
       order_fail(fmt("inconsistent status for proc %lld: old %s vs. new %s", (long long)pid,
                      std::string(to_string(s->status)).c_str(), std::string(to_string(wire)).c_str()));
     }
+    if (s->restored) [[unlikely]] {
+      s->restored = false;
+      if (old == to_proc_state(wire)) old = ProcState::Undetermined;
+    }
     s->seq = Seq{gen_, 0};
   } else {
     PState* n = new_p_state(pid);
@@ -191,6 +195,10 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
     if (s->status != wire) {
       order_fail(fmt("inconsistent status for goroutine %lld: old %s vs. new %s", (long long)gid,
                      std::string(to_string(s->status)).c_str(), std::string(to_string(wire)).c_str()));
+    }
+    if (s->restored) [[unlikely]] {
+      s->restored = false;
+      old = GoState::Undetermined;
     }
     s->seq = Seq{gen_, 0};
   } else if (gen_ == initial_gen_) {

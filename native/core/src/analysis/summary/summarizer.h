@@ -223,10 +223,6 @@ class Summarizer {
   // Go 1.27's summarizer, for a store with Go 1.27's Syncs (one leading each generation);
   // Go 1.23's otherwise, whose Syncs follow each generation.
   bool go127_ = false;
-  // Generations read again from the middle of a trace (EventStore::generations_before):
-  // a goroutine that was alive when they begin is named first by a status that changes
-  // nothing; it is taken as Go takes one at a trace's start (from Undetermined).
-  bool part_ = false;
   Time first_ts_ = 0;
   bool any_ = false;
   std::vector<GoInterval>* intervals_ = nullptr;

@@ -57,7 +57,7 @@ uint32_t Summarizer::task_index(TaskID id) {
 }
 
 Summarizer::Summarizer(const EventStore& s, const RangeNames& names, const std::array<uint64_t, 256>* events_by_type)
-    : s_(s), names_(names), go127_(s.format.leading_syncs), part_(s.generations_before > 0) {
+    : s_(s), names_(names), go127_(s.format.leading_syncs) {
   // Room for every goroutine, task and region that can appear, so that the arrays do
   // not grow by copying. (Counting types is cheap next to the pass.)
   const std::array<uint64_t, 256> of_type = events_by_type ? *events_by_type : s.count_by_type();
@@ -328,10 +328,7 @@ template <class Reason>
 [[gnu::always_inline]] inline void Summarizer::go_transition(size_t i, Time t, GoID id, GoState from, GoState to,
                                                              GoID creator_id, ProcID proc, StackID stack,
                                                              bool has_stack, Reason reason) {
-  if (from == to) {  // tells nothing new, but of a goroutine unknown at a part's start
-    if (!part_ || find(id) != kNone) return;
-    from = GoState::Undetermined;
-  }
+  if (from == to) return;  // tells nothing new
 
   uint32_t g;
   if (from == GoState::Undetermined || from == GoState::NotExist) {
