@@ -28,6 +28,7 @@ export function Overview({ info }) {
         <h3 data-testid="part-heading">
           This part: {parts.first === parts.last ? `generation ${parts.first + 1}` : `generations ${parts.first + 1}–${parts.last + 1}`} of{' '}
           {parts.generations.length}
+          {parts.complete ? '' : ' read so far'}
         </h3>
       )}
       <Cards rows={rows} />
