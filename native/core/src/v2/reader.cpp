@@ -311,84 +311,82 @@ bool Reader::step() {
   const bool leading = options_.syncs == SyncPlacement::Go127;
   store_.format.leading_syncs = leading;
   auto final_sync = [&] { out_.sync(static_cast<uint32_t>(store_.generations.size())); };
-  {
-    // Read the next generation (Go: only at the start or after a spilled batch).
-    if (!leading) {
-      gen_ = gens_.next(deferred);
-    } else {
-      try {
-        gen_ = gens_.next(deferred);
-      } catch (TraceError&) {
-        final_sync();
-        throw;
-      }
-    }
-    if (!gen_) {
-      if (leading && start_.at_trace_end) final_sync();
-      return false;
-    }
-    GenerationInfo info;
-    info.number = gen_->number;
-    info.first_event = store_.size();
-    info.frequency = gen_->frequency;
-    info.file_offset = gen_->file_offset;
-    info.file_bytes = gen_->file_end - gen_->file_offset;
-    info.batches = gen_->batch_count;
-    info.clock = gen_->clock;
-    info.earliest = gen_->ns(gen_->min_ts);
-    info.experimental = std::move(gen_->experimental);
-    if (options_.resume_points) info.resume = std::make_shared<const ResumePoint>(ResumePoint{order_.snapshot(), out_.last_time()});
-    store_.generations.push_back(std::move(info));
-
-    out_.set_generation(gen_.get());
-    cursors_.assign(gen_->threads.size(), Cursor{});
-    frontier_.reset(gen_->threads.size());
-    for (size_t k = 0; k < gen_->threads.size(); k++) {
-      Cursor& c = cursors_[k];
-      const std::vector<Batch>& batches = gen_->threads[k].batches;
-      c.m = gen_->threads[k].m;
-      c.batch = batches.data();
-      c.batch_end = batches.data() + batches.size();
-      c.p = c.batch->data;
-      c.end = c.p + c.batch->size;
-      c.offset_base = c.batch->data_offset - reinterpret_cast<uintptr_t>(c.batch->data);
-      if (next_event(c)) frontier_.push(c.ev.time, &c);
-    }
-    if (leading) out_.sync_at(store_.generations.back().earliest, static_cast<uint32_t>(store_.generations.size() - 1));
+  // Read the next generation (Go: only at the start or after a spilled batch).
+  if (!leading) {
+    gen_ = gens_.next(deferred);
+  } else {
     try {
-      // A call of its own per generation, so that WebAssembly engines run it in
-      // optimized code from the second generation on (gotrace/event_slices.h).
-      auto order = [this] { order_generation(); };
-      attempts_ = 0;
-      call_out_of_line(order);
-      work_.advance_attempts += attempts_;
-    } catch (TraceError& raw) {
-      work_.advance_attempts += attempts_;
-      // Errors of ordering and emitting come without a place, so that judging an event
-      // needs no handler: the event judged is the frontier's top (nothing moves it meanwhile).
-      const Cursor* judged = raw.where().generation || frontier_.empty() ? nullptr : frontier_.top();
-      const TraceError e = judged ? placed(raw.message(), judged, &judged->ev) : raw;
-      // A generation cut short by a read error usually cannot be ordered: say first
-      // that the trace is truncated, which is the cause.
-      if (!deferred) throw e;
-      // Go reports the problem itself; Go 1.23 said first that the trace is truncated.
-      if (leading) throw TraceError(e.message() + " (the trace is also truncated: " + deferred->message() + ")", e.where());
-      throw TraceError(deferred->message() + " — the trace is truncated, and its last generation is incomplete (" +
-                           e.message().substr(0, e.message().find('\n')) + ")",
-                       deferred->where());
+      gen_ = gens_.next(deferred);
+    } catch (TraceError&) {
+      final_sync();
+      throw;
     }
-    if (!leading) out_.sync(static_cast<uint32_t>(store_.generations.size() - 1));
-    GenerationInfo& done = store_.generations.back();
-    done.event_count = store_.size() - done.first_event;
-    if (options_.on_progress) {
-      ReadProgress p{gens_.offset(), gens_.size(), store_.size()};
-      if (!options_.on_progress(p)) throw TraceError("canceled");
-    }
-    if (options_.on_generation && !options_.on_generation(store_)) throw TraceError("canceled");
-    if (deferred) {
-      if (leading) final_sync();
-      throw *deferred;
-    }
+  }
+  if (!gen_) {
+    if (leading && start_.at_trace_end) final_sync();
+    return false;
+  }
+  GenerationInfo info;
+  info.number = gen_->number;
+  info.first_event = store_.size();
+  info.frequency = gen_->frequency;
+  info.file_offset = gen_->file_offset;
+  info.file_bytes = gen_->file_end - gen_->file_offset;
+  info.batches = gen_->batch_count;
+  info.clock = gen_->clock;
+  info.earliest = gen_->ns(gen_->min_ts);
+  info.experimental = std::move(gen_->experimental);
+  if (options_.resume_points) info.resume = std::make_shared<const ResumePoint>(ResumePoint{order_.snapshot(), out_.last_time()});
+  store_.generations.push_back(std::move(info));
+
+  out_.set_generation(gen_.get());
+  cursors_.assign(gen_->threads.size(), Cursor{});
+  frontier_.reset(gen_->threads.size());
+  for (size_t k = 0; k < gen_->threads.size(); k++) {
+    Cursor& c = cursors_[k];
+    const std::vector<Batch>& batches = gen_->threads[k].batches;
+    c.m = gen_->threads[k].m;
+    c.batch = batches.data();
+    c.batch_end = batches.data() + batches.size();
+    c.p = c.batch->data;
+    c.end = c.p + c.batch->size;
+    c.offset_base = c.batch->data_offset - reinterpret_cast<uintptr_t>(c.batch->data);
+    if (next_event(c)) frontier_.push(c.ev.time, &c);
+  }
+  if (leading) out_.sync_at(store_.generations.back().earliest, static_cast<uint32_t>(store_.generations.size() - 1));
+  try {
+    // A call of its own per generation, so that WebAssembly engines run it in
+    // optimized code from the second generation on (gotrace/event_slices.h).
+    auto order = [this] { order_generation(); };
+    attempts_ = 0;
+    call_out_of_line(order);
+    work_.advance_attempts += attempts_;
+  } catch (TraceError& raw) {
+    work_.advance_attempts += attempts_;
+    // Errors of ordering and emitting come without a place, so that judging an event
+    // needs no handler: the event judged is the frontier's top (nothing moves it meanwhile).
+    const Cursor* judged = raw.where().generation || frontier_.empty() ? nullptr : frontier_.top();
+    const TraceError e = judged ? placed(raw.message(), judged, &judged->ev) : raw;
+    // A generation cut short by a read error usually cannot be ordered: say first
+    // that the trace is truncated, which is the cause.
+    if (!deferred) throw e;
+    // Go reports the problem itself; Go 1.23 said first that the trace is truncated.
+    if (leading) throw TraceError(e.message() + " (the trace is also truncated: " + deferred->message() + ")", e.where());
+    throw TraceError(deferred->message() + " — the trace is truncated, and its last generation is incomplete (" +
+                         e.message().substr(0, e.message().find('\n')) + ")",
+                     deferred->where());
+  }
+  if (!leading) out_.sync(static_cast<uint32_t>(store_.generations.size() - 1));
+  GenerationInfo& done = store_.generations.back();
+  done.event_count = store_.size() - done.first_event;
+  if (options_.on_progress) {
+    ReadProgress p{gens_.offset(), gens_.size(), store_.size()};
+    if (!options_.on_progress(p)) throw TraceError("canceled");
+  }
+  if (options_.on_generation && !options_.on_generation(store_)) throw TraceError("canceled");
+  if (deferred) {
+    if (leading) final_sync();
+    throw *deferred;
   }
   return true;
 }
