@@ -58,6 +58,21 @@ ReadResult read_trace(std::span<const uint8_t> bytes, const ReadOptions& options
 
 namespace {
 
+// Runs `read`; a problem with the trace, or no memory left for it, ends it in
+// result.error (reading never throws). False then.
+template <class F>
+bool keeping_errors(ReadResult& result, F&& read) {
+  try {
+    read();
+    return true;
+  } catch (TraceError& e) {
+    result.error = std::move(e);
+  } catch (std::bad_alloc&) {
+    result.error = TraceError("out of memory while reading the trace");
+  }
+  return false;
+}
+
 // Reads the trace `window` holds, when asked: a Go 1.22+ one a generation at a time, an
 // older one (no generations) whole. What read_trace_into and SteppedRead share.
 class WindowRead {
@@ -68,22 +83,12 @@ class WindowRead {
   // As SteppedRead::advance.
   bool advance(size_t generations) {
     if (done_) return false;
-    try {
-      if (!steps_ && !begin()) return false;
-      for (size_t k = 0; k < generations; k++) {
-        if (!steps_->step()) {
-          done_ = true;
-          return false;
-        }
-      }
-      return true;
-    } catch (TraceError& e) {
-      result_.error = std::move(e);
-    } catch (std::bad_alloc&) {
-      result_.error = TraceError("out of memory while reading the trace");
-    }
-    done_ = true;
-    return false;
+    const bool read = keeping_errors(result_, [&] {
+      if (!steps_ && !begin()) return;
+      for (size_t k = 0; k < generations && !done_; k++) done_ = !steps_->step();
+    });
+    done_ = done_ || !read;
+    return !done_;
   }
   bool done() const { return done_; }
 
@@ -119,7 +124,7 @@ void read_window(v2::ByteWindow& window, ReadResult& result, const ReadOptions& 
 // bytes `header` gives.
 void read_generations_from(v2::ByteWindow& window, const std::function<std::span<const uint8_t>()>& header,
                            const EventStore& whole, size_t first, size_t last, ReadResult& result, const ReadOptions& options) {
-  try {
+  keeping_errors(result, [&] {
     if (whole.format.legacy || first > last || last >= whole.generations.size()) {
       throw TraceError(fmt("no generations %zu to %zu to read again: the trace has %zu", first, last, whole.generations.size()));
     }
@@ -140,11 +145,7 @@ void read_generations_from(v2::ByteWindow& window, const std::function<std::span
     ReadOptions o = options;
     o.syncs = whole.format.leading_syncs ? SyncPlacement::Go127 : SyncPlacement::Go123;
     v2::read(window, h.go_minor, result.store, o, result.work, v2::ReadStart{from.file_offset, from.resume.get(), at_trace_end});
-  } catch (TraceError& e) {
-    result.error = std::move(e);
-  } catch (std::bad_alloc&) {
-    result.error = TraceError("out of memory while reading the trace");
-  }
+  });
 }
 
 }  // namespace

@@ -61,7 +61,6 @@ StackTable::StackTable() {
   offsets_.push_back(0);  // stack 0: no frames
 }
 
-
 FrameID StackTable::intern_frame(const Frame& f) {
   uint64_t h = mix64(f.pc ^ mix64(f.line + (uint64_t(f.func) << 32 | f.file)));
   FrameID id = frame_index_.find(h, [&](uint32_t cand) { return frames_[cand] == f; });

@@ -49,11 +49,11 @@ struct ExperimentalBatch {
   std::vector<uint8_t> data;
 };
 
-// One generation of a v2 trace (a whole v1 trace is one generation).
 // What reading needs to begin at a generation as the read of the whole trace went on
 // there (ReadOptions::resume_points; read_generations). Opaque: the ordering's state.
 struct ResumePoint;
 
+// One generation of a v2 trace (a whole v1 trace is one generation).
 struct GenerationInfo {
   uint64_t number = 0;
   uint64_t first_event = 0;  // index of its first event in the store

@@ -93,7 +93,10 @@ void read_trace_into(const TraceSource& source, ReadResult& result, const ReadOp
 // again, from the bytes `whole` was read from with options.resume_points, into `result`
 // (fresh): the events are those the whole read had there, in the same order, with the
 // same times, states, strings and stacks (result's tables begin as copies of whole's, so
-// their ids are whole's too); its generations are those read, and its Syncs name them.
+// their ids are whole's too), but that the first status of each goroutine and proc alive
+// before `first` reads from Undetermined, as in a trace's first generation (so analyses
+// of the run begin their states where it begins); its generations are those read, and
+// its Syncs are numbered as the whole read's.
 // Only those generations' bytes (and the header) are read. Reading never throws: a
 // problem (generations that were not kept, bytes that changed) is in result.error.
 void read_generations(std::span<const uint8_t> bytes, const EventStore& whole, size_t first, size_t last, ReadResult& result,

@@ -204,24 +204,23 @@ void Ordering::record_touched(const WireEvent& ev, Context cur, MState after) {
 // ---- resuming at a generation ----------------------------------------------------
 
 Ordering::Snapshot Ordering::snapshot() const {
-  Snapshot snap;
-  Snapshot* s = &snap;
+  Snapshot s;
   // The pool's slots, not the index: the index spans every goroutine id ever seen.
   std::vector<bool> free(g_pool_.size());
   for (uint32_t slot : g_free_) free[slot] = true;
-  s->goroutines.reserve(g_pool_.size() - g_free_.size());
+  s.goroutines.reserve(g_pool_.size() - g_free_.size());
   for (uint32_t slot = 0; slot < g_pool_.size(); slot++) {
-    if (!free[slot]) s->goroutines.push_back(g_pool_[slot]);
+    if (!free[slot]) s.goroutines.push_back(g_pool_[slot]);
   }
-  p_index_.for_each([&](int64_t, uint32_t slot) { s->procs.push_back(p_pool_[slot]); });
-  m_index_.for_each([&](uint64_t id, uint32_t slot) { s->threads.push_back({static_cast<ThreadID>(id), m_pool_[slot]}); });
-  s->no_thread = no_thread_;
-  active_tasks_.for_each([&](uint64_t id, const TaskState& t) { s->tasks.push_back({id, t}); });
-  s->gc_seq = gc_seq_;
-  s->gc_state = gc_state_;
-  s->initial_gen = initial_gen_;
-  s->gen = gen_;
-  return snap;
+  p_index_.for_each([&](int64_t, uint32_t slot) { s.procs.push_back(p_pool_[slot]); });
+  m_index_.for_each([&](uint64_t id, uint32_t slot) { s.threads.push_back({static_cast<ThreadID>(id), m_pool_[slot]}); });
+  s.no_thread = no_thread_;
+  active_tasks_.for_each([&](uint64_t id, const TaskState& t) { s.tasks.push_back({id, t}); });
+  s.gc_seq = gc_seq_;
+  s.gc_state = gc_state_;
+  s.initial_gen = initial_gen_;
+  s.gen = gen_;
+  return s;
 }
 
 // The goroutines and procs restored are named again by their first status in the
