@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <new>
 #include <string>
@@ -114,6 +115,27 @@ val analyses() {
 // values?}]}], values: the closed set a VARCHAR column's strings come from.
 val sql_tables_js() { return to_js(TraceSession::sql_tables()); }
 
+// A read's progress reported to `progress(bytesDone, bytesTotal, events)` (which returns
+// false to cancel), when one is given; `progress` must outlive the read.
+std::function<bool(const ReadProgress&)> progress_callback(const val& progress) {
+  if (progress.isUndefined() || progress.isNull()) return nullptr;
+  return [&progress](const ReadProgress& p) {
+    val r = progress(static_cast<double>(p.bytes_done), static_cast<double>(p.bytes_total), static_cast<double>(p.events));
+    return !(r.isFalse());
+  };
+}
+
+// A trace of `size` bytes that `read(offset, length, address)` copies into the core's
+// memory at `address` (returning whether it could); `read_js` must outlive the source.
+TraceSource source_of(double size, const val& read_js) {
+  TraceSource source;
+  source.size = static_cast<uint64_t>(size);
+  source.read = [&read_js](uint64_t offset, size_t n, uint8_t* out) {
+    return read_js(static_cast<double>(offset), static_cast<double>(n), reinterpret_cast<uintptr_t>(out)).as<bool>();
+  };
+  return source;
+}
+
 class WasmTrace {
  public:
   // Reads `size` bytes at `address` (allocated by the caller with _malloc and freed
@@ -131,11 +153,7 @@ class WasmTrace {
   // core's memory at `address` and returns whether it could: a Go 1.22+ trace is read a
   // window at a time (about a generation), so its bytes are never all in memory.
   static WasmTrace* from_source(double size, val read_js, val progress) {
-    TraceSource source;
-    source.size = static_cast<uint64_t>(size);
-    source.read = [&read_js](uint64_t offset, size_t n, uint8_t* out) {
-      return read_js(static_cast<double>(offset), static_cast<double>(n), reinterpret_cast<uintptr_t>(out)).as<bool>();
-    };
+    const TraceSource source = source_of(size, read_js);
     auto* t = new WasmTrace();
     t->read(progress, [&](ReadResult& r, const ReadOptions& o) { read_trace_into(source, r, o); });
     return t;
@@ -291,13 +309,7 @@ class WasmTrace {
     ReadResult result;
     try {
       ReadOptions options;
-      if (!progress.isUndefined() && !progress.isNull()) {
-        options.on_progress = [&progress](const ReadProgress& p) {
-          val r = progress(static_cast<double>(p.bytes_done), static_cast<double>(p.bytes_total),
-                           static_cast<double>(p.events));
-          return !(r.isFalse());
-        };
-      }
+      options.on_progress = progress_callback(progress);
       read_into(result, options);
     } catch (const std::exception& e) {
       fatal_ = what_of(e);
@@ -329,7 +341,6 @@ class WasmTraceIndex {
     try {
       if (read_->advance(generations >= 1 ? static_cast<size_t>(generations) : 1)) return true;
       hand_on(result_.store);  // what follows the last generation (Go 1.27's final Sync)
-      stats_json_ = stats_json(counter_.finish(result_), false);
     } catch (const std::exception& e) {
       fatal_ = what_of(e);
     }
@@ -343,7 +354,7 @@ class WasmTraceIndex {
     return result_.error ? result_.error->what() : "";
   }
   // The whole trace's stats, once it is read (before: of the generations read so far).
-  val stats() const { return val(complete() ? stats_json_ : stats_json(counter_.finish(result_), false)); }
+  val stats() const { return val(stats_json(counter_.finish(result_), false)); }
   // [{number, start, end, events, bytes}]: each generation's first and last event's time.
   // While the read goes on, the last generation read is left out: where it ends is known
   // once the next begins.
@@ -371,20 +382,11 @@ class WasmTraceIndex {
   }
 
  private:
-  WasmTraceIndex(double size, val read_js, val progress) : read_js_(std::move(read_js)), progress_(std::move(progress)) {
-    source_.size = static_cast<uint64_t>(size);
-    source_.read = [this](uint64_t offset, size_t n, uint8_t* out) {
-      return read_js_(static_cast<double>(offset), static_cast<double>(n), reinterpret_cast<uintptr_t>(out)).as<bool>();
-    };
+  WasmTraceIndex(double size, val read_js, val progress)
+      : read_js_(std::move(read_js)), progress_(std::move(progress)), source_(source_of(size, read_js_)) {
     ReadOptions options;
     options.resume_points = true;
-    if (!progress_.isUndefined() && !progress_.isNull()) {
-      options.on_progress = [this](const ReadProgress& p) {
-        val r = progress_(static_cast<double>(p.bytes_done), static_cast<double>(p.bytes_total),
-                          static_cast<double>(p.events));
-        return !(r.isFalse());
-      };
-    }
+    options.on_progress = progress_callback(progress_);
     // Each generation's events are counted and timed, then released.
     options.on_generation = [this](EventStore& store) {
       hand_on(store);
@@ -420,7 +422,6 @@ class WasmTraceIndex {
   StatsCounter counter_;
   size_t handed_ = 0;  // events counted so far
   std::vector<Span> spans_;
-  std::string stats_json_;
   std::string fatal_;
 };
 
