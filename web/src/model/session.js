@@ -38,42 +38,61 @@ export function useSession({ onNewTrace } = {}) {
     setOpened(null);
   }, [client]);
 
-  const openBlob = useCallback(
-    async (blob, name, { source = 'file' } = {}) => {
-      dropLoad();
+  // One load in the worker, `request(onProgress)` resolving with what it opened: its
+  // progress shown, then the trace it opened (named `name`; `beforeShown()` called just
+  // before), unless another load came meanwhile. Resolves whether it was shown; a
+  // failure is shown as `failure`.
+  const load = useCallback(
+    async (name, progress, request, failure, beforeShown) => {
       const serial = ++serialRef.current;
       loadingRef.current = true;
       setError(null);
-      setLoading({ name, serial, progress: { phase: 'reading', bytesDone: 0, bytesTotal: blob.size } });
+      setLoading({ name, serial, progress });
       const started = performance.now();
       try {
-        const info = await client.open(blob, {
-          onProgress: (progress) => {
-            if (serialRef.current === serial) setLoading((l) => (l?.serial === serial ? { ...l, progress } : l));
-          },
+        const info = await request((p) => {
+          if (serialRef.current === serial) setLoading((l) => (l?.serial === serial ? { ...l, progress: p } : l));
         });
-        if (serialRef.current !== serial) return;
+        if (serialRef.current !== serial) return false;
         loadingRef.current = false;
         info.name = name;
         info.openMs = performance.now() - started;
-        if (source !== 'recalled' && source !== 'startUrl') newTraceRef.current?.();
+        beforeShown?.();
         setOpened({ name, info, trace: new OpenedTrace(client, info), serial });
         setLoading(null);
-        if (source === 'file') {
-          setAddressUrl(null);
-          rememberFile(blob, name);
-        }
+        return true;
       } catch (e) {
-        if (serialRef.current !== serial) return;
+        if (serialRef.current !== serial) return false;
         loadingRef.current = false;
         setLoading(null);
         // The worker refused the file and keeps the trace it had; a cancelled load took
-        // the worker, and that trace, with it.
+        // the worker, and that trace, with it (and a part that could not be read, the
+        // part before).
         if (!client.traceId) setOpened(null);
-        if (!(e instanceof CancelledError)) setError({ title: `Could not open ${name}`, message: e.message });
+        if (!(e instanceof CancelledError)) setError({ title: failure, message: e.message });
+        return false;
       }
     },
-    [client, dropLoad],
+    [client],
+  );
+
+  const openBlob = useCallback(
+    async (blob, name, { source = 'file' } = {}) => {
+      dropLoad();
+      const shown = await load(
+        name,
+        { phase: 'reading', bytesDone: 0, bytesTotal: blob.size },
+        (onProgress) => client.open(blob, { onProgress }),
+        `Could not open ${name}`,
+        // A trace the person chose: the app leaves the views of the one before.
+        () => source !== 'recalled' && source !== 'startUrl' && newTraceRef.current?.(),
+      );
+      if (shown && source === 'file') {
+        setAddressUrl(null);
+        rememberFile(blob, name);
+      }
+    },
+    [client, dropLoad, load],
   );
 
   const openUrl = useCallback(
@@ -107,30 +126,14 @@ export function useSession({ onNewTrace } = {}) {
     async (first, last) => {
       if (!opened?.info.parts || loadingRef.current) return;
       const { name } = opened;
-      const serial = ++serialRef.current;
-      loadingRef.current = true;
-      setError(null);
-      setLoading({ name, serial, progress: { phase: 'parsing', bytesDone: 0, bytesTotal: 0 } });
-      try {
-        const info = await client.openPart(first, last, {
-          onProgress: (progress) => {
-            if (serialRef.current === serial) setLoading((l) => (l?.serial === serial ? { ...l, progress } : l));
-          },
-        });
-        if (serialRef.current !== serial) return;
-        loadingRef.current = false;
-        info.name = name;
-        setOpened({ name, info, trace: new OpenedTrace(client, info), serial });
-        setLoading(null);
-      } catch (e) {
-        if (serialRef.current !== serial) return;
-        loadingRef.current = false;
-        setLoading(null);
-        if (!client.traceId) setOpened(null);
-        if (!(e instanceof CancelledError)) setError({ title: `Could not open that part of ${name}`, message: e.message });
-      }
+      await load(
+        name,
+        { phase: 'parsing', bytesDone: 0, bytesTotal: 0 },
+        (onProgress) => client.openPart(first, last, { onProgress }),
+        `Could not open that part of ${name}`,
+      );
     },
-    [client, opened],
+    [client, opened, load],
   );
 
   // A trace opened in parts is read on in the background: what the part bar and the

@@ -45,8 +45,9 @@ export function PartBar({ parts, eventCount, bytes, onOpenPart, busy }) {
         title="The trace's generations: click one to open the part that begins there"
         onClick={(e) => open(partFrom(gens, generationAt(e), partEvents))}
         onMouseMove={(e) => {
-          const g = gens[generationAt(e)];
-          e.currentTarget.title = `Generation ${gens.indexOf(g) + 1}: ${formatDuration(g.start - t0)} – ${formatDuration(g.end - t0)}, ${formatCount(g.events)} events. Click to open the part that begins there.`;
+          const k = generationAt(e);
+          const g = gens[k];
+          e.currentTarget.title = `Generation ${k + 1}: ${formatDuration(g.start - t0)} – ${formatDuration(g.end - t0)}, ${formatCount(g.events)} events. Click to open the part that begins there.`;
         }}
       >
         {gens.map((g, k) => (
