@@ -80,6 +80,15 @@ test('a trace too large to hold whole opens in parts, each shown by every view',
   // Its ruler counts from the whole trace's start, as the part bar does: no tick at 0.
   const { ticks } = await page.evaluate(() => window.__gotraceTimeline.ruler());
   assert.ok(ticks.length > 2 && !/^0( |$)/.test(ticks[0]), ticks.join(', '));
+  // So does a range's panel: a range selected in the part begins where the ruler says.
+  const r0 = Math.round(view.t0 + (view.t1 - view.t0) * 0.3);
+  const r1 = Math.round(view.t0 + (view.t1 - view.t0) * 0.5);
+  await page.evaluate(([a, b]) => { location.hash = `#/timeline?r0=${a}&r1=${b}`; }, [r0, r1]);
+  await page.waitForSelector('[data-testid=range-stats]', { timeout: 60_000 });
+  const from = /From ([\d.]+) (ns|µs|ms|s) to/.exec(await page.textContent('[data-testid=range-stats]'));
+  assert.ok(from, await page.textContent('[data-testid=range-stats]'));
+  const unit = { ns: 1, µs: 1e3, ms: 1e6, s: 1e9 }[from[2]];
+  assert.ok(Math.abs(Number(from[1]) * unit - (r0 - whole.time.start)) < unit / 1000, `${from[0]}: ${r0 - whole.time.start} ns`);
   await show(page, '#/goroutines', '[data-testid=groups-table]');
   await show(page, '#/overview', '[data-testid=part-heading]');
   assert.equal(count(await statOf(page, 'events')), next.events);

@@ -9,11 +9,15 @@ import { TRACE_METHODS } from './client.js';
 export class OpenedTrace {
   #client;
   #id;
+  /** Where the times the views show count from (ns): the trace's start; for a part of a
+   *  trace opened in parts (info.parts), the whole trace's start, as the part bar shows. */
+  origin;
 
   /** `info` is what client.open() returned for this trace. */
   constructor(client, info) {
     this.#client = client;
     this.#id = info.trace;
+    this.origin = info.parts ? info.parts.generations[0].start : info.stats.time.start;
     for (const m of TRACE_METHODS) this[m] = (...args) => this.call(m, ...args);
   }
 

@@ -203,8 +203,9 @@ function drawPlotLabel(ctx, row, y, max, LW) {
   ctx.textAlign = 'left';
 }
 
-// The ruler: ticks from the trace's start (f.origin), or with f.clock (wallClock.js) on round wall
-// times, labelled with the time of day, the corner giving the wall time of the left edge.
+// The ruler: ticks from f.origin (OpenedTrace.origin: the trace's start, or for a part of
+// a trace the whole trace's), or with f.clock (wallClock.js) on round wall times,
+// labelled with the time of day, the corner giving the wall time of the left edge.
 // Returns what it wrote: { corner, ticks }.
 function drawAxis(ctx, f, x, pw, LW) {
   ctx.fillStyle = T.axis;
@@ -212,8 +213,7 @@ function drawAxis(ctx, f, x, pw, LW) {
   ctx.fillStyle = T.line;
   ctx.fillRect(0, AXIS_HEIGHT - 1, f.width, 1);
   const wall = f.clock ?? null;
-  // Ticks count from f.origin where given (a part of a trace: from the whole trace's start).
-  const o = f.origin ?? f.start;
+  const o = f.origin;
   let { step, ticks } = timeTicks(f.t0 - o, f.t1 - o, pw);
   if (wall) {
     const phase = wall.phase(o, step);

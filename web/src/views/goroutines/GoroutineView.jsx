@@ -11,7 +11,7 @@ import { StateLane } from '../common/StateLane.jsx';
 // holds millions of them).
 const wakeups = (trace, id, t0, t1) => part(trace, 'wakeups', { id, t0, t1: t1 + 1 });
 
-function WakeList({ title, list, traceStart, testid, sampled }) {
+function WakeList({ title, list, origin, testid, sampled }) {
   return (
     <div class="gt-wake" data-testid={testid}>
       <h3>{title} ({list.length}{sampled ? ', sampled' : ''})</h3>
@@ -20,7 +20,7 @@ function WakeList({ title, list, traceStart, testid, sampled }) {
           {list.slice(0, 100).map((e) => (
             <li key={e.goroutine}>
               {e.goroutine < 0 ? 'the runtime (no goroutine)' : <a href={goroutineHref(e.goroutine)}>G{e.goroutine}</a>}
-              {' '}× {formatCount(e.count)}, first at <a href={timelineHref(e.first - 1000, e.first + 1000)}>{formatDuration(e.first - traceStart)}</a>
+              {' '}× {formatCount(e.count)}, first at <a href={timelineHref(e.first - 1000, e.first + 1000)}>{formatDuration(e.first - origin)}</a>
             </li>
           ))}
           {list.length > 100 && <li>… {list.length - 100} more</li>}
@@ -45,8 +45,8 @@ export function GoroutineView({ trace, id }) {
   const { group, stats, g } = state.data;
   const wakes = woken.data?.id === id ? woken.data : null;
   if (!g) return <p class="gt-error">There is no goroutine {id} in this trace. <a href="#/goroutines">All goroutines</a></p>;
-  const traceStart = stats.time.start;
-  const t0 = g.creation || g.start || traceStart;
+  const origin = trace.origin;  // where the times shown count from
+  const t0 = g.creation || g.start || stats.time.start;
   const t1 = g.end || stats.time.end;
   const total = g.stats.total ?? 0;
   const segs = segments(g.stats);
@@ -63,9 +63,9 @@ export function GoroutineView({ trace, id }) {
       </header>
       <dl class="gt-facts">
         <dt>Start function</dt><dd>{g.name || '(none seen)'}</dd>
-        <dt>Created</dt><dd>{g.creation ? formatDuration(g.creation - traceStart) : 'before the trace'}</dd>
-        <dt>First ran</dt><dd>{g.start ? formatDuration(g.start - traceStart) : 'never'}</dd>
-        <dt>Ended</dt><dd>{g.end ? formatDuration(g.end - traceStart) : 'still alive at the end'}</dd>
+        <dt>Created</dt><dd>{g.creation ? formatDuration(g.creation - origin) : 'before the trace'}</dd>
+        <dt>First ran</dt><dd>{g.start ? formatDuration(g.start - origin) : 'never'}</dd>
+        <dt>Ended</dt><dd>{g.end ? formatDuration(g.end - origin) : 'still alive at the end'}</dd>
         <dt>Total</dt><dd data-stat="total" data-ns={total}>{formatDuration(total)}</dd>
       </dl>
       <BreakdownBar stats={g.stats} />
@@ -104,8 +104,8 @@ export function GoroutineView({ trace, id }) {
       ) : <p class="gt-loading">Computing the lane…</p>}
       {wakes ? (
         <div class="gt-wakes">
-          <WakeList title="Woken by" list={wakes.wokenBy} sampled={wakes.sampled} traceStart={traceStart} testid="woken-by" />
-          <WakeList title="Woke" list={wakes.woke} sampled={wakes.sampled} traceStart={traceStart} testid="woke" />
+          <WakeList title="Woken by" list={wakes.wokenBy} sampled={wakes.sampled} origin={origin} testid="woken-by" />
+          <WakeList title="Woke" list={wakes.woke} sampled={wakes.sampled} origin={origin} testid="woke" />
         </div>
       ) : <Pending state={woken} what="the wake-ups" />}
       {g.regions && g.regions.length > 0 && (
@@ -118,7 +118,7 @@ export function GoroutineView({ trace, id }) {
                 <tr key={i}>
                   <td><a href={timelineHref(r.start || t0, r.end || t1, { g: g.id })}>{r.name}</a></td>
                   <td>{r.task ? <a href={`#/task/${r.task}`}>task {r.task}</a> : ''}</td>
-                  <td class="num">{r.start ? formatDuration(r.start - traceStart) : ''}</td>
+                  <td class="num">{r.start ? formatDuration(r.start - origin) : ''}</td>
                   <td class="num">{r.start && r.end ? formatDuration(r.end - r.start) : ''}</td>
                 </tr>
               ))}

@@ -12,15 +12,15 @@ const stat = (key, label) => ({
   key, label, numeric: true, value: (g) => g.stats[key] ?? 0, format: formatDuration, csv: (g) => g.stats[key] ?? 0,
 });
 
-export function goroutineColumns(maxTotal, traceStart) {
+export function goroutineColumns(maxTotal, origin) {
   return [
     {
       key: 'id', label: 'Goroutine', numeric: true, value: (g) => g.id,
       render: (g) => <a href={goroutineHref(g.id)} data-testid='goroutine-link'>G{g.id}</a>,
     },
     {
-      key: 'start', label: 'Started', numeric: true, value: (g) => (g.start ? g.start - traceStart : -1),
-      format: (v) => (v < 0 ? 'never ran' : formatDuration(v)), csv: (g) => (g.start ? g.start - traceStart : ''),
+      key: 'start', label: 'Started', numeric: true, value: (g) => (g.start ? g.start - origin : -1),
+      format: (v) => (v < 0 ? 'never ran' : formatDuration(v)), csv: (g) => (g.start ? g.start - origin : ''),
     },
     stat('total', 'Total'),
     stat('exec', 'Execution'),
@@ -51,7 +51,7 @@ export function GroupView({ trace, name }) {
   }, [trace, name, sort.key, sort.desc, limit]);
   const data = state.data?.data;
   const columns = useMemo(
-    () => goroutineColumns(data?.maxTotal ?? 1, state.data?.stats.time.start ?? 0),
+    () => goroutineColumns(data?.maxTotal ?? 1, trace.origin),
     [data],
   );
   if (!state.data) return <Pending state={state} what='goroutines' />;

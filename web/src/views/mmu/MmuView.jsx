@@ -88,7 +88,6 @@ export function MmuView({ trace, query = new URLSearchParams() }) {
     </header>
   );
   if (!mmu) return <section class="gt-view">{head}<Pending state={state} what="the MMU" /></section>;
-  const start = state.data.stats.time.start;
   const windowAt = (e) => {
     const box = e.currentTarget.getBoundingClientRect();
     const g = chartGeometry(box.width, box.height, curve.xMin, curve.xMax);
@@ -127,7 +126,7 @@ export function MmuView({ trace, query = new URLSearchParams() }) {
               <td>
                 {w.worst.map((x, i) => (
                   <a key={i} class="gt-worst" data-testid="worst-window" href={timelineHref(x.time, x.time + w.window)}>
-                    {formatDuration(x.time - start)}: {(x.util * 100).toFixed(1)}%
+                    {formatDuration(x.time - trace.origin)}: {(x.util * 100).toFixed(1)}%
                   </a>
                 ))}
               </td>

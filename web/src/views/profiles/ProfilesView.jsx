@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { SortableTable } from '../common/SortableTable.jsx';
 import { formatCount, formatDuration, formatPercent, timelineHref } from '../../model/format.js';
-import { cached, groupsOf, regionTypesOf, statsOf } from '../../model/queries.js';
+import { cached, groupsOf, regionTypesOf } from '../../model/queries.js';
 import { Pending, useAsync } from '../common/query.jsx';
 import { layout, maxDepth, topFunctions } from './flameLayout.js';
 import { drawFlame, pick, ROW } from './flameRender.js';
@@ -74,8 +74,8 @@ export function ProfilesView({ trace, type = 'sync', query = new URLSearchParams
   const key = JSON.stringify(filter);
   const [highlight, setHighlight] = useState('');
   const state = useAsync(async () => {
-    const [flame, stats] = await Promise.all([cached(trace, `flame ${type} ${key}`, () => trace.flame(type, filter)), statsOf(trace)]);
-    return { shown: `${type} ${key}`, flame, stats };
+    const flame = await cached(trace, `flame ${type} ${key}`, () => trace.flame(type, filter));
+    return { shown: `${type} ${key}`, flame };
   }, [trace, type, key]);
   // The choices of the filters need the goroutine and region analyses: asked for only
   // when a filter is used, so that the profile itself opens fast.
@@ -108,9 +108,8 @@ export function ProfilesView({ trace, type = 'sync', query = new URLSearchParams
     </nav>
   );
   if (!state.data) return <section class="gt-view">{tabs}<Pending state={state} what="the profile" /></section>;
-  const { flame, stats } = state.data;
+  const { flame } = state.data;
   const total = flame.value[0];
-  const start = stats.time.start;
   const columns = [
     { key: 'name', label: 'Function', value: (r) => r.name },
     { key: 'flat', label: 'Flat', numeric: true, value: (r) => r.flat, format: formatDuration },
@@ -153,7 +152,7 @@ export function ProfilesView({ trace, type = 'sync', query = new URLSearchParams
         {filter.goroutines && <span>goroutine G{filter.goroutines[0]} <button type="button" onClick={() => set('goroutine', '')}>×</button></span>}
         {range ? (
           <span>
-            time {formatDuration(range[0] - start)} – {formatDuration(range[1] - start)}{' '}
+            time {formatDuration(range[0] - trace.origin)} – {formatDuration(range[1] - trace.origin)}{' '}
             <a href={timelineHref(range[0], range[1])}>timeline</a>{' '}
             <button type="button" onClick={() => { const q = new URLSearchParams(query); q.delete('t0'); q.delete('t1'); location.hash = profileHref(type, q); }}>whole trace</button>
           </span>

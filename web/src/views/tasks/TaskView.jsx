@@ -62,7 +62,7 @@ export function TaskView({ trace, id }) {
   const start = stats.time.start;
   const t0 = task.start ?? start;
   const t1 = Math.max(t0 + 1, task.end ?? stats.time.end);
-  const rel = (t) => (t == null ? '' : formatDuration(t - start));
+  const rel = (t) => (t == null ? '' : formatDuration(t - trace.origin));
   return (
     <section class="gt-view" data-testid="task-view">
       <header class="gt-view-head">

@@ -27,7 +27,7 @@ export function TasksView({ trace, name }) {
   const start = stats.time.start;
   const columns = [
     { key: 'id', label: 'Task', numeric: true, value: (t) => t.id, render: (t) => <a href={taskHref(t.id)} data-testid="task-link">{t.id}</a> },
-    { key: 'start', label: 'Start', numeric: true, value: (t) => (t.start ?? start) - start, format: formatDuration },
+    { key: 'start', label: 'Start', numeric: true, value: (t) => (t.start ?? start) - trace.origin, format: formatDuration },
     { key: 'duration', label: 'Duration', numeric: true, value: (t) => t.duration ?? 0, format: formatDuration },
     { key: 'goroutines', label: 'Goroutines', numeric: true, value: (t) => t.goroutines.length },
     { key: 'regions', label: 'Regions', numeric: true, value: (t) => t.regions.length },
@@ -90,7 +90,7 @@ export function RegionsView({ trace, name }) {
   const columns = (listed) => [
     { key: 'goroutine', label: 'Goroutine', numeric: true, value: (r) => r.goroutine, render: (r) => <a href={goroutineHref(r.goroutine)}>G{r.goroutine}</a> },
     { key: 'task', label: 'Task', numeric: true, value: (r) => r.task, render: (r) => (r.task ? <a href={taskHref(r.task)}>{r.task}</a> : '') },
-    { key: 'start', label: 'Start', numeric: true, value: (r) => (r.start ?? start) - start, format: formatDuration },
+    { key: 'start', label: 'Start', numeric: true, value: (r) => (r.start ?? start) - trace.origin, format: formatDuration },
     { key: 'duration', label: 'Duration', numeric: true, value: (r) => r.duration, format: formatDuration },
     ...regionTimeColumns(listed),
     {

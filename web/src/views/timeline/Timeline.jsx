@@ -31,7 +31,7 @@ export function trackList(trace) {
   return p;
 }
 
-export function Timeline({ trace, info, query }) {
+export function Timeline({ trace, query }) {
   const [list, setList] = useState(null);
   const [error, setError] = useState(null);
   useEffect(() => {
@@ -45,12 +45,11 @@ export function Timeline({ trace, info, query }) {
   }, [trace]);
   if (error) return <div class="page warning">The timeline could not be built: {error}</div>;
   if (!list) return <div class="page muted">Building the timeline…</div>;
-  // A part of a trace counts its times from the whole trace's start, as the part bar does.
-  const origin = info?.parts ? info.parts.generations[0].start : undefined;
-  return <TimelineCanvas trace={trace} list={list} query={query} origin={origin} />;
+  return <TimelineCanvas trace={trace} list={list} query={query} />;
 }
 
-function TimelineCanvas({ trace, list, query, origin }) {
+function TimelineCanvas({ trace, list, query }) {
+  const origin = trace.origin;  // where the ruler and the panels count from
   const start = list.start;
   const end = Math.max(list.end, list.start + 1);
   const scrollRef = useRef(null);
@@ -694,7 +693,7 @@ function TimelineCanvas({ trace, list, query, origin }) {
                 event={details.event}
                 what={details.what}
                 merged={details.merged}
-                start={start}
+                start={origin}
                 at={at}
                 onClose={() => setDetails(null)}
               />
@@ -702,7 +701,7 @@ function TimelineCanvas({ trace, list, query, origin }) {
             {details && details.kind !== 'event' && (
               <Details
                 details={details}
-                start={start}
+                start={origin}
                 at={at}
                 query={parseQueryNow()}
                 onSelect={(track, time, g) => select(track, time, g)}
@@ -720,7 +719,7 @@ function TimelineCanvas({ trace, list, query, origin }) {
                 list={list}
                 range={range}
                 goroutine={details && details.kind !== 'event' && details.goroutine >= 0 ? details.goroutine : undefined}
-                start={start}
+                start={origin}
                 at={at}
                 onClose={() => {
                   v.current.range = null;
