@@ -50,13 +50,10 @@ std::string pad_left(const std::string& s, size_t width) {
 }
 
 void print_text(const Report& r) {
-  const Summary& s = r.summary;
-  size_t regions = 0;
-  for (const GoroutineSummary& g : s.goroutines) regions += g.regions.size();
   std::printf("events      %llu\n", static_cast<unsigned long long>(r.events));
-  std::printf("goroutines  %zu\n", s.goroutines.size());
-  std::printf("tasks       %zu\n", s.tasks.size());
-  std::printf("regions     %zu\n", regions);
+  std::printf("goroutines  %zu\n", r.goroutine_count());
+  std::printf("tasks       %zu\n", r.task_count());
+  std::printf("regions     %llu\n", static_cast<unsigned long long>(r.region_count()));
   std::printf("\nMinimum mutator utilization by window:\n%-38s", "");
   for (int64_t w : kReportWindows) std::printf("%s", pad_left(go_duration_string(w), 8).c_str());
   std::printf("\n");
@@ -83,15 +80,16 @@ int run_analysis(const Args& args) {
   std::string error;
   if (!timing) {
     // Streamed: each generation's events go through the summaries and the MMU passes and
-    // are released, so memory stays that of about one generation besides the results.
+    // are released, and each goroutine and task is put away in a few bytes as it ends, so
+    // memory stays that of about one generation besides the archive.
     MappedFile file(args.positional()[0]);
     std::unique_ptr<ReportBuilder> builder;
     read_streamed(file.bytes(), r, [&](const EventStore& s, size_t from, size_t to) {
-      if (!builder) builder = std::make_unique<ReportBuilder>(s);
+      if (!builder) builder = std::make_unique<ReportBuilder>(s, SummaryKeeping::Archived);
       builder->add(from, to);
       release_read_bytes(file, s);
     });
-    if (!builder) builder = std::make_unique<ReportBuilder>(r.store);
+    if (!builder) builder = std::make_unique<ReportBuilder>(r.store, SummaryKeeping::Archived);
     error = r.ok() ? "" : r.error->what();
     report = builder->finish(error);
   } else {

@@ -1,6 +1,7 @@
 // A streamed read (read_streamed: each generation's events handed on, then released)
 // gives the same stats and the same analysis report as a whole read, on every corpus
-// trace, while holding about one generation's events; a released event cannot be read.
+// trace, while holding about one generation's events (and its summaries put away as
+// goroutines and tasks end, as `gotrace analysis` does); a released event cannot be read.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -43,6 +44,7 @@ TEST_CASE("a streamed read gives the whole read's stats and report, holding one 
   const auto paths = every_corpus_trace();
   REQUIRE(paths.size() >= 100);
   size_t released = 0;
+  uint64_t restored = 0;  // goroutines and tasks named after their end, out of the archive
   for (const std::string& path : paths) {
     INFO(path);
     const std::vector<uint8_t> bytes = read_bytes(path);
@@ -57,14 +59,16 @@ TEST_CASE("a streamed read gives the whole read's stats and report, holding one 
       handed = to;
       most_held = std::max(most_held, s.size() - s.first_held());
       counter.add(s, from, to);
-      if (!builder) builder = std::make_unique<analysis::ReportBuilder>(s);
+      if (!builder) builder = std::make_unique<analysis::ReportBuilder>(s, analysis::SummaryKeeping::Archived);
       builder->add(from, to);
     });
     CHECK(handed == whole.store.size());
     CHECK(r.ok() == whole.ok());
     CHECK(stats_json(counter.finish(r)) == stats_json(compute_stats(whole)));
     const std::string error = whole.ok() ? "" : whole.error->what();
-    CHECK(report_text(builder->finish(error)) == report_text(analysis::analyze(whole.store, error)));
+    const analysis::Report streamed = builder->finish(error);
+    CHECK(report_text(streamed) == report_text(analysis::analyze(whole.store, error)));
+    restored += streamed.archived->restored;
 
     // What was held at once: the largest generation and the chunk before it, at most.
     uint64_t largest = 0;
@@ -79,6 +83,8 @@ TEST_CASE("a streamed read gives the whole read's stats and report, holding one 
   }
   // Traces of many generations let go of their first ones.
   CHECK(released >= 5);
+  // The annotation traces log into tasks that have ended.
+  CHECK(restored >= 3);
 }
 
 TEST_CASE("a consumer's exception ends a streamed read and is rethrown", "[streamed]") {

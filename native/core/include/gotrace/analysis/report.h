@@ -11,6 +11,7 @@
 
 #include "gotrace/analysis/mmu.h"
 #include "gotrace/analysis/summary.h"
+#include "gotrace/analysis/summary_archive.h"
 
 namespace gotrace::analysis {
 
@@ -31,9 +32,21 @@ struct MmuValues {
 struct Report {
   std::string error;  // why reading stopped early ("" if it did not)
   uint64_t events = 0;
+  // The summaries; with `archived`, only its names and times (the goroutines, tasks and
+  // regions are in the archive).
   Summary summary;
+  std::shared_ptr<const ArchivedSummary> archived;
   std::vector<MmuValues> mmu;  // one per kReportFlagSets entry
+
+  size_t goroutine_count() const { return archived ? archived->goroutines.size() : summary.goroutines.size(); }
+  size_t task_count() const { return archived ? archived->tasks.size() : summary.tasks.size(); }
+  uint64_t region_count() const;  // of the goroutines
 };
+
+// How a ReportBuilder keeps the summaries: in memory, or each goroutine and task put
+// away in an archive as it ends (for traces of millions of goroutines: ~40 bytes each
+// rather than ~400 with their regions).
+enum class SummaryKeeping { InMemory, Archived };
 
 Report analyze(const EventStore& store, std::string error = "");
 
@@ -43,7 +56,7 @@ Report analyze(const EventStore& store, std::string error = "");
 // arrays of the summaries are sized from that generation's counts scaled to the file.
 class ReportBuilder {
  public:
-  explicit ReportBuilder(const EventStore& store);
+  explicit ReportBuilder(const EventStore& store, SummaryKeeping keeping = SummaryKeeping::InMemory);
   ~ReportBuilder();
   // Events [from, to) of the store, which follow those added before.
   void add(size_t from, size_t to);
@@ -53,6 +66,7 @@ class ReportBuilder {
   struct Passes;
   const EventStore& store_;
   std::unique_ptr<Passes> passes_;
+  bool archived_ = false;
   uint64_t events_ = 0;
 };
 

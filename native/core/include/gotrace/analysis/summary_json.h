@@ -22,6 +22,8 @@ void exec_stats_json(JsonWriter& w, const Summary& s, const ExecStats& stats);
 void region_json(JsonWriter& w, const Summary& s, const RegionSummary& region);
 // {"id", "name", "pc", "creation", "start", "end", "stats", "regions": [...] or null}.
 void goroutine_json(JsonWriter& w, const Summary& s, const GoroutineSummary& g);
+// The same with g.regions indexing `regions` (a goroutine read back from an archive).
+void goroutine_json(JsonWriter& w, const Summary& s, const GoroutineSummary& g, std::span<const RegionSummary> regions);
 // The same with "regions" as their count (a row of a goroutine table: its regions can be
 // many, each with its statistics).
 void goroutine_row_json(JsonWriter& w, const Summary& s, const GoroutineSummary& g);

@@ -35,12 +35,15 @@ std::array<uint64_t, 256> expected_events(const EventStore& store) {
 
 }  // namespace
 
-ReportBuilder::ReportBuilder(const EventStore& store)
+ReportBuilder::ReportBuilder(const EventStore& store, SummaryKeeping keeping)
     // The MMU's work budget (UtilizationPass) from the file's size when the store does
     // not hold every event yet: an event takes at least a byte.
     : store_(store),
       passes_(std::make_unique<Passes>(store, expected_events(store),
-                                       std::max<uint64_t>(store.size(), store.format.file_bytes))) {}
+                                       std::max<uint64_t>(store.size(), store.format.file_bytes))) {
+  if (keeping == SummaryKeeping::Archived) passes_->summarizer.archive_ended();
+  archived_ = keeping == SummaryKeeping::Archived;
+}
 ReportBuilder::~ReportBuilder() = default;
 
 void ReportBuilder::add(size_t from, size_t to) {
@@ -52,7 +55,11 @@ Report ReportBuilder::finish(std::string error) {
   Report r;
   r.error = std::move(error);
   r.events = events_;
-  r.summary = passes_->summarizer.finish();
+  if (archived_) {
+    r.archived = std::make_shared<ArchivedSummary>(passes_->summarizer.finish_archived(r.summary));
+  } else {
+    r.summary = passes_->summarizer.finish();
+  }
   auto utils = passes_->utilization.finish();
   for (size_t k = 0; k < utils.size(); k++) {
     MmuCurve curve(std::move(utils[k]));
@@ -62,6 +69,13 @@ Report ReportBuilder::finish(std::string error) {
     r.mmu.push_back(std::move(v));
   }
   return r;
+}
+
+uint64_t Report::region_count() const {
+  if (archived) return archived->regions;
+  uint64_t n = 0;
+  for (const GoroutineSummary& g : summary.goroutines) n += g.regions.size();
+  return n;
 }
 
 Report analyze(const EventStore& store, std::string error) {

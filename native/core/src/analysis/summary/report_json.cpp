@@ -12,8 +12,17 @@ void report_json(JsonWriter& w, const Report& r) {
   w.field("error", r.error);
   w.field("events", r.events);
   w.key("goroutines");
-  if (s.goroutines.empty()) {
+  if (r.goroutine_count() == 0) {
     w.null();
+  } else if (r.archived) {
+    w.begin_array();
+    GoroutineSummary g;  // each read back in turn
+    std::vector<RegionSummary> regions;
+    for (size_t k = 0; k < r.archived->goroutines.size(); k++) {
+      r.archived->goroutine(k, g, regions);
+      goroutine_json(w, s, g, regions);
+    }
+    w.end_array();
   } else {
     w.begin_array();
     for (const GoroutineSummary& g : s.goroutines) goroutine_json(w, s, g);
@@ -34,8 +43,16 @@ void report_json(JsonWriter& w, const Report& r) {
   }
   w.end_object();
   w.key("tasks");
-  if (s.tasks.empty()) {
+  if (r.task_count() == 0) {
     w.null();
+  } else if (r.archived) {
+    w.begin_array();
+    TaskSummary t;
+    for (size_t k = 0; k < r.archived->tasks.size(); k++) {
+      r.archived->task(k, t);
+      task_json(w, t);
+    }
+    w.end_array();
   } else {
     w.begin_array();
     for (const TaskSummary& t : s.tasks) task_json(w, t);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gotrace/analysis/summary.h"
+#include "gotrace/analysis/summary_archive.h"
 #include "gotrace/event_view.h"
 #include "gotrace/id_map.h"
 #include "range_names.h"
@@ -63,6 +64,14 @@ class Summarizer {
 
   Summary finish();
 
+  // Puts each goroutine away as it ends (with its regions) and each task as it ends, in
+  // an archive, so that the summarizer holds only what is live: before the first event.
+  // finish_archived() then gives the summaries; finish() may not be called.
+  void archive_ended();
+  // `rest` gets what finish() gives besides goroutines, tasks and regions (the names the
+  // stats refer to, the first and last times).
+  ArchivedSummary finish_archived(Summary& rest);
+
   // Records every interval the figures are summed from into `out` (summarize_intervals).
   void record_intervals(std::vector<GoInterval>* out) { intervals_ = out; }
   // Hands the intervals on instead, `batch` at a time as they are counted (the last ones
@@ -109,7 +118,22 @@ class Summarizer {
 
  private:
   static constexpr uint32_t kNone = ~0u;
-  uint32_t find(GoID id) const { return index_.get(id); }
+  // The record of goroutine id (kNone if never seen), taken back out of the archive if it
+  // was put away (an event after its end).
+  uint32_t find(GoID id) {
+    const uint32_t g = index_.get(id);
+    if (archived_ && g != kNone && summary_slot_[g] == kNone) [[unlikely]]
+      restore(g);
+    return g;
+  }
+  GoroutineSummary& summary_of(uint32_t g) { return goroutines_[archived_ ? summary_slot_[g] : g]; }
+  const GoroutineSummary& summary_of(uint32_t g) const { return goroutines_[archived_ ? summary_slot_[g] : g]; }
+  // With an archive: goroutine g (ended) put away, and taken back.
+  void retire(uint32_t g);
+  [[gnu::noinline]] void restore(uint32_t g);
+  uint32_t new_region();
+  uint32_t task_slot(TaskID id);
+  void retire_task(uint32_t slot);
   uint32_t create(GoID id);
   // Out of line: once per goroutine, where the transitions around it are per event.
   [[gnu::noinline]] uint32_t appear(size_t i, Time t, GoID id, GoState from, GoID creator);
@@ -145,7 +169,7 @@ class Summarizer {
   }
   // Goroutine g's pending state, given a slot (with nothing pending) if it has none.
   // References to other goroutines' states do not survive it.
-  Pending& pending(uint32_t g) {
+  [[gnu::always_inline]] Pending& pending(uint32_t g) {
     uint32_t k = records_[g].slot;
     if (k == kNone) [[unlikely]]
       k = new_slot(g);
@@ -200,16 +224,26 @@ class Summarizer {
     uint32_t slot = kNone;  // its Pending in pending_, if any
     StringID name = 0;      // start function (the string table's id of its name; 0: not named)
   };
-  std::vector<GoroutineSummary> goroutines_;
+  std::vector<GoroutineSummary> goroutines_;  // by record, or (with an archive) in slots
   std::vector<Record> records_;
+  std::vector<uint32_t> summary_slot_;  // with an archive: each record's slot of goroutines_, kNone if put away
   std::vector<Pending> pending_;      // slots of live goroutines
   std::vector<uint32_t> free_slots_;  // of pending_
   bool replaced_ = false;
   std::vector<std::unique_ptr<Extra>> spare_extras_;  // emptied, for x()
   IdMap<uint32_t, kNone> index_;     // goroutine id -> record (Go's Summarizer.gs)
   std::vector<TaskSummary> tasks_;
-  IdMap<uint32_t, kNone> task_index_;  // task id -> tasks_
+  IdMap<uint32_t, kNone> task_index_;  // task id -> tasks_ (with kArchivedTask: its place in task_archived_at_)
   std::vector<RegionSummary> regions_;
+  // With an archive (archive_ended): where each record and task put away lies, and the
+  // slots of goroutines_, regions_ and tasks_ they left.
+  static constexpr uint32_t kArchivedTask = 1u << 31;
+  std::unique_ptr<ArchivedSummary> archived_;
+  std::vector<uint64_t> archived_at_;       // by record
+  std::vector<uint64_t> task_archived_at_;  // by kArchivedTask index
+  std::vector<uint32_t> free_summaries_, free_regions_, free_tasks_;
+  std::vector<RegionSummary> restored_regions_;  // reused by restore()
+  GoroutineSummary restored_;
   // Go's syscallingP (proc -> goroutine in a syscall on it); its syscallingG is
   // Pending::syscall_p.
   static constexpr int64_t kNoSyscall = INT64_MIN;

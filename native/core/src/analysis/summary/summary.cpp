@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <type_traits>
 
@@ -17,6 +18,13 @@
 
 namespace gotrace::analysis {
 namespace {
+
+// A record made new in place (its lists' memory freed), for its slot's next tenant.
+template <class T>
+void reset(T& v) {
+  std::destroy_at(&v);
+  std::construct_at(&v);
+}
 
 template <class Entries>
 void add(Entries& entries, uint32_t name, int64_t ns) {
@@ -47,12 +55,28 @@ namespace detail {
 
 uint32_t Summarizer::task_index(TaskID id) {
   uint32_t k = task_index_.get(static_cast<int64_t>(id));
-  if (k == kNone) {
-    k = static_cast<uint32_t>(tasks_.size());
-    task_index_.set(static_cast<int64_t>(id), k);
-    tasks_.emplace_back();
-    tasks_.back().id = id;
+  if (k == kNone) return task_slot(id);
+  if (archived_ && (k & kArchivedTask)) [[unlikely]] {  // named again after its end: taken back
+    archived_->restored++;
+    const uint64_t where = task_archived_at_[k & ~kArchivedTask];
+    k = task_slot(id);
+    archived_->archive.task(where, tasks_[k]);
   }
+  return k;
+}
+
+// A slot of tasks_ for task id, empty but for the id.
+uint32_t Summarizer::task_slot(TaskID id) {
+  uint32_t k;
+  if (free_tasks_.empty()) {
+    k = static_cast<uint32_t>(tasks_.size());
+    tasks_.emplace_back();
+  } else {
+    k = free_tasks_.back();
+    free_tasks_.pop_back();
+  }
+  tasks_[k].id = id;
+  task_index_.set(static_cast<int64_t>(id), k);
   return k;
 }
 
@@ -80,7 +104,7 @@ ExecStats Summarizer::snapshot(uint32_t g, Time ts) const {
 
 // The same into r, reusing its vectors' memory.
 void Summarizer::snapshot_into(ExecStats& r, uint32_t g, Time ts) const {
-  const ExecStats& st = goroutines_[g].stats;
+  const ExecStats& st = summary_of(g).stats;
   r.exec = st.exec;
   r.sched_wait = st.sched_wait;
   r.syscall = st.syscall;
@@ -93,7 +117,7 @@ void Summarizer::snapshot_into(ExecStats& r, uint32_t g, Time ts) const {
 
 // What goroutine g's pending states add to its statistics r by ts.
 void Summarizer::add_pending(ExecStats& r, uint32_t g, Time ts) const {
-  if (r.total == 0) r.total = ts - goroutines_[g].creation_time;
+  if (r.total == 0) r.total = ts - summary_of(g).creation_time;
   const Pending* pending = pending_if(g);
   if (!pending) return;
   const Pending& p = *pending;
@@ -110,7 +134,7 @@ void Summarizer::add_pending(ExecStats& r, uint32_t g, Time ts) const {
 
 // Go's finalize: goroutine g ended (trigger is the event) or the trace did (kNoEvent).
 void Summarizer::finalize(uint32_t g, Time last_ts, uint64_t trigger) {
-  GoroutineSummary& sum = goroutines_[g];
+  GoroutineSummary& sum = summary_of(g);
   if (trigger != kNoEvent) sum.end_time = s_.time(trigger);
   if (intervals_) [[unlikely]]
     pending_intervals(g, last_ts, trigger);
@@ -157,7 +181,7 @@ void Summarizer::finalize(uint32_t g, Time last_ts, uint64_t trigger) {
 // there (a goroutine that went on after its end) ended first.
 void Summarizer::order_regions(uint32_t g) {
   auto& v = pending(g).extra->regions;
-  auto& out = goroutines_[g].regions;
+  auto& out = summary_of(g).regions;
   if (v.empty()) return;
   if (!out.empty()) {
     std::vector<std::pair<Time, uint32_t>> all;
@@ -195,12 +219,92 @@ uint32_t Summarizer::new_slot(uint32_t g) {
 }
 
 uint32_t Summarizer::create(GoID id) {
-  const auto k = static_cast<uint32_t>(goroutines_.size());
+  const auto k = static_cast<uint32_t>(records_.size());
   replaced_ |= index_.get(id) != kNone;
   index_.set(id, k);
-  goroutines_.emplace_back().id = id;
   records_.emplace_back();
+  if (!archived_) {  // the summary is the record's
+    goroutines_.emplace_back().id = id;
+    return k;
+  }
+  uint32_t slot;
+  if (free_summaries_.empty()) {
+    slot = static_cast<uint32_t>(goroutines_.size());
+    goroutines_.emplace_back();
+  } else {
+    slot = free_summaries_.back();
+    free_summaries_.pop_back();
+  }
+  goroutines_[slot].id = id;
+  summary_slot_.push_back(slot);
   return k;
+}
+
+uint32_t Summarizer::new_region() {
+  if (free_regions_.empty()) {
+    regions_.emplace_back();
+    return static_cast<uint32_t>(regions_.size() - 1);
+  }
+  const uint32_t k = free_regions_.back();
+  free_regions_.pop_back();
+  return k;
+}
+
+void Summarizer::archive_ended() {
+  archived_ = std::make_unique<ArchivedSummary>();
+  // Only what is live is held now: no room for every goroutine, task and region.
+  std::vector<GoroutineSummary>().swap(goroutines_);
+  std::vector<TaskSummary>().swap(tasks_);
+  std::vector<RegionSummary>().swap(regions_);
+}
+
+// Goroutine g ended: its summary and regions into the archive, their slots freed.
+void Summarizer::retire(uint32_t g) {
+  const uint32_t slot = summary_slot_[g];
+  GoroutineSummary& s = goroutines_[slot];
+  if (archived_at_.size() <= g) archived_at_.resize(std::max<size_t>(g + 1, archived_at_.size() * 2));
+  archived_at_[g] = archived_->archive.put_goroutine(s, regions_);
+  archived_->regions += s.regions.size();
+  for (uint32_t k : s.regions) {
+    reset(regions_[k]);
+    free_regions_.push_back(k);
+  }
+  reset(s);
+  free_summaries_.push_back(slot);
+  summary_slot_[g] = kNone;
+}
+
+// An event names goroutine g after its end (as Go's summarizer allows): back from the
+// archive, as it was put away.
+void Summarizer::restore(uint32_t g) {
+  archived_->restored++;
+  archived_->archive.goroutine(archived_at_[g], restored_, restored_regions_);
+  archived_->regions -= restored_regions_.size();
+  uint32_t slot;
+  if (free_summaries_.empty()) {
+    slot = static_cast<uint32_t>(goroutines_.size());
+    goroutines_.emplace_back();
+  } else {
+    slot = free_summaries_.back();
+    free_summaries_.pop_back();
+  }
+  GoroutineSummary& s = goroutines_[slot];
+  s = restored_;
+  s.regions.clear();
+  for (RegionSummary& r : restored_regions_) {
+    const uint32_t k = new_region();
+    regions_[k] = std::move(r);
+    s.regions.push_back(k);
+  }
+  summary_slot_[g] = slot;
+}
+
+void Summarizer::retire_task(uint32_t k) {
+  const TaskID id = tasks_[k].id;
+  task_index_.set(static_cast<int64_t>(id), kArchivedTask | static_cast<uint32_t>(task_archived_at_.size()));
+  task_archived_at_.push_back(archived_->archive.put_task(tasks_[k]));
+  reset(tasks_[k]);
+  free_tasks_.push_back(k);
 }
 
 // A goroutine created, or named for the first time. From Undetermined it has existed
@@ -212,7 +316,7 @@ uint32_t Summarizer::appear(size_t i, Time t, GoID id, GoState from, GoID creato
   const uint32_t inherited =
       creator != kNone && in_region(creator) ? pending_if(creator)->extra->active_regions.back() : kNone;
   const uint32_t g = create(id);
-  goroutines_[g].creation_time = from == GoState::Undetermined ? sync_ts_ : t;
+  summary_of(g).creation_time = from == GoState::Undetermined ? sync_ts_ : t;
   // A new goroutine inherits the task of its creator's innermost region, as a synthetic
   // region that starts at its creation.
   if (inherited != kNone) {
@@ -221,15 +325,16 @@ uint32_t Summarizer::appear(size_t i, Time t, GoID id, GoState from, GoID creato
     r.goroutine = id;
     r.start_event = i;
     r.start = t;
-    x(g).active_regions.push_back(static_cast<uint32_t>(regions_.size()));
-    regions_.push_back(std::move(r));
+    const uint32_t k = new_region();
+    regions_[k] = std::move(r);
+    x(g).active_regions.push_back(k);
   }
   return g;
 }
 
 template <class Reason>
 void Summarizer::count_since_sync(size_t i, uint32_t g, Time t, GoState to, ProcID proc, Reason reason) {
-  ExecStats& stats = goroutines_[g].stats;
+  ExecStats& stats = summary_of(g).stats;
   const int64_t d = t - sync_ts_;
   auto counted = [&](GoFigure f, uint32_t why = 0) {
     if (intervals_) interval(g, to, f, sync_ts_, t, kNoEvent, i, why);
@@ -277,7 +382,7 @@ void Summarizer::interval(uint32_t g, GoState state, GoFigure figure, Time start
 }
 
 void Summarizer::hand_on_intervals() {
-  for (GoInterval& iv : *intervals_) iv.goroutine = goroutines_[static_cast<size_t>(iv.goroutine)].id;
+  for (GoInterval& iv : *intervals_) iv.goroutine = summary_of(static_cast<uint32_t>(iv.goroutine)).id;
   stream_(*intervals_);
   intervals_->clear();
 }
@@ -337,7 +442,7 @@ template <class Reason>
   } else if (g = find(id); g == kNone) {
     return;
   }
-  GoroutineSummary& sum = goroutines_[g];
+  GoroutineSummary& sum = summary_of(g);
   Pending& p = pending(g);
   if (intervals_) [[unlikely]]
     out_intervals(i, g, t, from, p);
@@ -413,6 +518,7 @@ template <class Reason>
       break;
     case GoState::NotExist:
       finalize(g, t, i);
+      if (archived_) retire(g);
       break;
     case GoState::Syscall: {
       syscalling_p_.set(proc, id);
@@ -546,7 +652,7 @@ void Summarizer::range(size_t, EventKind kind, Time t, const Context& ctx, const
     auto& pending = p->extra->last_range;
     auto it = std::find_if(pending.begin(), pending.end(), [&](auto& e) { return e.first == r.name; });
     if (it == pending.end() || it->second == 0) return;
-    add(goroutines_[g].stats.ranges, r.name, t - it->second);
+    add(summary_of(g).stats.ranges, r.name, t - it->second);
     pending.erase(it);
     return;
   }
@@ -566,7 +672,7 @@ void Summarizer::range(size_t, EventKind kind, Time t, const Context& ctx, const
   // A RangeActive counts from the last sync.
   Time since = t;
   if (kind == EventKind::RangeActive) {
-    if (it != pending.end() && it->second != 0) add(goroutines_[g].stats.ranges, r.name, sync_ts_ - it->second);
+    if (it != pending.end() && it->second != 0) add(summary_of(g).stats.ranges, r.name, sync_ts_ - it->second);
     since = sync_ts_;
   }
   if (it != pending.end()) {
@@ -591,8 +697,8 @@ void Summarizer::annotation(size_t i, EventKind kind, Time t, const Context& ctx
       r.start_event = i;
       r.start = t;
       r.stats = snapshot(g, t);
-      auto k = static_cast<uint32_t>(regions_.size());
-      regions_.push_back(std::move(r));
+      const uint32_t k = new_region();
+      regions_[k] = std::move(r);
       x(g).active_regions.push_back(k);
       uint32_t task = task_index(reg.task);
       tasks_[task].regions.push_back(k);
@@ -616,8 +722,8 @@ void Summarizer::annotation(size_t i, EventKind kind, Time t, const Context& ctx
         r.task = reg.task;
         r.name = reg.type;
         r.goroutine = ctx.g;
-        k = static_cast<uint32_t>(regions_.size());
-        regions_.push_back(std::move(r));
+        k = new_region();
+        regions_[k] = std::move(r);
         uint32_t task = task_index(reg.task);
         task_goroutine(task, ctx.g);
         tasks_[task].regions.push_back(k);
@@ -662,6 +768,7 @@ void Summarizer::annotation(size_t i, EventKind kind, Time t, const Context& ctx
         tasks_[task].parent = tk.parent;
         tasks_[parent].children.push_back(tk.id);
       }
+      if (archived_ && kind == EventKind::TaskEnd) retire_task(task);
       break;
     }
 
@@ -798,6 +905,43 @@ Summary Summarizer::finish() {
   out.first_time = first_ts_;
   out.last_time = last_ts_;
   return out;
+}
+
+ArchivedSummary Summarizer::finish_archived(Summary& rest) {
+  ArchivedSummary& out = *archived_;
+  // Every live goroutine ends at the trace's end (those whose id was reused are left
+  // out) and is put away too; then all of them are in the archive.
+  for (auto k = static_cast<uint32_t>(0); k < records_.size(); k++) {
+    if (summary_slot_[k] == kNone) continue;
+    if (replaced_ && index_.get(summary_of(k).id) != k) continue;
+    finalize(k, last_ts_, kNoEvent);
+    if (const Pending* p = pending_if(k); p && p->extra) order_regions(k);
+    retire(k);
+  }
+  if (replaced_) {  // the regions of records left out do not count
+    std::vector<bool> kept(records_.size());
+    index_.for_each([&](int64_t, uint32_t k) { kept[k] = true; });
+    GoroutineSummary g;
+    std::vector<RegionSummary> regions;
+    for (uint32_t k = 0; k < records_.size(); k++) {
+      if (kept[k] || summary_slot_[k] != kNone) continue;
+      out.archive.goroutine(archived_at_[k], g, regions);
+      out.regions -= regions.size();
+    }
+  }
+  out.goroutines.reserve(records_.size());
+  index_.for_each_in_order([&](int64_t, uint32_t k) { out.goroutines.push_back(archived_at_[k]); });
+  task_index_.for_each_in_order([&](int64_t, uint32_t k) {
+    out.tasks.push_back((k & kArchivedTask) ? task_archived_at_[k & ~kArchivedTask] : out.archive.put_task(tasks_[k]));
+  });
+  out.last_time = last_ts_;
+  rest.block_reasons = reasons_.strings();
+  rest.range_names = names_.names();
+  rest.first_time = first_ts_;
+  rest.last_time = last_ts_;
+  ArchivedSummary result = std::move(out);
+  archived_.reset();
+  return result;
 }
 
 }  // namespace detail

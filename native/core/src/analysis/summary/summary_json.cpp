@@ -72,13 +72,17 @@ void goroutine_row_json(JsonWriter& w, const Summary& s, const GoroutineSummary&
 }
 
 void goroutine_json(JsonWriter& w, const Summary& s, const GoroutineSummary& g) {
+  goroutine_json(w, s, g, s.regions);
+}
+
+void goroutine_json(JsonWriter& w, const Summary& s, const GoroutineSummary& g, std::span<const RegionSummary> regions) {
   goroutine_fields_json(w, s, g);
   w.key("regions");
   if (g.regions.empty()) {
     w.null();
   } else {
     w.begin_array();
-    for (uint32_t k : g.regions) region_json(w, s, s.regions[k]);
+    for (uint32_t k : g.regions) region_json(w, s, regions[k]);
     w.end_array();
   }
   w.end_object();
