@@ -1,6 +1,7 @@
-// Goroutine and task summaries put away in a few bytes each: a goroutine that ended, with
-// its regions, in ~40 bytes where its GoroutineSummary and RegionSummaries take 192 and
-// 184. The summarizer puts them here as they end when it is asked to (a streamed
+// Goroutine and task summaries put away in a few bytes each: ~34 bytes per goroutine,
+// region or task (667 MB trace: 264 MB for 3.6 M goroutines, 2.1 M regions, 2.1 M
+// tasks) where GoroutineSummary, RegionSummary and TaskSummary take 192, 184 and 128.
+// The summarizer puts them here as they end when it is asked to (a streamed
 // analysis of a trace of millions of goroutines, `gotrace analysis`), so that what it
 // holds is what is live; they are read back one at a time, to be written out or to go on
 // (an event naming a goroutine or task after its end).
@@ -27,6 +28,8 @@ class SummaryArchive {
   // Reads back the goroutine stored at `at`: its regions into `regions` (replacing what it
   // held), g.regions numbering them from 0.
   void goroutine(uint64_t at, GoroutineSummary& g, std::vector<RegionSummary>& regions) const;
+  // A task is kept but for its regions, which are kept as their number: a region is put
+  // away with its goroutine (read back, t.regions holds that many zeros).
   uint64_t put_task(const TaskSummary& t);
   void task(uint64_t at, TaskSummary& t) const;
 
@@ -35,12 +38,21 @@ class SummaryArchive {
 
  private:
   uint32_t name_index(std::string_view name, uint64_t pc);
-  uint64_t put(const std::string& record);
+  // Appends the record encode(base) writes into scratch_, base being its block's time;
+  // `key` is the record's time, the base of a block it begins.
+  template <class Encode>
+  uint64_t put(Time key, Encode encode);
   const uint8_t* at(uint64_t where) const;
+  Time base_of(uint64_t where) const;
 
   // Records in blocks (growing one array would copy it, and hold it twice meanwhile).
-  std::vector<std::vector<uint8_t>> blocks_;
+  struct Block {
+    std::vector<uint8_t> bytes;
+    Time base = 0;
+  };
+  std::vector<Block> blocks_;
   std::string scratch_;
+  std::vector<uint32_t> region_names_;  // put_goroutine's
   struct Name {
     std::string_view text;
     uint64_t pc = 0;

@@ -122,12 +122,14 @@ class Summarizer {
   // was put away (an event after its end).
   uint32_t find(GoID id) {
     const uint32_t g = index_.get(id);
-    if (archived_ && g != kNone && summary_slot_[g] == kNone) [[unlikely]]
+    if (archived_ && g != kNone && !(summary_at_[g] & kInSlot)) [[unlikely]]
       restore(g);
     return g;
   }
-  GoroutineSummary& summary_of(uint32_t g) { return goroutines_[archived_ ? summary_slot_[g] : g]; }
-  const GoroutineSummary& summary_of(uint32_t g) const { return goroutines_[archived_ ? summary_slot_[g] : g]; }
+  GoroutineSummary& summary_of(uint32_t g) { return goroutines_[archived_ ? static_cast<uint32_t>(summary_at_[g]) : g]; }
+  const GoroutineSummary& summary_of(uint32_t g) const {
+    return goroutines_[archived_ ? static_cast<uint32_t>(summary_at_[g]) : g];
+  }
   // With an archive: goroutine g (ended) put away, and taken back.
   void retire(uint32_t g);
   [[gnu::noinline]] void restore(uint32_t g);
@@ -226,7 +228,6 @@ class Summarizer {
   };
   std::vector<GoroutineSummary> goroutines_;  // by record, or (with an archive) in slots
   std::vector<Record> records_;
-  std::vector<uint32_t> summary_slot_;  // with an archive: each record's slot of goroutines_, kNone if put away
   std::vector<Pending> pending_;      // slots of live goroutines
   std::vector<uint32_t> free_slots_;  // of pending_
   bool replaced_ = false;
@@ -235,11 +236,13 @@ class Summarizer {
   std::vector<TaskSummary> tasks_;
   IdMap<uint32_t, kNone> task_index_;  // task id -> tasks_ (with kArchivedTask: its place in task_archived_at_)
   std::vector<RegionSummary> regions_;
-  // With an archive (archive_ended): where each record and task put away lies, and the
-  // slots of goroutines_, regions_ and tasks_ they left.
+  // With an archive (archive_ended): each record's summary, its slot of goroutines_
+  // (with kInSlot) or where it lies in the archive; where each task put away lies; the
+  // slots of goroutines_, regions_ and tasks_ left free.
   static constexpr uint32_t kArchivedTask = 1u << 31;
+  static constexpr uint64_t kInSlot = uint64_t{1} << 63;
   std::unique_ptr<ArchivedSummary> archived_;
-  std::vector<uint64_t> archived_at_;       // by record
+  std::vector<uint64_t> summary_at_;        // by record
   std::vector<uint64_t> task_archived_at_;  // by kArchivedTask index
   std::vector<uint32_t> free_summaries_, free_regions_, free_tasks_;
   std::vector<RegionSummary> restored_regions_;  // reused by restore()

@@ -236,7 +236,7 @@ uint32_t Summarizer::create(GoID id) {
     free_summaries_.pop_back();
   }
   goroutines_[slot].id = id;
-  summary_slot_.push_back(slot);
+  summary_at_.push_back(kInSlot | slot);
   return k;
 }
 
@@ -260,10 +260,9 @@ void Summarizer::archive_ended() {
 
 // Goroutine g ended: its summary and regions into the archive, their slots freed.
 void Summarizer::retire(uint32_t g) {
-  const uint32_t slot = summary_slot_[g];
+  const auto slot = static_cast<uint32_t>(summary_at_[g]);
   GoroutineSummary& s = goroutines_[slot];
-  if (archived_at_.size() <= g) archived_at_.resize(std::max<size_t>(g + 1, archived_at_.size() * 2));
-  archived_at_[g] = archived_->archive.put_goroutine(s, regions_);
+  summary_at_[g] = archived_->archive.put_goroutine(s, regions_);
   archived_->regions += s.regions.size();
   for (uint32_t k : s.regions) {
     reset(regions_[k]);
@@ -271,14 +270,13 @@ void Summarizer::retire(uint32_t g) {
   }
   reset(s);
   free_summaries_.push_back(slot);
-  summary_slot_[g] = kNone;
 }
 
 // An event names goroutine g after its end (as Go's summarizer allows): back from the
 // archive, as it was put away.
 void Summarizer::restore(uint32_t g) {
   archived_->restored++;
-  archived_->archive.goroutine(archived_at_[g], restored_, restored_regions_);
+  archived_->archive.goroutine(summary_at_[g], restored_, restored_regions_);
   archived_->regions -= restored_regions_.size();
   uint32_t slot;
   if (free_summaries_.empty()) {
@@ -296,7 +294,7 @@ void Summarizer::restore(uint32_t g) {
     regions_[k] = std::move(r);
     s.regions.push_back(k);
   }
-  summary_slot_[g] = slot;
+  summary_at_[g] = kInSlot | slot;
 }
 
 void Summarizer::retire_task(uint32_t k) {
@@ -912,7 +910,7 @@ ArchivedSummary Summarizer::finish_archived(Summary& rest) {
   // Every live goroutine ends at the trace's end (those whose id was reused are left
   // out) and is put away too; then all of them are in the archive.
   for (auto k = static_cast<uint32_t>(0); k < records_.size(); k++) {
-    if (summary_slot_[k] == kNone) continue;
+    if (!(summary_at_[k] & kInSlot)) continue;
     if (replaced_ && index_.get(summary_of(k).id) != k) continue;
     finalize(k, last_ts_, kNoEvent);
     if (const Pending* p = pending_if(k); p && p->extra) order_regions(k);
@@ -924,16 +922,26 @@ ArchivedSummary Summarizer::finish_archived(Summary& rest) {
     GoroutineSummary g;
     std::vector<RegionSummary> regions;
     for (uint32_t k = 0; k < records_.size(); k++) {
-      if (kept[k] || summary_slot_[k] != kNone) continue;
-      out.archive.goroutine(archived_at_[k], g, regions);
+      if (kept[k] || (summary_at_[k] & kInSlot)) continue;
+      out.archive.goroutine(summary_at_[k], g, regions);
       out.regions -= regions.size();
     }
   }
   out.goroutines.reserve(records_.size());
-  index_.for_each_in_order([&](int64_t, uint32_t k) { out.goroutines.push_back(archived_at_[k]); });
+  index_.for_each_in_order([&](int64_t, uint32_t k) { out.goroutines.push_back(summary_at_[k]); });
+  // What was kept per goroutine is of no more use: let it go before the output is made.
+  std::vector<uint64_t>().swap(summary_at_);
+  std::vector<Record>().swap(records_);
+  std::vector<Pending>().swap(pending_);
+  std::vector<GoroutineSummary>().swap(goroutines_);
+  std::vector<RegionSummary>().swap(regions_);
+  index_ = {};
   task_index_.for_each_in_order([&](int64_t, uint32_t k) {
     out.tasks.push_back((k & kArchivedTask) ? task_archived_at_[k & ~kArchivedTask] : out.archive.put_task(tasks_[k]));
   });
+  std::vector<TaskSummary>().swap(tasks_);
+  std::vector<uint64_t>().swap(task_archived_at_);
+  task_index_ = {};
   out.last_time = last_ts_;
   rest.block_reasons = reasons_.strings();
   rest.range_names = names_.names();

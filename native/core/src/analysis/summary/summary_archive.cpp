@@ -1,6 +1,9 @@
-// The records are varints: signed values zigzagged, times as differences from the
-// goroutine's creation (a time of 0, "absent", kept apart), event indices (kNoEvent
-// kept apart) and the ids of a list as they are.
+// The records are varints, signed values zigzagged. Each block of records has a base
+// time (its first record's): a goroutine's creation and a task's start are differences
+// from it, a goroutine's other times differences from its creation, a region's or task's
+// end from its start; a time of 0 ("absent") and kNoEvent are kept apart from every
+// other value. A region's goroutine is a difference from its goroutine's id, an end
+// event from the start event, a task's logs from the one before.
 #include "gotrace/analysis/summary_archive.h"
 
 #include <algorithm>
@@ -24,6 +27,8 @@ class Writer {
   // A time: 0 (absent) apart from every other, which is kept as its difference from base.
   void time(Time t, Time base) { u(t == 0 ? 0 : zigzag(static_cast<int64_t>(static_cast<uint64_t>(t) - static_cast<uint64_t>(base))) + 1); }
   void event(uint64_t i) { u(i == kNoEvent ? 0 : i + 1); }
+  // An event index as its difference from `from` (kNoEvent apart).
+  void event_after(uint64_t i, uint64_t from) { u(i == kNoEvent ? 0 : zigzag(static_cast<int64_t>(i - from)) + 1); }
   void stats(const ExecStats& st) {
     s(st.exec);
     s(st.sched_wait);
@@ -63,6 +68,10 @@ class Reader {
     const uint64_t v = u();
     return v == 0 ? kNoEvent : v - 1;
   }
+  uint64_t event_after(uint64_t from) {
+    const uint64_t v = u();
+    return v == 0 ? kNoEvent : from + static_cast<uint64_t>(unzigzag(v - 1));
+  }
   void stats(ExecStats& st) {
     st.exec = s();
     st.sched_wait = s();
@@ -93,46 +102,63 @@ uint32_t SummaryArchive::name_index(std::string_view name, uint64_t pc) {
   return it->second;
 }
 
-uint64_t SummaryArchive::put(const std::string& record) {
-  if (blocks_.empty() || blocks_.back().size() + record.size() > blocks_.back().capacity()) {
-    blocks_.emplace_back().reserve(std::max(kBlockBytes, record.size()));
+template <class Encode>
+uint64_t SummaryArchive::put(Time key, Encode encode) {
+  auto begin_block = [&] {
+    blocks_.push_back({{}, key});
+    blocks_.back().bytes.reserve(kBlockBytes);
+  };
+  if (blocks_.empty()) begin_block();
+  encode(blocks_.back().base);
+  if (blocks_.back().bytes.size() + scratch_.size() > blocks_.back().bytes.capacity()) {
+    begin_block();
+    encode(key);
+    if (scratch_.size() > kBlockBytes) blocks_.back().bytes.reserve(scratch_.size());
   }
-  std::vector<uint8_t>& b = blocks_.back();
+  std::vector<uint8_t>& b = blocks_.back().bytes;
   const uint64_t where = (static_cast<uint64_t>(blocks_.size() - 1) << 32) | b.size();
-  b.insert(b.end(), record.begin(), record.end());
+  b.insert(b.end(), scratch_.begin(), scratch_.end());
   return where;
 }
 
-const uint8_t* SummaryArchive::at(uint64_t where) const { return blocks_[where >> 32].data() + (where & 0xffffffffu); }
+const uint8_t* SummaryArchive::at(uint64_t where) const {
+  return blocks_[where >> 32].bytes.data() + (where & 0xffffffffu);
+}
+Time SummaryArchive::base_of(uint64_t where) const { return blocks_[where >> 32].base; }
 
 size_t SummaryArchive::bytes() const {
   size_t n = names_.capacity() * sizeof(Name) + name_ids_.size() * (sizeof(NameKey) + 16);
-  for (const auto& b : blocks_) n += b.capacity();
+  for (const Block& b : blocks_) n += b.bytes.capacity();
   return n;
 }
 
 uint64_t SummaryArchive::put_goroutine(const GoroutineSummary& g, std::span<const RegionSummary> regions) {
-  Writer w(scratch_);
-  w.s(g.id);
-  w.u(name_index(g.name, g.pc));
-  w.s(g.creation_time);
-  const Time base = g.creation_time;
-  w.time(g.start_time, base);
-  w.time(g.end_time, base);
-  w.stats(g.stats);
-  w.u(g.regions.size());
-  for (uint32_t k : g.regions) {
-    const RegionSummary& r = regions[k];
-    w.s(static_cast<int64_t>(r.task));
-    w.u(name_index(r.name, 0));
-    w.s(r.goroutine);
-    w.event(r.start_event);
-    w.event(r.end_event);
-    w.time(r.start, base);
-    w.time(r.end, base);
-    w.stats(r.stats);
-  }
-  return put(scratch_);
+  const uint32_t name = name_index(g.name, g.pc);
+  std::vector<uint32_t>& region_names = region_names_;
+  region_names.clear();
+  for (uint32_t k : g.regions) region_names.push_back(name_index(regions[k].name, 0));
+  return put(g.creation_time, [&](Time block_base) {
+    Writer w(scratch_);
+    w.s(g.id);
+    w.u(name);
+    w.time(g.creation_time, block_base);
+    const Time base = g.creation_time;
+    w.time(g.start_time, base);
+    w.time(g.end_time, base);
+    w.stats(g.stats);
+    w.u(g.regions.size());
+    for (size_t j = 0; j < g.regions.size(); j++) {
+      const RegionSummary& r = regions[g.regions[j]];
+      w.s(static_cast<int64_t>(r.task));
+      w.u(region_names[j]);
+      w.s(r.goroutine - g.id);
+      w.event(r.start_event);
+      w.event_after(r.end_event, r.start_event == kNoEvent ? 0 : r.start_event);
+      w.time(r.start, base);
+      w.time(r.end, r.start != 0 ? r.start : base);
+      w.stats(r.stats);
+    }
+  });
 }
 
 void SummaryArchive::goroutine(uint64_t where, GoroutineSummary& g, std::vector<RegionSummary>& regions) const {
@@ -141,7 +167,7 @@ void SummaryArchive::goroutine(uint64_t where, GoroutineSummary& g, std::vector<
   const Name& name = names_[r.u()];
   g.name = name.text;
   g.pc = name.pc;
-  g.creation_time = r.s();
+  g.creation_time = r.time(base_of(where));
   const Time base = g.creation_time;
   g.start_time = r.time(base);
   g.end_time = r.time(base);
@@ -153,43 +179,42 @@ void SummaryArchive::goroutine(uint64_t where, GoroutineSummary& g, std::vector<
     RegionSummary& reg = regions[k];
     reg.task = static_cast<TaskID>(r.s());
     reg.name = names_[r.u()].text;
-    reg.goroutine = r.s();
+    reg.goroutine = g.id + r.s();
     reg.start_event = r.event();
-    reg.end_event = r.event();
+    reg.end_event = r.event_after(reg.start_event == kNoEvent ? 0 : reg.start_event);
     reg.start = r.time(base);
-    reg.end = r.time(base);
+    reg.end = r.time(reg.start != 0 ? reg.start : base);
     r.stats(reg.stats);
     g.regions.push_back(k);
   }
 }
 
 uint64_t SummaryArchive::put_task(const TaskSummary& t) {
-  Writer w(scratch_);
-  w.s(static_cast<int64_t>(t.id));
-  w.u(name_index(t.name, 0));
-  w.s(static_cast<int64_t>(t.parent));
-  w.u(t.children.size());
-  for (TaskID c : t.children) w.s(static_cast<int64_t>(c));
-  w.event(t.start_event);
-  w.event(t.end_event);
-  w.s(t.start);
-  w.time(t.end, t.start);
-  // Logs and regions as differences from the one before (they come in order).
-  w.u(t.logs.size());
-  uint64_t prev = 0;
-  for (uint64_t i : t.logs) {
-    w.s(static_cast<int64_t>(i - prev));
-    prev = i;
-  }
-  w.u(t.regions.size());
-  prev = 0;
-  for (uint32_t k : t.regions) {
-    w.s(static_cast<int64_t>(k) - static_cast<int64_t>(prev));
-    prev = k;
-  }
-  w.u(t.goroutines.size());
-  for (GoID g : t.goroutines) w.s(g);
-  return put(scratch_);
+  const uint32_t name = name_index(t.name, 0);
+  return put(t.start, [&](Time block_base) {
+    Writer w(scratch_);
+    w.s(static_cast<int64_t>(t.id));
+    w.u(name);
+    w.s(static_cast<int64_t>(t.parent));
+    w.u(t.children.size());
+    for (TaskID c : t.children) w.s(static_cast<int64_t>(c));
+    w.event(t.start_event);
+    const uint64_t from = t.start_event == kNoEvent ? 0 : t.start_event;
+    w.event_after(t.end_event, from);
+    w.time(t.start, block_base);
+    w.time(t.end, t.start != 0 ? t.start : block_base);
+    // Logs as differences from the one before (they come in order), the first from the
+    // start; regions as their number (see the header).
+    w.u(t.logs.size());
+    uint64_t prev = from;
+    for (uint64_t i : t.logs) {
+      w.s(static_cast<int64_t>(i - prev));
+      prev = i;
+    }
+    w.u(t.regions.size());
+    w.u(t.goroutines.size());
+    for (GoID g : t.goroutines) w.s(g);
+  });
 }
 
 void SummaryArchive::task(uint64_t where, TaskSummary& t) const {
@@ -200,15 +225,16 @@ void SummaryArchive::task(uint64_t where, TaskSummary& t) const {
   t.children.clear();
   for (uint64_t n = r.u(); n > 0; n--) t.children.push_back(static_cast<TaskID>(r.s()));
   t.start_event = r.event();
-  t.end_event = r.event();
-  t.start = r.s();
-  t.end = r.time(t.start);
+  const uint64_t from = t.start_event == kNoEvent ? 0 : t.start_event;
+  t.end_event = r.event_after(from);
+  const Time block_base = base_of(where);
+  t.start = r.time(block_base);
+  t.end = r.time(t.start != 0 ? t.start : block_base);
   t.logs.clear();
-  uint64_t prev = 0;
+  uint64_t prev = from;
   for (uint64_t n = r.u(); n > 0; n--) t.logs.push_back(prev += static_cast<uint64_t>(r.s()));
   t.regions.clear();
-  prev = 0;
-  for (uint64_t n = r.u(); n > 0; n--) t.regions.push_back(static_cast<uint32_t>(prev += static_cast<uint64_t>(r.s())));
+  t.regions.resize(r.u());
   t.goroutines.clear();
   for (uint64_t n = r.u(); n > 0; n--) t.goroutines.push_back(r.s());
 }
