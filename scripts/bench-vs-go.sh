@@ -4,7 +4,8 @@
 # `gotrace bench`, best of 5 reads), alternating so that both see the same machine. Prints
 # each round and the ratio of the best events/s of each; then the whole process: a fresh
 # `gotrace stats --json` (streamed: it reads, counts and exits) against the time Go's
-# parser takes to parse the file in memory, best of each. Needs the Go oracle
+# parser takes to parse the file in memory, best of each; the same for a fresh
+# `gotrace analysis --json` (summaries, tasks and MMU, written out). Needs the Go oracle
 # (../shared/tools/install-go-oracle.sh).
 # With -g 1.27, Go 1.27's parser instead of Go 1.23's (the only one of the two that reads
 # Go 1.26-format traces), built beside ../shared/tools/install-go-newest.sh's Go.
@@ -46,6 +47,7 @@ for file in "$@"; do
   best_ours=0
   best_go_s=1e9
   best_stats_s=1e9
+  best_analysis_s=1e9
   for ((r = 1; r <= rounds; r++)); do
     go_line=$("$gobench" "$file")
     go_eps=$(sed -n 's/.*events_per_s=\([0-9]*\).*/\1/p' <<< "$go_line")
@@ -57,10 +59,14 @@ for file in "$@"; do
     stats=$( { /usr/bin/time -f '%e %M' "$gotrace" stats --json "$file" > /dev/null; } 2>&1 | tail -1)
     echo "round $r gotrace stats, whole process: ${stats% *} s, peak RSS $(( ${stats#* } / 1024 )) MB"
     best_go_s=$(python3 -c "print(min($best_go_s, $go_s))")
+    analysis=$( { /usr/bin/time -f '%e %M' "$gotrace" analysis --json "$file" > /dev/null; } 2>&1 | tail -1)
+    echo "round $r gotrace analysis --json, whole process: ${analysis% *} s, peak RSS $(( ${analysis#* } / 1024 )) MB"
     best_stats_s=$(python3 -c "print(min($best_stats_s, ${stats% *}))")
+    best_analysis_s=$(python3 -c "print(min($best_analysis_s, ${analysis% *}))")
     best_go=$(python3 -c "print(max($best_go, $go_eps))")
     best_ours=$(python3 -c "print(max($best_ours, $ours_eps))")
   done
   python3 -c "print(f'$file: gotrace {$best_ours/1e6:.2f} M events/s, Go {$best_go/1e6:.2f} M events/s: {$best_ours/$best_go:.2f}x')"
   python3 -c "print(f'$file: whole process, gotrace stats {$best_stats_s:.2f} s, Go parsing in memory {$best_go_s:.2f} s: {$best_go_s/$best_stats_s:.2f}x')"
+  python3 -c "print(f'$file: whole process, gotrace analysis --json {$best_analysis_s:.2f} s, Go parsing in memory {$best_go_s:.2f} s: {$best_go_s/$best_analysis_s:.2f}x')"
 done
