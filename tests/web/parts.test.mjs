@@ -129,3 +129,30 @@ test('a trace too large to hold whole opens in parts, each shown by every view',
   assert.equal(count(await statOf(page, 'events')), gotraceJson('stats', SAMPLE).events);
   assert.deepEqual(problems, { errors: [], dialogs: [], csp: [] });
 });
+
+test('a reload after a file too large to keep says why it did not reopen it; one kept reopens', async () => {
+  const { page, problems } = await openPage(env.browser, env.site.url);
+  // Files over 100 KB are not kept for a reload.
+  await page.evaluate(() => {
+    window.gotraceKeepBytes = 100_000;
+  });
+  await openFile(page, TRACE);
+  await show(page, '#/overview', '[data-testid=overview]');
+  await page.reload();
+  const banner = page.locator('[data-testid=error]');
+  await banner.waitFor({ timeout: 30_000 });
+  const text = await banner.textContent();
+  assert.match(text, /go127-gomaxprocs\.stress\.trace was not reopened/);
+  assert.match(text, /over 97\.\d KiB/);
+  assert.match(text, /open it again/);
+  assert.ok(await page.locator('.welcome').isVisible(), 'the welcome page shows');
+
+  // The sample (under the usual limit) is kept, and a reload reopens it.
+  await openFile(page, SAMPLE);
+  await show(page, '#/overview', '[data-testid=overview]');
+  assert.equal(await banner.count(), 0);
+  await page.reload();
+  await page.waitForSelector('[data-testid=overview] .cards', { timeout: 60_000 });
+  assert.equal(count(await statOf(page, 'events')), gotraceJson('stats', SAMPLE).events);
+  assert.deepEqual(problems, { errors: [], dialogs: [], csp: [] });
+});

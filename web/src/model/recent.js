@@ -1,8 +1,11 @@
 // The last opened file, kept in IndexedDB so that reloading a deep link reopens it.
-// Nothing leaves the machine: this is the browser's own storage for this origin.
+// Nothing leaves the machine: this is the browser's own storage for this origin. A file
+// over the limit is not copied there: only its name and size are kept, so that a reload
+// can say why it did not reopen it.
 const DB = 'gotrace';
 const STORE = 'recent';
-const LIMIT = 512 * 1024 * 1024;
+// What is kept whole at most (window.gotraceKeepBytes sets it in tests).
+const limit = () => window.gotraceKeepBytes ?? 512 * 1024 * 1024;
 
 function db() {
   return new Promise((resolve, reject) => {
@@ -14,12 +17,12 @@ function db() {
 }
 
 export async function rememberFile(blob, name) {
-  if (blob.size > LIMIT) return;
+  const record = blob.size > limit() ? { name, size: blob.size, keptBytes: limit() } : { blob, name };
   try {
     const d = await db();
     await new Promise((resolve, reject) => {
       const tx = d.transaction(STORE, 'readwrite');
-      tx.objectStore(STORE).put({ blob, name }, 'last');
+      tx.objectStore(STORE).put(record, 'last');
       tx.oncomplete = resolve;
       tx.onerror = () => reject(tx.error);
     });
@@ -29,6 +32,7 @@ export async function rememberFile(blob, name) {
   }
 }
 
+/** The last file: { blob, name }, or { name, size, keptBytes } if it was too large to keep; null if none. */
 export async function recallFile() {
   try {
     const d = await db();

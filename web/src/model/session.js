@@ -6,6 +6,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { TraceClient, CancelledError } from './client.js';
 import { OpenedTrace } from './openedTrace.js';
 import { rememberFile, recallFile } from './recent.js';
+import { formatBytes } from './format.js';
 
 /**
  * onNewTrace(): called as a trace the person chose is shown, not one reopened on start
@@ -168,7 +169,17 @@ export function useSession({ onNewTrace } = {}) {
       openUrl(url, url.split('/').pop() || url, { source: 'startUrl' });
     } else if (location.hash.length > 2) {
       recallFile().then((r) => {
-        if (r && serialRef.current === 0) openBlob(r.blob, r.name, { source: 'recalled' });
+        if (!r || serialRef.current !== 0) return;
+        if (r.blob) {
+          openBlob(r.blob, r.name, { source: 'recalled' });
+        } else {
+          setError({
+            title: `${r.name} was not reopened`,
+            message:
+              `Files over ${formatBytes(r.keptBytes)} are not copied into the browser's storage, and this one is ` +
+              `${formatBytes(r.size)}: open it again (Open trace…, or drop it here).`,
+          });
+        }
       });
     }
   }, []);
