@@ -62,7 +62,7 @@ TEST_CASE("a part's timeline begins a goroutine named by a status where the part
     const TimelineIndex index = build_timeline_index(part.store);
     const TrackList tracks = list_tracks(index);
     const Time start = part.store.time(0);
-    size_t at_start = 0;
+    size_t at_start = 0, waiting = 0;
     for (int64_t g : tracks.goroutines) {
       INFO("goroutine " << g);
       const Track track{TrackKind::Goroutine, g};
@@ -72,9 +72,14 @@ TEST_CASE("a part's timeline begins a goroutine named by a status where the part
       REQUIRE(want);
       CHECK(got->start == start);
       CHECK(got->state == want->state);
+      // Waiting for what it began to wait for before the part (the tables are the whole
+      // read's: the same string ids).
+      CHECK(got->detail == want->detail);
+      waiting += got->state == SliceState::Waiting && got->detail != 0;
       if (got->end_event != kNoSliceEvent && want->end_event != kNoSliceEvent) CHECK(got->end == want->end);
       at_start++;
     }
     CHECK(at_start > 0);
+    CHECK(waiting > 0);
   }
 }

@@ -5,10 +5,13 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "corpus.h"
 #include "gotrace/event_format.h"
+#include "gotrace/event_view.h"
+#include "gotrace/go_quote.h"
 #include "gotrace/reader.h"
 #include "gotrace/v2_spec.h"
 
@@ -41,12 +44,48 @@ bool as_named(std::string& text) {
   return true;
 }
 
+// First statuses of a part that told why their goroutine waits or stopped (a reason not "").
+size_t waits_told = 0;
+
+// For each generation of a store, why each goroutine waiting or runnable as it begins is
+// so: the reason of the transition into that state ("" for one not told, as a status's).
+struct WaitReasons {
+  explicit WaitReasons(const EventStore& s) {
+    std::map<GoID, std::string> waiting;
+    size_t k = 0;
+    for (size_t i = 0; i < s.size(); i++) {
+      for (; k < s.generations.size() && s.generations[k].first_event == i; k++) at.push_back(waiting);
+      EventView ev(s, i);
+      if (ev.kind() != EventKind::StateTransition) continue;
+      const StateTransition st = ev.state_transition();
+      if (st.resource.kind != ResourceKind::Goroutine) continue;
+      if (st.go_to() != GoState::Waiting && st.go_to() != GoState::Runnable) {
+        waiting.erase(st.resource.id);
+      } else if (st.go_from() != st.go_to()) {
+        waiting[st.resource.id] = std::string(st.reason);
+      }
+    }
+    for (; k < s.generations.size(); k++) at.push_back(waiting);
+  }
+  std::vector<std::map<GoID, std::string>> at;
+};
+
+// The Go-quoted reason in an event's text ("" if it has none).
+std::string reason_in(const std::string& text) {
+  const size_t at = text.find(" Reason=");
+  if (at == std::string::npos) return "";
+  const size_t from = at + 8, end = text.find_first_of(" \n", text.find('"', from + 1));
+  return text.substr(from, end - from);
+}
+
 // Holds `part` (generations [first, last] read again) to the events of the whole read
 // there: every column, and the text of each event, but that the first status of each
 // goroutine and proc alive before `first` reads from Undetermined (as in a trace's first
-// generation), once each at most; and to its error where the last generation is the whole
-// read's last (a trace that breaks off), or none.
-void check_same_events(const ReadResult& whole_read, size_t first, size_t last, const ReadResult& part) {
+// generation), once each at most, a goroutine waiting then with the reason it began to
+// wait for before `first` (the whole read's status says none); and to its error where
+// the last generation is the whole read's last (a trace that breaks off), or none.
+void check_same_events(const ReadResult& whole_read, const WaitReasons& reasons, size_t first, size_t last,
+                       const ReadResult& part) {
   INFO("generations " << first << " to " << last);
   const EventStore& whole = whole_read.store;
   REQUIRE(error_of(part) == (last + 1 == whole.generations.size() ? error_of(whole_read) : ""));
@@ -79,24 +118,44 @@ void check_same_events(const ReadResult& whole_read, size_t first, size_t last, 
       INFO(got);
       const std::string resource = got.substr(got.find("ID=") - 4, got.find(' ', got.find("ID=")) - got.find("ID=") + 4);
       CHECK(named.insert(resource).second);  // once per goroutine or proc
+      if (got.find("GoID=") != std::string::npos &&
+          (got.find("->Waiting") != std::string::npos || got.find("->Runnable") != std::string::npos)) {
+        // The wait's or the stop's reason, from before the part.
+        const GoID g = std::stoll(got.substr(got.find("GoID=") + 5));
+        const auto& waiting = reasons.at[first];
+        const auto it = waiting.find(g);
+        std::string expected;
+        append_go_quoted(expected, it != waiting.end() ? it->second : "");
+        const std::string reason = reason_in(got);
+        CHECK(reason == expected);
+        if (reason != "\"\"") waits_told++;
+        got.replace(got.find(" Reason=") + 8, reason.size(), reason_in(want));
+      }
     }
     REQUIRE(got == want);
   }
   if (first > 0) CHECK(!named.empty());
 }
 
+// The same, the reasons found here.
+void check_same_events(const ReadResult& whole_read, size_t first, size_t last, const ReadResult& part) {
+  const WaitReasons reasons(whole_read.store);
+  check_same_events(whole_read, reasons, first, last, part);
+}
+
 // Every `step`th generation read alone, and from there the three after it.
 void check_generations(std::span<const uint8_t> bytes, const ReadResult& whole, size_t step) {
   const size_t n = whole.store.generations.size();
+  const WaitReasons reasons(whole.store);
   for (size_t k = 0; k < n; k += step) {
     ReadResult alone;
     read_generations(bytes, whole.store, k, k, alone);
-    check_same_events(whole, k, k, alone);
+    check_same_events(whole, reasons, k, k, alone);
     if (k + 1 == n) break;
     const size_t last = std::min(n - 1, k + 3);
     ReadResult run;
     read_generations(bytes, whole.store, k + 1, last, run);
-    check_same_events(whole, k + 1, last, run);
+    check_same_events(whole, reasons, k + 1, last, run);
   }
 }
 
@@ -118,6 +177,9 @@ TEST_CASE("every v2 corpus trace's generations read again are the whole read's e
   }
   CHECK(traces > 60);
   CHECK(generations > 2000);
+  // Goroutines blocked or stopped before a part begins are told why (go122-workload's GC
+  // workers waiting among them), not for nothing.
+  CHECK(waits_told > 100);
 }
 
 TEST_CASE("a read resumed at a generation differs from one begun there", "[v2][generations][corpus]") {

@@ -185,7 +185,8 @@ StateTransition EventView::state_transition() const {
       break;
     case EvGoStatus:
     case EvGoStatusStack:
-      go(arg_g, static_cast<GoState>(s_->c(i_) & 0xff), to_go_state(static_cast<WireGoStatus>(s_->c(i_) >> 8)));
+      go(arg_g, static_cast<GoState>(s_->c(i_) & 0xff), to_go_state(static_cast<WireGoStatus>((s_->c(i_) >> 8) & 0xff)));
+      if (const StringID why = s_->status_reason(i_)) st.reason = str(why);
       // Since Go 1.26 the status's stack is the goroutine's, so its transition's too
       // (in a store read as Go 1.27 reads it; Go 1.23 gave it none).
       if (s_->format.leading_syncs) own_stack();

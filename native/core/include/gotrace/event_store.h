@@ -144,6 +144,23 @@ class EventStore {
   // read again (read_generations), whose Syncs Go numbers from the trace's first.
   size_t generations_before = 0;
   FormatInfo format;
+  // The reasons first statuses carry (see event_view.h), few: a goroutine waiting or
+  // runnable when generations read again begin has its reason from before them.
+  std::vector<StringID> status_reasons;
+  // The slot of reason s in status_reasons, 1-based (0 once 65,535 are taken).
+  uint32_t status_reason_slot(StringID s) {
+    for (size_t k = 0; k < status_reasons.size(); k++)
+      if (status_reasons[k] == s) return static_cast<uint32_t>(k + 1);
+    if (status_reasons.size() >= 0xffff) return 0;
+    status_reasons.push_back(s);
+    return static_cast<uint32_t>(status_reasons.size());
+  }
+  // The reason GoStatus event i carries, or 0.
+  StringID status_reason(size_t i) const { return status_reason_in(c(i)); }
+  StringID status_reason_in(uint32_t c) const {
+    const uint32_t k = c >> 16;
+    return k != 0 && k <= status_reasons.size() ? status_reasons[k - 1] : 0;
+  }
 
   // Begins an empty store with the tables of `o` (strings, stacks, contexts, format):
   // events read again from o's trace then have o's ids (read_generations).
@@ -318,6 +335,7 @@ class EventStore::ChunkColumns {
   uint32_t b(size_t i) const { return wide(i) ? static_cast<uint32_t>(s_->extra(word(i)) >> 32) : 0; }
   uint32_t c(size_t i) const { return wide(i) ? static_cast<uint32_t>(s_->extra(word(i) + 1)) : 0; }
   uint64_t ab(size_t i) const { return wide(i) ? s_->extra(word(i)) : word(i); }
+  StringID status_reason(size_t i) const { return s_->status_reason_in(c(i)); }
 
  private:
   bool wide(size_t i) const { return c_->type[i & kMask] & kWideFlag; }

@@ -10,6 +10,9 @@
 //   GoCreateSyscall, GoStart, GoUnblock, GoSwitch, GoSwitchDestroy,
 //   GCMarkAssistActive                ab = goroutine
 //   GoStatus, GoStatusStack           ab = goroutine, c = old GoState | wire status << 8
+//                                     | k << 16: the reason (GoBlock's, GoStop's) of a wait
+//                                     or a stop begun before the store's first generation,
+//                                     status_reasons[k - 1] (0: none; read_generations)
 //   GoStop, GoBlock                   a = reason string
 //   STWBegin, STWEnd                  a = kind string
 //   GoLabel                           a = label string

@@ -106,6 +106,7 @@ class Emitter {
         uint64_t wire = ev.type == EvProcStatus ? a[1] : a[2];
         ab = a[0];
         c = static_cast<uint32_t>(extra0 | wire << 8);
+        if (name != 0) c |= store_.status_reason_slot(name) << 16;  // a restored wait's reason
         break;
       }
       case EvGoCreate:

@@ -86,6 +86,9 @@ class Ordering {
     // Restored from a resume point and not named by a status since: its first status
     // reads from Undetermined, as in a trace's first generation (restore()).
     bool restored = false;
+    // Why it waits or is runnable: the reason string of the GoBlock or GoStop that put it
+    // there (0: none, or not known). The first status of a goroutine restored carries it.
+    StringID reason = 0;
     Seq seq;
     std::vector<UserRegion> regions;
     RangeState ranges;

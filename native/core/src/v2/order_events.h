@@ -191,6 +191,7 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
   if (status >= kWireGoStatusCount) order_fail(fmt("invalid status for goroutine %lld: %llu", (long long)gid, (unsigned long long)status));
   auto wire = static_cast<WireGoStatus>(status);
   GoState old = to_go_state(wire);
+  StringID reason = 0;  // of a goroutine restored waiting or runnable (GState::reason)
   if (GState* s = g_state(gid)) {
     if (s->status != wire) {
       order_fail(fmt("inconsistent status for goroutine %lld: old %s vs. new %s", (long long)gid,
@@ -199,6 +200,7 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
     if (s->restored) [[unlikely]] {
       s->restored = false;
       old = GoState::Undetermined;
+      if (wire == WireGoStatus::Waiting || wire == WireGoStatus::Runnable) reason = s->reason;
     }
     s->seq = Seq{gen_, 0};
   } else if (gen_ == initial_gen_) {
@@ -242,7 +244,7 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
     default:
       break;
   }
-  push_cold(report, ev, static_cast<uint64_t>(old));
+  push_cold(report, ev, static_cast<uint64_t>(old), reason);
   return true;
 }
 
@@ -260,7 +262,7 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
   return true;
 }
 
-[[gnu::always_inline]] inline bool Ordering::go_stop_exec(WireEvent& ev, const Generation&, const Context& cur, MState& next) {
+[[gnu::always_inline]] inline bool Ordering::go_stop_exec(WireEvent& ev, const Generation& gen, const Context& cur, MState& next) {
   validate_ctx(cur, kUserGo);
   GState* s = current_g(ev, cur, WireGoStatus::Running);
   switch (ev.type) {
@@ -268,11 +270,13 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
       delete_g_state(cur.g);
       break;
     case EvGoStop:
-      s->status = WireGoStatus::Runnable;
+    case EvGoBlock: {
+      s->status = ev.type == EvGoStop ? WireGoStatus::Runnable : WireGoStatus::Waiting;
+      // An id the generation lacks fails as the event is stored (push).
+      const uint32_t reason = gen.strings.get(ev.args[0]);
+      s->reason = reason == LocalIds::kMissing ? 0 : reason;
       break;
-    case EvGoBlock:
-      s->status = WireGoStatus::Waiting;
-      break;
+    }
   }
   next.g = kNoGoroutine;
   push(cur, ev);
@@ -298,6 +302,7 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
   GState* s = g_state(gid);
   if (!s || s->status != WireGoStatus::Waiting || !seq.succeeds(s->seq)) return false;
   s->status = WireGoStatus::Runnable;
+  s->reason = 0;
   s->seq = seq;
   push(cur, ev);
   return true;
@@ -316,6 +321,7 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
   synth.offset = ev.offset;
   if (ev.type == EvGoSwitch) {
     curg->status = WireGoStatus::Waiting;
+    curg->reason = 0;
     synth.type = EvGoBlock;  // no reason, no stack
     push_cold(cur, synth);
   } else {
@@ -377,6 +383,7 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
   GState* s = current_g(ev, cur, WireGoStatus::Syscall);
   next.g = kNoGoroutine;
   s->status = WireGoStatus::Runnable;
+  s->reason = 0;
   push_cold(cur, ev);
   return true;
 }

@@ -41,7 +41,7 @@ void for_each_goroutine_change(const EventStore& s, size_t from, size_t to, F&& 
 // (EventStore::ChunkColumns): `Events` is either.
 template <class Events>
 GoState status_new_state(const Events& s, uint32_t e) {
-  return to_go_state(static_cast<WireGoStatus>(s.c(e) >> 8));
+  return to_go_state(static_cast<WireGoStatus>((s.c(e) >> 8) & 0xff));
 }
 template <class Events>
 bool status_from_undetermined(const Events& s, uint32_t e) {
@@ -80,7 +80,12 @@ struct GoroutineFamily {
       case EvGoCreateSyscall:
       case EvGoSyscallBegin: return 3;
       case EvGoStatus:
-      case EvGoStatusStack: return slot_of(status_new_state(s, e));
+      case EvGoStatusStack: {
+        const int k = slot_of(status_new_state(s, e));
+        // Runnable or waiting since before the store's first generation, for this reason.
+        if (k == 1 || k == 2) detail = s.status_reason(e);
+        return k;
+      }
       default: return kGap;
     }
   }
