@@ -14,15 +14,15 @@ const env = useBrowser();
 const TRACE = corpusTrace('newest/go127-gomaxprocs.stress.trace');
 const PART_EVENTS = 40_000;
 
-// Sets the trace worker's limits: files over 100 KB open in parts of at most PART_EVENTS events.
-async function smallParts(page) {
+// Sets the trace worker's limits: files over 100 KB open in parts of at most `events` events.
+async function smallParts(page, events = PART_EVENTS) {
   for (let i = 0; i < 100 && page.workers().length === 0; i++) await page.waitForTimeout(100);
   const worker = page.workers().find((w) => /gotrace|blob:/.test(w.url()));
   assert.ok(worker, 'the trace worker runs');
   await worker.evaluate((n) => {
     self.gotracePartBytes = 100_000;
     self.gotracePartEvents = n;
-  }, PART_EVENTS);
+  }, events);
 }
 
 const partText = (page) => page.locator('[data-testid=part-text]').textContent();
@@ -127,6 +127,37 @@ test('a trace too large to hold whole opens in parts, each shown by every view',
   assert.equal(await page.locator('[data-testid=part-bar]').count(), 0);
   assert.equal(await page.locator('[data-testid=part-heading]').count(), 0);
   assert.equal(count(await statOf(page, 'events')), gotraceJson('stats', SAMPLE).events);
+  assert.deepEqual(problems, { errors: [], dialogs: [], csp: [] });
+});
+
+test('the part after the first, opened while the rest is unread, is a whole part', async () => {
+  // 1,384 generations of about 50 events each: parts of 2,000 events are ~40 of them.
+  const STACKS = corpusTrace('newest/go124-stacks.stress.trace');
+  const budget = 2_000;
+  const { page, problems } = await openPage(env.browser, env.site.url);
+  await smallParts(page, budget);
+  // The rest of the trace is not read in the background: the page knows only the
+  // generations the first part needed, and the one after it.
+  await page.workers()[0].evaluate(() => {
+    self.gotraceHoldReading = true;
+  });
+  await openFile(page, STACKS);
+  await page.waitForSelector('[data-testid=part-bar]', { timeout: 60_000 });
+  const firstPart = await openPartOf(page);
+  assert.ok(firstPart.last > 10, `the first part: generations 1–${firstPart.last + 1}`);
+  await page.waitForTimeout(1500);  // the part bar's poll of how far the reading is
+  assert.ok(await page.locator('[data-testid=part-reading]').isVisible());
+  await page.locator('[data-testid=part-bar] button', { hasText: 'Later' }).click();
+  await page.waitForFunction((first) => {
+    const m = /generations? (\d+)/.exec(document.querySelector('[data-testid=part-text]')?.textContent ?? '');
+    return m && Number(m[1]) - 1 > first;
+  }, firstPart.first);
+  const later = await openPartOf(page);
+  assert.equal(later.first, firstPart.last + 1);
+  // A part's worth of generations (about 50 events each), not the one or two
+  // known at the click.
+  assert.ok(later.events > budget / 2,
+    `${later.events} events in generations ${later.first + 1}–${later.last + 1}`);
   assert.deepEqual(problems, { errors: [], dialogs: [], csp: [] });
 });
 

@@ -44,6 +44,19 @@ let openInfo = null;  // what open or openPart returned for the open trace
 const partBytes = () => self.gotracePartBytes ?? 256 * 2 ** 20;
 const partEvents = () => self.gotracePartEvents ?? 8e6;
 
+// Reads on until the generations from `first` hold more than a part's events, or all
+// are read.
+function readPartOn(traceIndex, first) {
+  let events = 0;
+  let counted = first;
+  for (;;) {
+    const gens = traceIndex.generations;
+    for (; counted < gens.length; counted++) events += gens[counted].events;
+    if (traceIndex.complete || events > partEvents()) return;
+    traceIndex.advance(1);
+  }
+}
+
 // Requests being answered (open awaits while reading), and the background work left.
 let inFlight = 0;
 let background = null;
@@ -150,8 +163,7 @@ const methods = {
       if (newIndex) {
         // The first part is shown as soon as its generations are read; the rest of the
         // trace is read in the background (indexStep).
-        const eventsRead = () => newIndex.generations.reduce((n, g) => n + g.events, 0);
-        while (!newIndex.complete && eventsRead() <= partEvents()) newIndex.advance(1);
+        readPartOn(newIndex, 0);
         const [first, last] = partFrom(newIndex.generations, 0, partEvents());
         const t = newIndex.openPart(first, last, { allowPartial: true, onProgress });
         index?.dispose();
@@ -164,9 +176,15 @@ const methods = {
     index = null;
     return adopt(t, input.size ?? input.length, null);
   },
-  // Another part of a trace opened in parts: generations [first, last].
+  // Another part of a trace opened in parts: generations [first, last]. One that ends at
+  // the last generation read so far (the page chose it from what was read) takes those
+  // read on meanwhile, up to a part's events, so that it is not cut short.
   openPart(id, first, last) {
     if (!index) throw new Error('the trace open is not opened in parts');
+    if (!index.complete && last === index.generations.length - 1) {
+      readPartOn(index, first);
+      [first, last] = partFrom(index.generations, first, partEvents());
+    }
     // The part open goes first: two parts at once would need twice the memory (and the
     // memory WebAssembly takes it keeps). If the new part cannot be read, none is open.
     trace?.dispose();
@@ -281,8 +299,10 @@ function partsOf({ first, last }) {
 }
 
 // A background step that reads on in the trace opened in parts, for about 50 ms: done
-// once the whole trace is read.
+// once the whole trace is read (or at once if tests hold the reading, to act while the
+// rest is unread).
 function indexStep() {
+  if (self.gotraceHoldReading) return true;
   const until = performance.now() + 50;
   while (performance.now() < until) {
     if (!index.advance(1)) return true;
