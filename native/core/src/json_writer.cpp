@@ -11,6 +11,18 @@ void append_json_string(std::string& out, std::string_view s) {
   static const char* hex = "0123456789abcdef";
   out += '"';
   for (size_t i = 0; i < s.size(); i++) {
+    // The run of bytes that need nothing (most strings are all of them), appended at once.
+    size_t plain = i;
+    while (plain < s.size()) {
+      const auto b = static_cast<unsigned char>(s[plain]);
+      if (b < 0x20 || b >= 0x7f || b == '"' || b == '\\') break;
+      plain++;
+    }
+    if (plain > i) {
+      out.append(s.data() + i, plain - i);
+      if (plain == s.size()) break;
+      i = plain;
+    }
     unsigned char c = static_cast<unsigned char>(s[i]);
     switch (c) {
       case '"': out += "\\\""; continue;
