@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "both_at_once.h"
 #include "command.h"
 #include "file_io.h"
 #include "mapped_file.h"
@@ -81,12 +82,14 @@ int run_analysis(const Args& args) {
   if (!timing) {
     // Streamed: each generation's events go through the summaries and the MMU passes and
     // are released, and each goroutine and task is put away in a few bytes as it ends, so
-    // memory stays that of about one generation besides the archive.
+    // memory stays that of about one generation besides the archive. The two passes run
+    // at once on two cores: both only read the generation, which the reader leaves as it
+    // is until they are done.
     MappedFile file(args.positional()[0]);
     std::unique_ptr<ReportBuilder> builder;
     read_streamed(file.bytes(), r, [&](const EventStore& s, size_t from, size_t to) {
       if (!builder) builder = std::make_unique<ReportBuilder>(s, SummaryKeeping::Archived);
-      builder->add(from, to);
+      both_at_once([&] { builder->add_utilization(from, to); }, [&] { builder->add_summaries(from, to); });
       release_read_bytes(file, s);
     });
     if (!builder) builder = std::make_unique<ReportBuilder>(r.store, SummaryKeeping::Archived);

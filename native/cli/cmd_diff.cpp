@@ -8,7 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <thread>
+#include "both_at_once.h"
 
 #include "command.h"
 #include "file_io.h"
@@ -161,28 +161,18 @@ int run_diff(const Args& args) {
   if (ranges) {
     open_side(0);
     TraceSession& t = *sessions[0];
-    std::thread other([&] { range_after = trace_figures(t.store(), t.summary(), range_b); });
-    range_before = trace_figures(t.store(), t.summary(), range_a);
-    other.join();
+    both_at_once([&] { range_after = trace_figures(t.store(), t.summary(), range_b); },
+                 [&] { range_before = trace_figures(t.store(), t.summary(), range_a); });
   } else {
-    std::exception_ptr failed;
-    std::thread other([&] {
-      try {
-        open_side(1);
-        sessions[1]->diff_figures();
-      } catch (...) {
-        failed = std::current_exception();
-      }
-    });
-    try {
-      open_side(0);
-      sessions[0]->diff_figures();
-    } catch (...) {
-      other.join();
-      throw;
-    }
-    other.join();
-    if (failed) std::rethrow_exception(failed);
+    both_at_once(
+        [&] {
+          open_side(1);
+          sessions[1]->diff_figures();
+        },
+        [&] {
+          open_side(0);
+          sessions[0]->diff_figures();
+        });
   }
   for (size_t k = 0; k < sessions.size(); k++) {
     if (!sessions[k]->read().ok()) {

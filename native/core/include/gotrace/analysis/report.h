@@ -60,6 +60,11 @@ class ReportBuilder {
   ~ReportBuilder();
   // Events [from, to) of the store, which follow those added before.
   void add(size_t from, size_t to);
+  // The same in two halves, the summaries and the MMU's utilization, which share nothing
+  // but the store they read: a caller may run them on two threads at once (gotrace
+  // analysis does), while nothing writes to the store. Each gets every range of events.
+  void add_summaries(size_t from, size_t to);
+  void add_utilization(size_t from, size_t to);
   Report finish(std::string error = "");
 
  private:
