@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <memory>
 #include <stdexcept>
+#include <thread>
 
 #include "corpus.h"
 #include "gotrace/analysis/analysis_json.h"
@@ -85,6 +86,28 @@ TEST_CASE("a streamed read gives the whole read's stats and report, holding one 
   CHECK(released >= 5);
   // The annotation traces log into tasks that have ended.
   CHECK(restored >= 3);
+}
+
+TEST_CASE("the report's two passes run at once on two threads give the same report", "[streamed]") {
+  // As gotrace analysis runs them: the summaries here, the utilization beside, over each
+  // generation as it is read.
+  for (const char* name : {"newest/go127-gomaxprocs.stress", "go122-workload", "go123-annotations-stress"}) {
+    INFO(name);
+    const std::vector<uint8_t> bytes = read_bytes(trace_path(name));
+    const ReadResult whole = read_trace(bytes);
+    std::unique_ptr<analysis::ReportBuilder> builder;
+    ReadResult r;
+    size_t generations = 0;
+    read_streamed(bytes, r, [&](const EventStore& s, size_t from, size_t to) {
+      if (!builder) builder = std::make_unique<analysis::ReportBuilder>(s, analysis::SummaryKeeping::Archived);
+      std::thread beside([&] { builder->add_utilization(from, to); });
+      builder->add_summaries(from, to);
+      beside.join();
+      generations++;
+    });
+    CHECK(generations >= 2);
+    CHECK(report_text(builder->finish()) == report_text(analysis::analyze(whole.store)));
+  }
 }
 
 TEST_CASE("a consumer's exception ends a streamed read and is rethrown", "[streamed]") {
