@@ -19,6 +19,18 @@
 namespace gotrace::analysis {
 namespace {
 
+// A free slot of `pool`: one given back (reset when it was), or a new one.
+template <class T>
+uint32_t take_slot(std::vector<T>& pool, std::vector<uint32_t>& free) {
+  if (free.empty()) {
+    pool.emplace_back();
+    return static_cast<uint32_t>(pool.size() - 1);
+  }
+  const uint32_t k = free.back();
+  free.pop_back();
+  return k;
+}
+
 // A record made new in place (its lists' memory freed), for its slot's next tenant.
 template <class T>
 void reset(T& v) {
@@ -67,14 +79,7 @@ uint32_t Summarizer::task_index(TaskID id) {
 
 // A slot of tasks_ for task id, empty but for the id.
 uint32_t Summarizer::task_slot(TaskID id) {
-  uint32_t k;
-  if (free_tasks_.empty()) {
-    k = static_cast<uint32_t>(tasks_.size());
-    tasks_.emplace_back();
-  } else {
-    k = free_tasks_.back();
-    free_tasks_.pop_back();
-  }
+  const uint32_t k = take_slot(tasks_, free_tasks_);
   tasks_[k].id = id;
   task_index_.set(static_cast<int64_t>(id), k);
   return k;
@@ -227,28 +232,13 @@ uint32_t Summarizer::create(GoID id) {
     goroutines_.emplace_back().id = id;
     return k;
   }
-  uint32_t slot;
-  if (free_summaries_.empty()) {
-    slot = static_cast<uint32_t>(goroutines_.size());
-    goroutines_.emplace_back();
-  } else {
-    slot = free_summaries_.back();
-    free_summaries_.pop_back();
-  }
+  const uint32_t slot = take_slot(goroutines_, free_summaries_);
   goroutines_[slot].id = id;
   summary_at_.push_back(kInSlot | slot);
   return k;
 }
 
-uint32_t Summarizer::new_region() {
-  if (free_regions_.empty()) {
-    regions_.emplace_back();
-    return static_cast<uint32_t>(regions_.size() - 1);
-  }
-  const uint32_t k = free_regions_.back();
-  free_regions_.pop_back();
-  return k;
-}
+uint32_t Summarizer::new_region() { return take_slot(regions_, free_regions_); }
 
 void Summarizer::archive_ended() {
   archived_ = std::make_unique<ArchivedSummary>();
@@ -278,14 +268,7 @@ void Summarizer::restore(uint32_t g) {
   archived_->restored++;
   archived_->archive.goroutine(summary_at_[g], restored_, restored_regions_);
   archived_->regions -= restored_regions_.size();
-  uint32_t slot;
-  if (free_summaries_.empty()) {
-    slot = static_cast<uint32_t>(goroutines_.size());
-    goroutines_.emplace_back();
-  } else {
-    slot = free_summaries_.back();
-    free_summaries_.pop_back();
-  }
+  const uint32_t slot = take_slot(goroutines_, free_summaries_);
   GoroutineSummary& s = goroutines_[slot];
   s = restored_;
   s.regions.clear();
