@@ -158,6 +158,21 @@ test('the part after the first, opened while the rest is unread, is a whole part
   // known at the click.
   assert.ok(later.events > budget / 2,
     `${later.events} events in generations ${later.first + 1}–${later.last + 1}`);
+
+  // The same with the rest read in the background: the worker may then know more
+  // generations than the page, which chose its part from fewer.
+  await page.workers()[0].evaluate(() => {
+    delete self.gotraceHoldReading;
+  });
+  await openFile(page, STACKS);
+  await page.waitForFunction(() => /generations 1–/.test(document.querySelector('[data-testid=part-text]')?.textContent ?? ''));
+  const again = await openPartOf(page);
+  await page.waitForTimeout(300);
+  await page.locator('[data-testid=part-bar] button', { hasText: 'Later' }).click();
+  await page.waitForFunction(() => !/generations 1–/.test(document.querySelector('[data-testid=part-text]')?.textContent ?? ''));
+  const next = await openPartOf(page);
+  assert.equal(next.first, again.last + 1);
+  assert.ok(next.events > budget / 2, `${next.events} events in generations ${next.first + 1}–${next.last + 1}`);
   assert.deepEqual(problems, { errors: [], dialogs: [], csp: [] });
 });
 

@@ -123,6 +123,8 @@ export function useSession({ onNewTrace } = {}) {
 
   // Another part of a trace opened in parts: shown in place of the part open, in the
   // same view (its ids and times may not be in the new part: the views say so).
+  // Generations [first, last], or (one of them null) the part that begins at `first` or
+  // ends at `last`, as the worker chooses it.
   const openPart = useCallback(
     async (first, last) => {
       if (!opened?.info.parts || loadingRef.current) return;

@@ -29,7 +29,7 @@ import { openTrace, openTraceIndex, loadCore, isDefaultMmuFlags } from 'gotrace'
 import { inflateBlob, isGzip } from './read.js';
 import { analysisPart, backgroundSteps, PIECE_EVENTS } from './analysis-parts.js';
 import { nextTurn } from './next-turn.js';
-import { partFrom } from '../model/parts.js';
+import { partFrom, partTo } from '../model/parts.js';
 
 let trace = null;
 let traceId = 0;  // the number of the open trace (open's result.trace)
@@ -44,8 +44,8 @@ let openInfo = null;  // what open or openPart returned for the open trace
 const partBytes = () => self.gotracePartBytes ?? 256 * 2 ** 20;
 const partEvents = () => self.gotracePartEvents ?? 8e6;
 
-// Reads on until the generations from `first` hold more than a part's events, or all
-// are read.
+// Reads on until the generations from `first` hold more than a part's events (the last
+// one read waits for the next), or all are read.
 function readPartOn(traceIndex, first) {
   let events = 0;
   let counted = first;
@@ -176,14 +176,17 @@ const methods = {
     index = null;
     return adopt(t, input.size ?? input.length, null);
   },
-  // Another part of a trace opened in parts: generations [first, last]. One that ends at
-  // the last generation read so far (the page chose it from what was read) takes those
-  // read on meanwhile, up to a part's events, so that it is not cut short.
+  // Another part of a trace opened in parts: generations [first, last]; with `last` null,
+  // the part that begins at `first`, with `first` null the one that ends at `last`, chosen
+  // here from the generations read (more than the page may know of: the rest of the trace
+  // is read meanwhile), reading on until the part is whole.
   openPart(id, first, last) {
     if (!index) throw new Error('the trace open is not opened in parts');
-    if (!index.complete && last === index.generations.length - 1) {
+    if (last === null) {
       readPartOn(index, first);
       [first, last] = partFrom(index.generations, first, partEvents());
+    } else if (first === null) {
+      [first, last] = partTo(index.generations, last, partEvents());
     }
     // The part open goes first: two parts at once would need twice the memory (and the
     // memory WebAssembly takes it keeps). If the new part cannot be read, none is open.

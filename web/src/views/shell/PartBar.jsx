@@ -3,17 +3,18 @@
 // time axis (the part open marked), and opens another part: the one before or after, or
 // the one that begins at a generation clicked.
 import { formatCount, formatDuration } from '../../model/format.js';
-import { partFrom, partTo } from '../../model/parts.js';
 
 export function PartBar({ parts, eventCount, bytes, onOpenPart, busy }) {
-  const { generations: gens, first, last, stats, partEvents, complete } = parts;
+  const { generations: gens, first, last, stats, complete } = parts;
   const bytesRead = gens.reduce((n, g) => n + g.bytes, 0);
   const t0 = gens[0].start;
   const span = Math.max(1, gens[gens.length - 1].end - t0);
   const at = (t) => `${(((t - t0) / span) * 100).toFixed(3)}%`;
   const width = (a, b) => `${Math.max(0.15, ((b - a) / span) * 100).toFixed(3)}%`;
   const maxEvents = Math.max(...gens.map((g) => g.events));
-  const open = (range) => !busy && onOpenPart(range[0], range[1]);
+  // The part that begins at generation `from`, or (from null) the one that ends at `to`:
+  // the worker chooses its generations from all it has read.
+  const open = (from, to = null) => !busy && onOpenPart(from, to);
   // The generation under the pointer: the one whose span holds its time, or the next.
   const generationAt = (e) => {
     const r = e.currentTarget.getBoundingClientRect();
@@ -23,7 +24,7 @@ export function PartBar({ parts, eventCount, bytes, onOpenPart, busy }) {
   };
   return (
     <div class="part-bar" data-testid="part-bar">
-      <button type="button" disabled={busy || first === 0} onClick={() => open(partTo(gens, first - 1, partEvents))}
+      <button type="button" disabled={busy || first === 0} onClick={() => open(null, first - 1)}
         title="Open the part before this one">
         ◀ Earlier
       </button>
@@ -43,7 +44,7 @@ export function PartBar({ parts, eventCount, bytes, onOpenPart, busy }) {
         class={`part-strip${busy ? ' busy' : ''}`}
         data-testid="part-strip"
         title="The trace's generations: click one to open the part that begins there"
-        onClick={(e) => open(partFrom(gens, generationAt(e), partEvents))}
+        onClick={(e) => open(generationAt(e))}
         onMouseMove={(e) => {
           const k = generationAt(e);
           const g = gens[k];
@@ -58,7 +59,7 @@ export function PartBar({ parts, eventCount, bytes, onOpenPart, busy }) {
           />
         ))}
       </div>
-      <button type="button" disabled={busy || last === gens.length - 1} onClick={() => open(partFrom(gens, last + 1, partEvents))}
+      <button type="button" disabled={busy || last === gens.length - 1} onClick={() => open(last + 1)}
         title="Open the part after this one">
         Later ▶
       </button>
