@@ -148,8 +148,10 @@ void check_generations(std::span<const uint8_t> bytes, const ReadResult& whole, 
   const size_t n = whole.store.generations.size();
   const WaitReasons reasons(whole.store);
   for (size_t k = 0; k < n; k += step) {
-    ReadResult alone;
-    read_generations(bytes, whole.store, k, k, alone);
+    ReadResult read;
+    read_generations(bytes, whole.store, k, k, read);
+    // Moved, as a host keeps what it read (the web app's session): nothing is lost.
+    const ReadResult alone = std::move(read);
     check_same_events(whole, reasons, k, k, alone);
     if (k + 1 == n) break;
     const size_t last = std::min(n - 1, k + 3);

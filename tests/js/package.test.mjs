@@ -246,6 +246,31 @@ test('openTraceIndex: the whole trace\'s stats, and any run of its generations o
   await assert.rejects(gotrace.openTraceIndex(new Uint8Array(10)), /not a Go execution trace/);
 });
 
+test('a part names the wait of a goroutine blocked before it, as the whole trace does', async () => {
+  // go124-stacks.stress: main.main sleeps through most of the trace's 1,384 generations.
+  const file = path.join(corpusDir, 'newest/go124-stacks.stress.trace');
+  const whole = await gotrace.openTraceFile(file);
+  const index = await gotrace.openTraceIndex(file);
+  const [first, last] = [37, 74];
+  const before = index.generations.slice(0, first).reduce((n, g) => n + g.events, 0);
+  // The whole trace's reason: the last transition of goroutine 1 into a wait before the part.
+  let reason = null;
+  for (let from = 0; from < before; from += 5000) {
+    for (const text of whole.events({ from, limit: Math.min(5000, before - from) }).text) {
+      const m = /GoID=1 (\w+)->Waiting Reason=("[^"]*")/.exec(text);
+      if (m && m[1] !== 'Waiting') reason = JSON.parse(m[2]);
+    }
+  }
+  assert.equal(reason, 'sleep');
+  const part = index.openPart(first, last);
+  const g = part.goroutine(1).goroutine;
+  assert.equal(g.stats[`block:${reason}`], g.stats.total, JSON.stringify(g.stats));
+  assert.equal(g.stats['block:'], undefined);
+  const status = part.events({ from: 0, limit: 1000 }).text.find((t) => /GoID=1 Undetermined->Waiting/.test(t));
+  assert.match(status, new RegExp(`Reason="${reason}"`));
+  for (const t of [part, index, whole]) t.dispose();
+});
+
 test('mmu() equals `gotrace mmu --json --curve` for each flag set', async () => {
   for (const name of ['go123-stress.trace', 'go122-workload.trace']) {
     const file = path.join(corpus, name);

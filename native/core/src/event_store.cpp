@@ -28,6 +28,7 @@ EventStore::EventStore(EventStore&& o) noexcept
       generations(std::move(o.generations)),
       generations_before(o.generations_before),
       format(std::move(o.format)),
+      status_reasons(std::move(o.status_reasons)),
       memory_(o.memory_),
       chunks_(std::exchange(o.chunks_, {})),
       released_chunks_(std::exchange(o.released_chunks_, 0)),
@@ -50,6 +51,7 @@ EventStore& EventStore::operator=(EventStore&& o) noexcept {
   generations = std::move(o.generations);
   generations_before = o.generations_before;
   format = std::move(o.format);
+  status_reasons = std::move(o.status_reasons);
   memory_ = o.memory_;
   chunks_ = std::exchange(o.chunks_, {});
   released_chunks_ = std::exchange(o.released_chunks_, 0);
