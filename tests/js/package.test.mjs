@@ -161,7 +161,13 @@ test('a file opened by path (openTraceFile) is its bytes, read as it is parsed, 
 // Go's text of an event of a part, with the first status of a goroutine or proc alive
 // before the part (from Undetermined, as in a trace's first generation) as the whole
 // trace has it ("Undetermined->Running" as "Running->Running").
-const asNamed = (text) => text.replace(/Undetermined->(\w+)/, '$1->$1');
+// A part's first status as the whole trace has it: named from the state it names, and
+// with no reason, where the part's tells why the goroutine waits or stopped (the test of
+// a part's waits checks that reason).
+const asNamed = (text) =>
+  /Undetermined->/.test(text)
+    ? text.replace(/Undetermined->(\w+)/, '$1->$1').replace(/ Reason="(?:[^"\\]|\\.)*"/, ' Reason=""')
+    : text;
 
 // The text of events [from, from + count) of a trace (events()).
 function eventTexts(trace, from, count) {
