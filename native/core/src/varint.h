@@ -44,4 +44,9 @@ inline void write_uvarint(Out& out, uint64_t v) {
   out.push_back(static_cast<uint8_t>(v));
 }
 
+// Signed values as unsigned ones of about their magnitude (Go's, protobuf's and Thrift's
+// zigzag: 0, -1, 1, -2 ... as 0, 1, 2, 3 ...), for varints.
+inline uint64_t zigzag(int64_t v) { return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63); }
+inline int64_t unzigzag(uint64_t v) { return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1); }
+
 }  // namespace gotrace

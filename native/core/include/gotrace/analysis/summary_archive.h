@@ -33,9 +33,6 @@ class SummaryArchive {
   uint64_t put_task(const TaskSummary& t);
   void task(uint64_t at, TaskSummary& t) const;
 
-  // Bytes held: the records and the table of names.
-  size_t bytes() const;
-
  private:
   uint32_t name_index(std::string_view name, uint64_t pc);
   // Appends the record encode(base) writes into scratch_, base being its block's time;

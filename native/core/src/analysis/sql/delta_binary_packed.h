@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "analysis/sql/bit_pack.h"
+#include "varint.h"
 
 namespace gotrace::analysis::detail {
 
@@ -19,14 +20,7 @@ namespace gotrace::analysis::detail {
 template <class Get>
 std::pair<int64_t, int64_t> delta_binary_packed(std::string& out, size_t n, Get&& get) {
   constexpr size_t kBlock = 128, kMiniblocks = 4, kMini = kBlock / kMiniblocks;
-  auto varint = [&](uint64_t v) {
-    while (v >= 0x80) {
-      out.push_back(static_cast<char>((v & 0x7F) | 0x80));
-      v >>= 7;
-    }
-    out.push_back(static_cast<char>(v));
-  };
-  auto zigzag = [](int64_t v) { return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63); };
+  auto varint = [&](uint64_t v) { write_uvarint(out, v); };
   varint(kBlock);
   varint(kMiniblocks);
   varint(n);

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "varint.h"
+
 namespace gotrace::analysis::detail {
 
 class ThriftWriter {
@@ -58,14 +60,7 @@ class ThriftWriter {
   }
 
  private:
-  static uint64_t zigzag(int64_t v) { return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63); }
-  void varint(uint64_t v) {
-    while (v >= 0x80) {
-      out_.push_back(static_cast<char>((v & 0x7F) | 0x80));
-      v >>= 7;
-    }
-    out_.push_back(static_cast<char>(v));
-  }
+  void varint(uint64_t v) { write_uvarint(out_, v); }
   void string(std::string_view s) {
     varint(s.size());
     out_.append(s);

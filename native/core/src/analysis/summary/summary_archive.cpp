@@ -16,9 +16,6 @@ namespace {
 
 constexpr size_t kBlockBytes = size_t{4} << 20;
 
-uint64_t zigzag(int64_t v) { return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63); }
-int64_t unzigzag(uint64_t v) { return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1); }
-
 class Writer {
  public:
   explicit Writer(std::string& out) : out_(out) { out_.clear(); }
@@ -126,17 +123,10 @@ const uint8_t* SummaryArchive::at(uint64_t where) const {
 }
 Time SummaryArchive::base_of(uint64_t where) const { return blocks_[where >> 32].base; }
 
-size_t SummaryArchive::bytes() const {
-  size_t n = names_.capacity() * sizeof(Name) + name_ids_.size() * (sizeof(NameKey) + 16);
-  for (const Block& b : blocks_) n += b.bytes.capacity();
-  return n;
-}
-
 uint64_t SummaryArchive::put_goroutine(const GoroutineSummary& g, std::span<const RegionSummary> regions) {
   const uint32_t name = name_index(g.name, g.pc);
-  std::vector<uint32_t>& region_names = region_names_;
-  region_names.clear();
-  for (uint32_t k : g.regions) region_names.push_back(name_index(regions[k].name, 0));
+  region_names_.clear();
+  for (uint32_t k : g.regions) region_names_.push_back(name_index(regions[k].name, 0));
   return put(g.creation_time, [&](Time block_base) {
     Writer w(scratch_);
     w.s(g.id);
@@ -150,7 +140,7 @@ uint64_t SummaryArchive::put_goroutine(const GoroutineSummary& g, std::span<cons
     for (size_t j = 0; j < g.regions.size(); j++) {
       const RegionSummary& r = regions[g.regions[j]];
       w.s(static_cast<int64_t>(r.task));
-      w.u(region_names[j]);
+      w.u(region_names_[j]);
       w.s(r.goroutine - g.id);
       w.event(r.start_event);
       w.event_after(r.end_event, r.start_event == kNoEvent ? 0 : r.start_event);
