@@ -8,8 +8,8 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include "both_at_once.h"
 
+#include "both_at_once.h"
 #include "command.h"
 #include "file_io.h"
 #include "gotrace/analysis/analysis_json.h"

@@ -44,15 +44,15 @@ let openInfo = null;  // what open or openPart returned for the open trace
 const partBytes = () => self.gotracePartBytes ?? 256 * 2 ** 20;
 const partEvents = () => self.gotracePartEvents ?? 8e6;
 
-// Reads on until the generations from `first` hold more than a part's events (the last
-// one read waits for the next), or all are read.
-function readPartOn(traceIndex, first) {
+// The part that begins at generation `first`, read on until its generations hold more
+// than a part's events (the last one read waits for the next), or all are read.
+function wholePartFrom(traceIndex, first) {
   let events = 0;
   let counted = first;
   for (;;) {
     const gens = traceIndex.generations;
     for (; counted < gens.length; counted++) events += gens[counted].events;
-    if (traceIndex.complete || events > partEvents()) return;
+    if (traceIndex.complete || events > partEvents()) return partFrom(traceIndex.generations, first, partEvents());
     traceIndex.advance(1);
   }
 }
@@ -163,8 +163,7 @@ const methods = {
       if (newIndex) {
         // The first part is shown as soon as its generations are read; the rest of the
         // trace is read in the background (indexStep).
-        readPartOn(newIndex, 0);
-        const [first, last] = partFrom(newIndex.generations, 0, partEvents());
+        const [first, last] = wholePartFrom(newIndex, 0);
         const t = newIndex.openPart(first, last, { allowPartial: true, onProgress });
         index?.dispose();
         index = newIndex;
@@ -183,8 +182,7 @@ const methods = {
   openPart(id, first, last) {
     if (!index) throw new Error('the trace open is not opened in parts');
     if (last === null) {
-      readPartOn(index, first);
-      [first, last] = partFrom(index.generations, first, partEvents());
+      [first, last] = wholePartFrom(index, first);
     } else if (first === null) {
       [first, last] = partTo(index.generations, last, partEvents());
     }
