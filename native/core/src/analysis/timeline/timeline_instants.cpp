@@ -25,14 +25,14 @@ int lane_of(uint8_t type) {
   }
 }
 
-// The types the pass looks at: those of an instant, and the blocks and unblocks that
-// make a network unblock.
+// The types the pass looks at: those of an instant, and the blocks, unblocks and
+// statuses that make a network unblock.
 const std::array<bool, 256>& instant_types() {
   static const std::array<bool, 256> wanted = [] {
     std::array<bool, 256> w{};
     for (int t = 0; t < 256; t++) w[t] = lane_of(static_cast<uint8_t>(t)) >= 0;
     for (uint8_t t : {v2::EvGoBlock, v2::EvGoUnblock, v2::EvGoSwitch, v2::EvGoSwitchDestroy, v2::EvGoSyscallEndBlocked,
-                      v2::EvGoDestroySyscall})
+                      v2::EvGoDestroySyscall, v2::EvGoStatus, v2::EvGoStatusStack})
       w[t] = true;
     return w;
   }();
@@ -74,6 +74,12 @@ void build_instants(TimelineData& d) {
         if (uint8_t* v = blocked_on_network.find(col.ab(i)); v && *v) {
           *v = 0;
           lane = static_cast<int>(InstantKind::NetworkUnblock);
+        }
+      } else if (type == v2::EvGoStatus || type == v2::EvGoStatusStack) {
+        // Waiting since before a part of the trace began: its first status carries the
+        // reason of the block (EventStore::status_reasons).
+        if (const StringID reason = col.status_reason(i); reason != 0 && is_network(reason)) {
+          *blocked_on_network.try_emplace(col.ab(i)).first = 1;
         }
       } else if (type == v2::EvGoSyscallEndBlocked || type == v2::EvGoDestroySyscall) {
         lane = static_cast<int>(InstantKind::SyscallExit);
