@@ -29,6 +29,7 @@ EventStore::EventStore(EventStore&& o) noexcept
       generations_before(o.generations_before),
       format(std::move(o.format)),
       status_reasons(std::move(o.status_reasons)),
+      regions_at_start(std::move(o.regions_at_start)),
       memory_(o.memory_),
       chunks_(std::exchange(o.chunks_, {})),
       released_chunks_(std::exchange(o.released_chunks_, 0)),
@@ -52,6 +53,7 @@ EventStore& EventStore::operator=(EventStore&& o) noexcept {
   generations_before = o.generations_before;
   format = std::move(o.format);
   status_reasons = std::move(o.status_reasons);
+  regions_at_start = std::move(o.regions_at_start);
   memory_ = o.memory_;
   chunks_ = std::exchange(o.chunks_, {});
   released_chunks_ = std::exchange(o.released_chunks_, 0);

@@ -138,6 +138,10 @@ void read_generations_from(v2::ByteWindow& window, const std::function<std::span
     }
     result.store.begin_with_tables_of(whole);
     result.store.generations_before = first;
+    // The regions the goroutines are in as the run begins: the ordering keeps them.
+    for (const auto& g : from.resume->ordering.goroutines) {
+      for (const auto& r : g.regions) result.store.regions_at_start.push_back({g.id, r.task, r.name});
+    }
     TraceHeader h = parse_header(header());
     if (h.go_minor != whole.format.go_minor) throw TraceError("the trace's bytes changed since it was read (its header)");
     window.end_at(end);

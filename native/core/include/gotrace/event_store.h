@@ -147,6 +147,14 @@ class EventStore {
   // The reasons first statuses carry (see event_view.h), few: a goroutine waiting or
   // runnable when generations read again begin has its reason from before them.
   std::vector<StringID> status_reasons;
+  // The user regions open when generations read again begin (none otherwise), each
+  // goroutine's outermost first: no event of theirs may fall in those generations.
+  struct RegionAtStart {
+    GoID g;
+    uint64_t task;
+    StringID name;
+  };
+  std::vector<RegionAtStart> regions_at_start;
   // The slot of reason s in status_reasons, 1-based (0 once 65,535 are taken).
   uint32_t status_reason_slot(StringID s) {
     for (size_t k = 0; k < status_reasons.size(); k++)

@@ -86,9 +86,12 @@ struct RegionSpans {
   std::vector<uint32_t> goroutine_begin;  // per goroutine (+1): its first region
   std::vector<uint32_t> begin, end;      // events; kAbsent: before the trace / still open
   std::vector<uint8_t> depth;            // nesting (0 = outermost)
+  // Open as generations read again begin: 1 + its index in the store's regions_at_start
+  // (which names it when neither its begin nor its end is read); else 0.
+  std::vector<uint32_t> seed;
   size_t bytes_reserved() const {
-    return goroutines.capacity() * 8 + (goroutine_begin.capacity() + begin.capacity() + end.capacity()) * 4 +
-           depth.capacity();
+    return goroutines.capacity() * 8 +
+           (goroutine_begin.capacity() + begin.capacity() + end.capacity() + seed.capacity()) * 4 + depth.capacity();
   }
 };
 

@@ -3,7 +3,9 @@
 // open region, whatever its type; one with nothing open stands for a region begun
 // before the trace. A goroutine created inside a region inherits an unnamed region,
 // which a stray RegionEnd closes instead (and which is never drawn). Regions still
-// open when their goroutine ends close there; at the end of the trace, there.
+// open when their goroutine ends close there; at the end of the trace, there. Generations
+// read again begin with the regions open then (EventStore::regions_at_start), as the
+// whole trace has them there.
 #include <algorithm>
 
 #include "gotrace/analysis/timeline_query.h"
@@ -21,6 +23,7 @@ namespace {
 struct Open {
   uint32_t begin = kAbsent;
   bool inherited = false;
+  uint32_t seed = 0;  // RegionSpans::seed
 };
 
 struct Span {
@@ -28,6 +31,7 @@ struct Span {
   Time start;
   uint32_t begin, end;
   uint8_t depth;
+  uint32_t seed;
 };
 
 }  // namespace
@@ -59,8 +63,15 @@ void build_regions(TimelineData& d) {
   auto close = [&](GoID g, const std::vector<Open>& st, size_t i, uint32_t end) {
     if (st[i].inherited) return;
     Time start = st[i].begin == kAbsent ? d.start : s.time(st[i].begin);
-    spans.push_back({g, start, st[i].begin, end, depth_below(st, i)});
+    spans.push_back({g, start, st[i].begin, end, depth_below(st, i), st[i].seed});
   };
+  // A goroutine's first status in generations read again does not clear what it was in.
+  FlatMap<uint8_t> seeded;
+  for (size_t k = 0; k < s.regions_at_start.size(); k++) {
+    const GoID g = s.regions_at_start[k].g;
+    stack_of(g).push_back({kAbsent, false, static_cast<uint32_t>(k + 1)});
+    seeded[static_cast<uint64_t>(g)] = 1;
+  }
 
   const auto& kinds = event_kinds();
   // A chunk's columns at a time (EventStore::ChunkColumns), in slices (event_slices.h).
@@ -76,7 +87,7 @@ void build_regions(TimelineData& d) {
           GoID g = col.context(i).g;
           std::vector<Open>& st = stack_of(g);
           if (st.empty()) {
-            spans.push_back({g, d.start, kAbsent, e, 0});
+            spans.push_back({g, d.start, kAbsent, e, 0, 0});
           } else {
             close(g, st, st.size() - 1, e);
             st.pop_back();
@@ -92,7 +103,8 @@ void build_regions(TimelineData& d) {
           const StateTransition t = read_transition(s, col, i, type);
           if (t.resource.kind != ResourceKind::Goroutine || t.old_state == t.new_state) break;
           GoID g = t.resource.id;
-          if (t.go_from() == GoState::NotExist || t.go_from() == GoState::Undetermined) {
+          if (t.go_from() == GoState::NotExist ||
+              (t.go_from() == GoState::Undetermined && !seeded.find(static_cast<uint64_t>(g)))) {
             // A new goroutine: it starts with no regions, or inherits its creator's task.
             std::vector<Open>* creator = existing(col.context(i).g);
             bool inherit = creator && !creator->empty();
@@ -122,6 +134,7 @@ void build_regions(TimelineData& d) {
   });
   RegionSpans& r = d.regions;
   r.begin.reserve(spans.size());
+  r.seed.reserve(spans.size());
   r.end.reserve(spans.size());
   r.depth.reserve(spans.size());
   for (const Span& sp : spans) {
@@ -132,6 +145,7 @@ void build_regions(TimelineData& d) {
     r.begin.push_back(sp.begin);
     r.end.push_back(sp.end);
     r.depth.push_back(sp.depth);
+    r.seed.push_back(sp.seed);
   }
   r.goroutine_begin.push_back(static_cast<uint32_t>(r.begin.size()));
 }
@@ -148,11 +162,25 @@ SpanRects query_regions(const TimelineIndex& index, GoID goroutine, const Timeli
   if (it == r.goroutines.end() || *it != goroutine) return out;
   const size_t g = static_cast<size_t>(it - r.goroutines.begin());
   const EventStore& s = *d.store;
-  // RegionBegin and RegionEnd: ab = task, c = type (event_view.h).
-  SpanMerger merger(view, out, [&](uint32_t e) { return std::pair<uint64_t, StringID>{s.ab(e), s.c(e)}; });
+  // RegionBegin and RegionEnd: ab = task, c = type (event_view.h). A region open through
+  // generations read again is named by the store's regions_at_start, here by the indices
+  // just below kAbsent (no run read again comes near 2^32 events).
+  const auto& seeds = s.regions_at_start;
+  const uint32_t first_seed_name = kAbsent - static_cast<uint32_t>(seeds.size());
+  SpanMerger merger(view, out, [&](uint32_t e) {
+    if (e >= first_seed_name) {
+      const EventStore::RegionAtStart& seed = seeds[kAbsent - 1 - e];
+      return std::pair<uint64_t, StringID>{seed.task, seed.name};
+    }
+    return std::pair<uint64_t, StringID>{s.ab(e), s.c(e)};
+  });
   for (uint32_t k = r.goroutine_begin[g]; k < r.goroutine_begin[g + 1]; k++) {
     // A region's task and type are on both its begin and its end.
-    const uint32_t named = r.begin[k] != kAbsent ? r.begin[k] : r.end[k];
+    uint32_t named = r.begin[k] != kAbsent ? r.begin[k] : r.end[k];
+    if (named == kAbsent) {
+      if (r.seed[k] == 0) continue;  // (every region has a begin, an end or a seed)
+      named = kAbsent - r.seed[k];
+    }
     Time start = r.begin[k] != kAbsent ? s.time(r.begin[k]) : d.start;
     if (start >= view.to) break;  // by start
     Time end = r.end[k] != kAbsent ? s.time(r.end[k]) : d.end;
