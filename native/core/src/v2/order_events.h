@@ -75,6 +75,7 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
   if (status >= kWireProcStatusCount) order_fail(fmt("invalid status for proc %lld: %llu", (long long)pid, (unsigned long long)status));
   auto wire = static_cast<WireProcStatus>(status);
   ProcState old = to_proc_state(wire);
+  bool restored = false;
   if (PState* s = p_state(pid)) {
     if (wire == WireProcStatus::SyscallAbandoned && s->status == WireProcStatus::Syscall) {
       old = ProcState::Running;
@@ -86,10 +87,8 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
       order_fail(fmt("inconsistent status for proc %lld: old %s vs. new %s", (long long)pid,
                      std::string(to_string(s->status)).c_str(), std::string(to_string(wire)).c_str()));
     }
-    if (s->restored) [[unlikely]] {
-      s->restored = false;
-      if (old == to_proc_state(wire)) old = ProcState::Undetermined;
-    }
+    restored = s->restored;
+    s->restored = false;
     s->seq = Seq{gen_, 0};
   } else {
     PState* n = new_p_state(pid);
@@ -115,6 +114,8 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
     const MState& st = *m_state(best);
     report = Context{best, pid, st.g};
   }
+  // No change (a proc in a syscall about to be stolen too: Running -> Running, as above).
+  if (restored && old == to_proc_state(static_cast<WireProcStatus>(ev.args[1]))) [[unlikely]] old = ProcState::Undetermined;
   push_cold(report, ev, static_cast<uint64_t>(old));
   return true;
 }

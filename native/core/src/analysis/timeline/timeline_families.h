@@ -111,10 +111,25 @@ struct ExecFamily {
         GoState to = status_new_state(s, e);
         return to == GoState::Running ? 0 : to == GoState::Syscall ? 1 : kGap;
       }
+      case EvProcStatus:  // an entry only when proc_in_syscall_from_before (timeline_build.cpp)
+        if (proc_in_syscall_from_before(s, e)) {
+          detail = s.context(e).g;
+          return 1;
+        }
+        detail = 0;
+        return kGap;
       default: detail = 0; return kGap;
     }
   }
-  static bool backdated(const EventStore& s, uint32_t e) { return GoroutineFamily::backdated(s, e); }
+  static bool backdated(const EventStore& s, uint32_t e) {
+    return GoroutineFamily::backdated(s, e) || (s.type(e) == v2::EvProcStatus && proc_in_syscall_from_before(s, e));
+  }
+  // A ProcStatus (c = old state | wire status << 8) from Undetermined saying the proc's
+  // thread is in a syscall: since before the store's first generation.
+  static bool proc_in_syscall_from_before(const EventStore& s, uint32_t e) {
+    return static_cast<ProcState>(s.c(e) & 0xff) == ProcState::Undetermined &&
+           static_cast<WireProcStatus>(s.c(e) >> 8) == WireProcStatus::Syscall;
+  }
 };
 
 // Range tracks (GC, STW, sweep, mark assist): active between a begin and its end.
