@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <tuple>
 
 #include "corpus.h"
 #include "gotrace/analysis/summary.h"
@@ -82,4 +83,45 @@ TEST_CASE("a part's timeline begins a goroutine named by a status where the part
     CHECK(at_start > 0);
     CHECK(waiting > 0);
   }
+}
+
+// A region begun before a part and ended after it is, in the part, a region of its
+// goroutine with neither start nor end (as the timeline draws it through the whole
+// part): the part's summaries begin each goroutine in the regions it was in as the
+// part began (EventStore::regions_at_start).
+TEST_CASE("a part's summaries count the regions open through it", "[analysis][generations][corpus]") {
+  size_t through = 0;
+  for (const char* name : {"newest/go124-annotations-stress.stress", "newest/go127-annotations-stress.stress",
+                           "newest/go127-annotations.stress", "go123-annotations-stress"}) {
+    INFO(name);
+    const std::vector<uint8_t> bytes = read_bytes(trace_path(name));
+    ReadOptions o;
+    o.resume_points = true;
+    const ReadResult whole = read_trace(bytes, o);
+    REQUIRE(whole.ok());
+    const Summary all = summarize(whole.store);
+    for (size_t g = 1; g < whole.store.generations.size(); g++) {
+      INFO("generation " << g);
+      ReadResult part;
+      read_generations(bytes, whole.store, g, g, part);
+      REQUIRE(part.ok());
+      const Summary s = summarize(part.store);
+      const Time from = part.store.time(0), to = part.store.time(part.store.size() - 1);
+      // The whole trace's regions through the part, of goroutines the part summarizes.
+      std::vector<std::tuple<GoID, TaskID, std::string_view>> want, got;
+      for (const RegionSummary& r : all.regions) {
+        if (r.has_start() && r.start < from && (!r.has_end() || r.end > to) && s.goroutine(r.goroutine) && !r.name.empty())
+          want.emplace_back(r.goroutine, r.task, r.name);
+      }
+      for (const RegionSummary& r : s.regions) {
+        if (!r.has_start() && !r.has_end() && !r.name.empty()) got.emplace_back(r.goroutine, r.task, r.name);
+      }
+      std::sort(want.begin(), want.end());
+      std::sort(got.begin(), got.end());
+      CHECK(got == want);
+      through += got.size();
+    }
+  }
+  WARN(through << " regions open through a part");
+  CHECK(through > 20);
 }

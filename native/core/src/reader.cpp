@@ -172,6 +172,21 @@ void read_generations(const TraceSource& source, const EventStore& whole, size_t
   read_generations_from(window, header, whole, first, last, result, options);
 }
 
+GenerationRun generations_of_goroutine(const EventStore& whole, GoID id, size_t first, size_t last) {
+  const size_t n = whole.generations.size();
+  if (first > last || last >= n) throw TraceError(fmt("no generations %zu to %zu: the trace has %zu", first, last, n));
+  auto alive_as_it_begins = [&](size_t g) {
+    const auto& resume = whole.generations[g].resume;
+    if (!resume) throw TraceError("the trace was read without resume points: its generations cannot be read again");
+    const auto& live = resume->ordering.goroutines;
+    return std::any_of(live.begin(), live.end(), [&](const auto& s) { return s.id == id; });
+  };
+  GenerationRun run{first, last};
+  while (run.first > 0 && alive_as_it_begins(run.first)) run.first--;
+  while (run.last + 1 < n && alive_as_it_begins(run.last + 1)) run.last++;
+  return run;
+}
+
 void read_trace_into(std::span<const uint8_t> bytes, ReadResult& result, const ReadOptions& options) {
   v2::ByteWindow window(bytes);
   read_window(window, result, options);

@@ -3,8 +3,12 @@
 #include <exception>
 
 namespace gotrace {
+namespace {
 
-void read_streamed(std::span<const uint8_t> bytes, ReadResult& r, const EventConsumer& consume, ReadOptions options) {
+// Runs read(options) with each generation handed to `consume` as it is read, then
+// released (see read_streamed).
+template <class Read>
+void streamed(ReadResult& r, const EventConsumer& consume, ReadOptions options, Read read) {
   size_t done = 0;  // events handed on so far
   std::exception_ptr failed;
   auto hand_on = [&](EventStore& store) {
@@ -23,9 +27,25 @@ void read_streamed(std::span<const uint8_t> bytes, ReadResult& r, const EventCon
     }
     return !outer || outer(store);
   };
-  read_trace_into(bytes, r, options);
+  read(options);
   if (failed) std::rethrow_exception(failed);
   hand_on(r.store);
+}
+
+}  // namespace
+
+void read_streamed(std::span<const uint8_t> bytes, ReadResult& r, const EventConsumer& consume, ReadOptions options) {
+  streamed(r, consume, std::move(options), [&](const ReadOptions& o) { read_trace_into(bytes, r, o); });
+}
+
+void read_generations_streamed(std::span<const uint8_t> bytes, const EventStore& whole, size_t first, size_t last,
+                               ReadResult& r, const EventConsumer& consume, ReadOptions options) {
+  streamed(r, consume, std::move(options), [&](const ReadOptions& o) { read_generations(bytes, whole, first, last, r, o); });
+}
+
+void read_generations_streamed(const TraceSource& source, const EventStore& whole, size_t first, size_t last,
+                               ReadResult& r, const EventConsumer& consume, ReadOptions options) {
+  streamed(r, consume, std::move(options), [&](const ReadOptions& o) { read_generations(source, whole, first, last, r, o); });
 }
 
 }  // namespace gotrace

@@ -104,4 +104,13 @@ void read_generations(std::span<const uint8_t> bytes, const EventStore& whole, s
 void read_generations(const TraceSource& source, const EventStore& whole, size_t first, size_t last, ReadResult& result,
                       const ReadOptions& options = {});
 
+// The generations goroutine `id`, seen in generations [first, last], lives in: back to the
+// one it began in (was created in, or the trace's first) and on to the one it ended in
+// (or the trace's last), as the resume points of `whole` (read with
+// options.resume_points) say which goroutines were alive as each generation began.
+struct GenerationRun {
+  size_t first = 0, last = 0;
+};
+GenerationRun generations_of_goroutine(const EventStore& whole, GoID id, size_t first, size_t last);
+
 }  // namespace gotrace

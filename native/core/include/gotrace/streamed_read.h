@@ -24,4 +24,11 @@ using EventConsumer = std::function<void(const EventStore& store, size_t from, s
 void read_streamed(std::span<const uint8_t> bytes, ReadResult& result, const EventConsumer& consume,
                    ReadOptions options = {});
 
+// read_generations (reader.h), streamed the same way: a run of generations of any length
+// read again holding about one generation's events at a time.
+void read_generations_streamed(std::span<const uint8_t> bytes, const EventStore& whole, size_t first, size_t last,
+                               ReadResult& result, const EventConsumer& consume, ReadOptions options = {});
+void read_generations_streamed(const TraceSource& source, const EventStore& whole, size_t first, size_t last,
+                               ReadResult& result, const EventConsumer& consume, ReadOptions options = {});
+
 }  // namespace gotrace

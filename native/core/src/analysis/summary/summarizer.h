@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <utility>
@@ -71,6 +72,11 @@ class Summarizer {
   // `rest` gets what finish() gives besides goroutines, tasks and regions (the names the
   // stats refer to, the first and last times).
   ArchivedSummary finish_archived(Summary& rest);
+  // With archive_ended: keeps goroutine `id` alone (with its regions) and no task. Every
+  // other goroutine and every task is let go as it ends (named after its end, it begins
+  // again from nothing: nothing of `id`'s summary depends on it then), so that one
+  // goroutine's summary over a long run of generations holds only what is live.
+  void keep_only(GoID id) { keep_only_ = id; }
 
   // Records every interval the figures are summed from into `out` (summarize_intervals).
   void record_intervals(std::vector<GoInterval>* out) { intervals_ = out; }
@@ -139,6 +145,7 @@ class Summarizer {
   uint32_t create(GoID id);
   // Out of line: once per goroutine, where the transitions around it are per event.
   [[gnu::noinline]] uint32_t appear(size_t i, Time t, GoID id, GoState from, GoID creator);
+  void enter_regions_at_start(uint32_t g, GoID id);
   // Go 1.27: a goroutine named for the first time has been in its state since the last
   // sync, and that time counts.
   template <class Reason>
@@ -246,6 +253,12 @@ class Summarizer {
   std::vector<uint64_t> task_archived_at_;  // by kArchivedTask index
   std::vector<uint32_t> free_summaries_, free_regions_, free_tasks_;
   std::vector<RegionSummary> restored_regions_;  // reused by restore()
+  // summary_at_ of a goroutine keep_only let go: this bit and its id.
+  static constexpr uint64_t kLetGo = uint64_t{1} << 62;
+  static bool let_go(uint64_t at) { return (at & (kInSlot | kLetGo)) == kLetGo; }
+  std::optional<GoID> keep_only_;
+  // The store's regions_at_start by goroutine: (goroutine, index there), sorted.
+  std::vector<std::pair<GoID, uint32_t>> seeds_;
   GoroutineSummary restored_;
   // Go's syscallingP (proc -> goroutine in a syscall on it); its syscallingG is
   // Pending::syscall_p.

@@ -97,6 +97,8 @@ Summarizer::Summarizer(const EventStore& s, const RangeNames& names, const std::
   records_.reserve(goroutines + 16);
   tasks_.reserve(tasks + 16);
   regions_.reserve(regions + 16);
+  for (uint32_t k = 0; k < s.regions_at_start.size(); k++) seeds_.push_back({s.regions_at_start[k].g, k});
+  std::sort(seeds_.begin(), seeds_.end());
 }
 
 // Go's snapshotStat: the statistics of goroutine g as they would be if every pending
@@ -252,8 +254,12 @@ void Summarizer::archive_ended() {
 void Summarizer::retire(uint32_t g) {
   const auto slot = static_cast<uint32_t>(summary_at_[g]);
   GoroutineSummary& s = goroutines_[slot];
-  summary_at_[g] = archived_->archive.put_goroutine(s, regions_);
-  archived_->regions += s.regions.size();
+  if (keep_only_ && s.id != *keep_only_) {
+    summary_at_[g] = kLetGo | (static_cast<uint64_t>(s.id) & (kLetGo - 1));
+  } else {
+    summary_at_[g] = archived_->archive.put_goroutine(s, regions_);
+    archived_->regions += s.regions.size();
+  }
   for (uint32_t k : s.regions) {
     reset(regions_[k]);
     free_regions_.push_back(k);
@@ -265,6 +271,12 @@ void Summarizer::retire(uint32_t g) {
 // An event names goroutine g after its end (as Go's summarizer allows): back from the
 // archive, as it was put away.
 void Summarizer::restore(uint32_t g) {
+  if (let_go(summary_at_[g])) [[unlikely]] {
+    const uint32_t slot = take_slot(goroutines_, free_summaries_);
+    goroutines_[slot].id = static_cast<GoID>(summary_at_[g] & (kLetGo - 1));
+    summary_at_[g] = kInSlot | slot;
+    return;
+  }
   archived_->restored++;
   archived_->archive.goroutine(summary_at_[g], restored_, restored_regions_);
   archived_->regions -= restored_regions_.size();
@@ -282,8 +294,12 @@ void Summarizer::restore(uint32_t g) {
 
 void Summarizer::retire_task(uint32_t k) {
   const TaskID id = tasks_[k].id;
-  task_index_.set(static_cast<int64_t>(id), kArchivedTask | static_cast<uint32_t>(task_archived_at_.size()));
-  task_archived_at_.push_back(archived_->archive.put_task(tasks_[k]));
+  if (keep_only_) {
+    task_index_.erase(static_cast<int64_t>(id));
+  } else {
+    task_index_.set(static_cast<int64_t>(id), kArchivedTask | static_cast<uint32_t>(task_archived_at_.size()));
+    task_archived_at_.push_back(archived_->archive.put_task(tasks_[k]));
+  }
   reset(tasks_[k]);
   free_tasks_.push_back(k);
 }
@@ -298,6 +314,8 @@ uint32_t Summarizer::appear(size_t i, Time t, GoID id, GoState from, GoID creato
       creator != kNone && in_region(creator) ? pending_if(creator)->extra->active_regions.back() : kNone;
   const uint32_t g = create(id);
   summary_of(g).creation_time = from == GoState::Undetermined ? sync_ts_ : t;
+  if (from == GoState::Undetermined && !seeds_.empty()) [[unlikely]]
+    enter_regions_at_start(g, id);
   // A new goroutine inherits the task of its creator's innermost region, as a synthetic
   // region that starts at its creation.
   if (inherited != kNone) {
@@ -311,6 +329,25 @@ uint32_t Summarizer::appear(size_t i, Time t, GoID id, GoState from, GoID creato
     x(g).active_regions.push_back(k);
   }
   return g;
+}
+
+// Generations read again: goroutine id, named for the first time, is in the regions it
+// was in as they began (EventStore::regions_at_start), begun before the store's events.
+void Summarizer::enter_regions_at_start(uint32_t g, GoID id) {
+  auto it = std::lower_bound(seeds_.begin(), seeds_.end(), std::pair<GoID, uint32_t>{id, 0});
+  for (; it != seeds_.end() && it->first == id; ++it) {
+    const EventStore::RegionAtStart& seed = s_.regions_at_start[it->second];
+    RegionSummary r;
+    r.task = seed.task;
+    r.name = s_.strings.get(seed.name);
+    r.goroutine = id;
+    const uint32_t k = new_region();
+    regions_[k] = std::move(r);
+    x(g).active_regions.push_back(k);
+    const uint32_t task = task_index(seed.task);
+    tasks_[task].regions.push_back(k);
+    task_goroutine(task, id);
+  }
 }
 
 template <class Reason>
@@ -905,13 +942,15 @@ ArchivedSummary Summarizer::finish_archived(Summary& rest) {
     GoroutineSummary g;
     std::vector<RegionSummary> regions;
     for (uint32_t k = 0; k < records_.size(); k++) {
-      if (kept[k] || (summary_at_[k] & kInSlot)) continue;
+      if (kept[k] || (summary_at_[k] & kInSlot) || let_go(summary_at_[k])) continue;
       out.archive.goroutine(summary_at_[k], g, regions);
       out.regions -= regions.size();
     }
   }
   out.goroutines.reserve(records_.size());
-  index_.for_each_in_order([&](int64_t, uint32_t k) { out.goroutines.push_back(summary_at_[k]); });
+  index_.for_each_in_order([&](int64_t, uint32_t k) {
+    if (!let_go(summary_at_[k])) out.goroutines.push_back(summary_at_[k]);
+  });
   // What was kept per goroutine is of no more use: let it go before the output is made.
   std::vector<uint64_t>().swap(summary_at_);
   std::vector<Record>().swap(records_);
