@@ -17,6 +17,9 @@
 #include <variant>
 #include <vector>
 
+#include "gotrace/analysis/goroutine_life.h"
+#include "gotrace/error.h"
+#include "gotrace/json_writer.h"
 #include "gotrace/reader.h"
 #include "gotrace/session.h"
 #include "gotrace/stats.h"
@@ -380,6 +383,24 @@ class WasmTraceIndex {
     }
     return WasmTrace::of_generations(source_, result_.store, a, b, progress);
   }
+  // Goroutine `id`, seen in generations [first, last], over its whole life (its
+  // generations read again, one at a time): goroutine_life_json, or {"error"}.
+  std::string goroutine_life(double id, double first, double last) {
+    std::string out;
+    try {
+      if (!complete()) throw TraceError("the trace is still being read");
+      const auto a = static_cast<size_t>(first), b = static_cast<size_t>(last);
+      if (first < 0 || b < a || b >= known()) throw TraceError("no such generations");
+      const GoroutineLife life = summarize_goroutine_life(source_, result_.store, static_cast<GoID>(id), a, b);
+      JsonWriter w(out);
+      goroutine_life_json(w, life);
+    } catch (const std::exception& e) {
+      out.clear();
+      JsonWriter w(out);
+      w.begin_object().field("error", what_of(e)).end_object();
+    }
+    return out;
+  }
 
  private:
   WasmTraceIndex(double size, val read_js, val progress)
@@ -477,5 +498,6 @@ EMSCRIPTEN_BINDINGS(gotrace_core) {
       .function("error", &WasmTraceIndex::error)
       .function("stats", &WasmTraceIndex::stats)
       .function("generations", &WasmTraceIndex::generations)
-      .function("openPart", &WasmTraceIndex::open_part, emscripten::allow_raw_pointers());
+      .function("openPart", &WasmTraceIndex::open_part, emscripten::allow_raw_pointers())
+      .function("goroutineLife", &WasmTraceIndex::goroutine_life);
 }

@@ -277,6 +277,34 @@ test('a part names the wait of a goroutine blocked before it, as the whole trace
   for (const t of [part, index, whole]) t.dispose();
 });
 
+test('TraceIndex.goroutine: a goroutine seen in a part, over its whole life, as the whole trace has it', async () => {
+  // go124-stacks.stress: main.main lives through all 1,384 generations; the annotation
+  // trace's goroutines live in a few, with regions and tasks.
+  for (const [name, first, last] of [['newest/go124-stacks.stress.trace', 37, 74], ['newest/go127-annotations-stress.stress.trace', 200, 201]]) {
+    const file = path.join(corpusDir, name);
+    const whole = await gotrace.openTraceFile(file);
+    const stepped = await gotrace.openTraceIndex(file, { generations: 3 });
+    assert.throws(() => stepped.goroutine(1, 0, 1), /still being read/);
+    stepped.dispose();
+    const index = await gotrace.openTraceIndex(file);
+    const part = index.openPart(first, last);
+    const ids = part.goroutineGroups().groups.flatMap((g) => part.goroutineGroupPage(g.name, { limit: 5 }).rows.map((r) => r.id));
+    assert.ok(ids.length >= 3, `${name}: ${ids.length} goroutines`);
+    let longest = 0;
+    for (const id of ids) {
+      const life = index.goroutine(id, first, last);
+      const { goroutine, group } = whole.goroutine(id);
+      assert.deepEqual({ goroutine: life.goroutine, group: life.group }, { goroutine, group }, `${name}: goroutine ${id}`);
+      assert.ok(life.generations[0] <= first && life.generations[1] >= last);
+      longest = Math.max(longest, life.generations[1] - life.generations[0] + 1);
+    }
+    if (name.includes('stacks')) assert.equal(longest, index.generations.length);
+    assert.equal(index.goroutine(1e9, first, last), null);
+    assert.throws(() => index.goroutine(1, 0, index.generations.length), /no generations/);
+    for (const t of [part, index, whole]) t.dispose();
+  }
+});
+
 test('mmu() equals `gotrace mmu --json --curve` for each flag set', async () => {
   for (const name of ['go123-stress.trace', 'go122-workload.trace']) {
     const file = path.join(corpus, name);

@@ -110,6 +110,18 @@ test('a trace too large to hold whole opens in parts, each shown by every view',
   await show(page, '#/timeline', '[data-testid=timeline-canvas]');
   await timelineIdle(page);
 
+  // A goroutine's page in a part: the part's figures, then, its generations read again,
+  // the goroutine over its whole life, as the whole trace (the CLI) gives it.
+  const wholeGoroutines = gotraceJson('analysis', TRACE).goroutines;
+  const main = wholeGoroutines.find((g) => g.id === 1);
+  await show(page, '#/goroutine/1', '[data-testid=goroutine-view]');
+  const scope = page.locator('[data-testid=goroutine-life]');
+  await page.waitForFunction(() => /whole life \(generations/.test(document.querySelector('[data-testid=goroutine-life]')?.textContent ?? ''), null, { timeout: 60_000 });
+  assert.match(await scope.textContent(), new RegExp(`generations 1 to ${whole.generations} of the trace`));
+  const shown = (key) => page.locator(`[data-testid=goroutine-view] [data-stat=${key}]`).first().getAttribute('data-ns');
+  assert.equal(Number(await shown('total')), main.stats.total);
+  assert.equal(Number(await shown('exec')), main.stats.exec);
+
   // An older trace (no generations) opens whole whatever its size.
   const OLD = corpusTrace('go/go121-workload.trace');
   await openFile(page, OLD);

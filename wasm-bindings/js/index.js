@@ -697,6 +697,24 @@ export class TraceIndex {
     return traceOf(this.#core, this.#live().openPart(first, last, parseProgress(onProgress)), allowPartial);
   }
 
+  /**
+   * Goroutine `id`, seen in generations [first, last] (a part open, say), over its whole
+   * life: {goroutine, group, generations: [first, last] read} — the goroutine as the whole
+   * trace's Trace.goroutine(id) gives it (figures, times, regions), its generations read
+   * again from the source one at a time. Null if those generations do not name it. The
+   * whole trace must have been read (complete).
+   */
+  goroutine(id, first, last) {
+    const n = this.generations.length;
+    if (!Number.isInteger(first) || !Number.isInteger(last) || first < 0 || last < first || last >= n) {
+      throw new RangeError(`no generations ${first} to ${last}: ${this.complete ? 'the trace has' : 'read so far:'} ${n}`);
+    }
+    if (!this.complete) throw new Error('the trace is still being read: its goroutines\' lives are known once it is read');
+    const answer = JSON.parse(this.#live().goroutineLife(id, first, last));
+    if (answer?.error) throw new Error(answer.error);
+    return answer;
+  }
+
   dispose() {
     if (this.#handle) {
       this.#handle.delete();

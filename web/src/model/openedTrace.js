@@ -12,12 +12,16 @@ export class OpenedTrace {
   /** Where the times the views show count from (ns): the trace's start; for a part of a
    *  trace opened in parts (info.parts), the whole trace's start, as the part bar shows. */
   origin;
+  /** Whether this is a part of a trace opened in parts (its views show the part; a
+   *  goroutine's page asks for the goroutine's whole life). */
+  inParts;
 
   /** `info` is what client.open() returned for this trace. */
   constructor(client, info) {
     this.#client = client;
     this.#id = info.trace;
     this.origin = info.parts ? info.parts.generations[0].start : info.stats.time.start;
+    this.inParts = Boolean(info.parts);
     for (const m of TRACE_METHODS) this[m] = (...args) => this.call(m, ...args);
   }
 

@@ -194,6 +194,14 @@ const methods = {
     const t = index.openPart(first, last, { allowPartial: true, onProgress: progressPoster(id) });
     return adopt(t, openInfo.bytes, { first, last });
   },
+  // Of a trace opened in parts: goroutine `goid` of the part open, over its whole life
+  // (the whole trace's figures, times and regions: TraceIndex.goroutine reads its
+  // generations again, one at a time), the rest of the trace read first if it is not yet.
+  goroutineLife(id, goid) {
+    if (!index || !openInfo?.parts) throw new Error('the trace open is not opened in parts');
+    while (index.advance(8)) { /* the lives of goroutines are known once the trace is read */ }
+    return index.goroutine(goid, openInfo.parts.first, openInfo.parts.last);
+  },
   // Of a trace opened in parts: its generations and stats as read so far.
   partsInfo() {
     if (!index) throw new Error('the trace open is not opened in parts');

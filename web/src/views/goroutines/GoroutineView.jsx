@@ -1,8 +1,9 @@
+import { useMemo } from 'preact/hooks';
 import { BreakdownBar } from '../common/BreakdownBar.jsx';
 import { segments, rangeNames } from '../common/breakdown.js';
 import { formatCount, formatDuration, formatPercent, timelineHref } from '../../model/format.js';
 import { criticalPathHref, goroutineHref, groupHref } from '../common/links.js';
-import { part, statsOf } from '../../model/queries.js';
+import { cached, part, statsOf } from '../../model/queries.js';
 import { Pending, useAsync } from '../common/query.jsx';
 import { StateLane } from '../common/StateLane.jsx';
 
@@ -30,11 +31,24 @@ function WakeList({ title, list, origin, testid, sampled }) {
   );
 }
 
+// Of a part of a trace opened in parts: the goroutine over its whole life, its
+// generations read again (worker: goroutineLife).
+const wholeLife = (trace, id) => cached(trace, `life ${id}`, () => trace.call('goroutineLife', id));
+
 export function GoroutineView({ trace, id }) {
-  const state = useAsync(async () => {
+  const part_ = useAsync(async () => {
     const [data, stats] = await Promise.all([part(trace, 'goroutine', id), statsOf(trace)]);
     return { group: data?.group, stats, g: data?.goroutine };
   }, [trace, id]);
+  const life = useAsync(async () => (trace.inParts ? { id, ...(await wholeLife(trace, id)) } : null), [trace, id]);
+  // In a part, the whole life's figures once read (the part's until then).
+  const whole = trace.inParts && life.data?.id === id && life.data.goroutine ? life.data : null;
+  // (One object per answer: the wake-ups below are asked again when it changes.)
+  const wholeData = useMemo(
+    () => (whole && part_.data ? { ...part_.data, group: whole.group, g: whole.goroutine } : null),
+    [whole, part_.data],
+  );
+  const state = wholeData ? { ...part_, data: wholeData } : part_;
   // The wake-ups need the index of wake edges: they come after the figures.
   const woken = useAsync(async () => {
     const d = state.data;
@@ -61,6 +75,15 @@ export function GoroutineView({ trace, id }) {
         {' · '}<a href={criticalPathHref({ goroutine: g.id })} data-testid="goroutine-critical-path-link">Critical path</a>
         <a href={`#/profiles/sync?goroutine=${g.id}`}>Profiles of this goroutine</a>
       </header>
+      {trace.inParts && (
+        <p class="gt-scope" data-testid="goroutine-life">
+          {whole
+            ? `Over the goroutine's whole life (generations ${whole.generations[0] + 1} to ${whole.generations[1] + 1} of the trace, read again).`
+            : life.error
+              ? `This part's figures: the goroutine's whole life could not be read (${life.error.message ?? life.error}).`
+              : "This part's figures, while the goroutine's whole life is read…"}
+        </p>
+      )}
       <dl class="gt-facts">
         <dt>Start function</dt><dd>{g.name || '(none seen)'}</dd>
         <dt>Created</dt><dd>{g.creation ? formatDuration(g.creation - origin) : 'before the trace'}</dd>
