@@ -52,12 +52,9 @@ struct Checked {
 TEST_CASE("a goroutine's summary read again over its generations is the whole trace's",
           "[analysis][generations][corpus]") {
   Checked checked;
-  for (const std::string& name : every_trace()) {
-    const std::vector<uint8_t> bytes = read_bytes(trace_path(name));
-    ReadOptions o;
-    o.resume_points = true;
-    const ReadResult whole = read_trace(bytes, o);
-    if (whole.store.format.legacy || !whole.ok() || whole.store.generations.size() < 2) continue;
+  for_each_v2_trace_with_resume_points([&](const std::string& name, const std::vector<uint8_t>& bytes,
+                                           const ReadResult& whole) {
+    if (whole.store.generations.size() < 2) return;
     INFO(name);
     checked.traces++;
     const Summary summary = summarize(whole.store);
@@ -81,11 +78,11 @@ TEST_CASE("a goroutine's summary read again over its generations is the whole tr
       checked.most_held = std::max(checked.most_held, held.size() - held.first_held());
       // One generation's events at a time (and the rest of the store's chunk of 2^16).
       uint64_t largest = 0;
-      for (size_t k = life.generations.first; k <= life.generations.last; k++)
-        largest = std::max(largest, whole.store.generations[k].event_count);
+      for (size_t gen = life.generations.first; gen <= life.generations.last; gen++)
+        largest = std::max(largest, whole.store.generations[gen].event_count);
       CHECK(held.size() - held.first_held() <= largest + (size_t{1} << 16));
     }
-  }
+  });
   WARN(checked.traces << " traces, " << checked.goroutines << " goroutines (" << checked.regions << " regions), "
                       << checked.generations_read << " generations read, the longest life " << checked.longest_life
                       << " generations; at most " << checked.most_held << " events held at once");

@@ -138,19 +138,15 @@ void check_generation(std::span<const uint8_t> bytes, const ReadResult& whole, c
 
 Checked check_every_v2_trace() {
   Checked checked;
-  for (const std::string& name : every_trace()) {
-    const std::vector<uint8_t> bytes = read_bytes(trace_path(name));
-    ReadOptions o;
-    o.resume_points = true;
-    const ReadResult whole = read_trace(bytes, o);
-    if (whole.store.format.legacy || !whole.ok()) continue;
+  for_each_v2_trace_with_resume_points([&](const std::string& name, const std::vector<uint8_t>& bytes,
+                                           const ReadResult& whole) {
     INFO(name);
     const TimelineIndex whole_index = build_timeline_index(whole.store);
     const TrackList whole_tracks = list_tracks(whole_index);
     const size_t n = whole.store.generations.size();
     const size_t step = std::max<size_t>(1, n / 24);  // the stress traces' hundreds: sampled
     for (size_t g = 0; g < n; g += step) check_generation(bytes, whole, whole_index, whole_tracks, g, checked);
-  }
+  });
   return checked;
 }
 

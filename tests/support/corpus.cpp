@@ -101,6 +101,17 @@ std::string trace_path(const std::string& name) {
   return name.rfind("newest/", 0) == 0 ? newest_path(name.substr(7) + ".trace") : corpus_path(name + ".trace");
 }
 
+void for_each_v2_trace_with_resume_points(
+    const std::function<void(const std::string&, const std::vector<uint8_t>&, const ReadResult&)>& f) {
+  for (const std::string& name : every_trace()) {
+    const std::vector<uint8_t> bytes = read_bytes(trace_path(name));
+    ReadOptions o;
+    o.resume_points = true;
+    const ReadResult whole = read_trace(bytes, o);
+    if (!whole.store.format.legacy && whole.ok()) f(name, bytes, whole);
+  }
+}
+
 ReferenceListing reference_listing(const std::string& base) {
   ReferenceListing ref;
   if (fs::exists(base + ".zst")) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -36,6 +37,11 @@ std::vector<std::string> corpus_traces(const std::vector<std::string>& globs);
 std::vector<std::string> every_trace();
 // The path of such a name.
 std::string trace_path(const std::string& name);
+// Calls f(name, bytes, whole) for each Go 1.22+ trace of every_trace() read without a
+// problem, read with resume points (ReadOptions::resume_points: its generations can be
+// read again from `bytes`).
+void for_each_v2_trace_with_resume_points(
+    const std::function<void(const std::string& name, const std::vector<uint8_t>& bytes, const ReadResult& whole)>& f);
 
 // Go's listing of a trace as the corpus keeps it: BASE.zst, the listing itself, or where
 // that is large BASE.canon.sha256, `SHA lines=N exit=RC`: the sha256 of its canonical
