@@ -656,6 +656,14 @@ export class TraceIndex {
     return this.#handle;
   }
 
+  // Throws a RangeError unless generations [first, last] have been read.
+  #checkRun(first, last) {
+    const n = this.generations.length;
+    if (!Number.isInteger(first) || !Number.isInteger(last) || first < 0 || last < first || last >= n) {
+      throw new RangeError(`no generations ${first} to ${last}: ${this.complete ? 'the trace has' : 'read so far:'} ${n}`);
+    }
+  }
+
   /** The error that stopped the read early ("" while none did). */
   get partialError() {
     return this.#live().error();
@@ -690,10 +698,7 @@ export class TraceIndex {
    * with the events before the problem.
    */
   openPart(first, last, { onProgress, allowPartial = false } = {}) {
-    const n = this.generations.length;
-    if (!Number.isInteger(first) || !Number.isInteger(last) || first < 0 || last < first || last >= n) {
-      throw new RangeError(`no generations ${first} to ${last}: ${this.complete ? 'the trace has' : 'read so far:'} ${n}`);
-    }
+    this.#checkRun(first, last);
     return traceOf(this.#core, this.#live().openPart(first, last, parseProgress(onProgress)), allowPartial);
   }
 
@@ -705,10 +710,7 @@ export class TraceIndex {
    * whole trace must have been read (complete).
    */
   goroutine(id, first, last) {
-    const n = this.generations.length;
-    if (!Number.isInteger(first) || !Number.isInteger(last) || first < 0 || last < first || last >= n) {
-      throw new RangeError(`no generations ${first} to ${last}: ${this.complete ? 'the trace has' : 'read so far:'} ${n}`);
-    }
+    this.#checkRun(first, last);
     if (!this.complete) throw new Error('the trace is still being read: its goroutines\' lives are known once it is read');
     const answer = JSON.parse(this.#live().goroutineLife(id, first, last));
     if (answer?.error) throw new Error(answer.error);

@@ -36,7 +36,7 @@ function WakeList({ title, list, origin, testid, sampled }) {
 const wholeLife = (trace, id) => cached(trace, `life ${id}`, () => trace.call('goroutineLife', id));
 
 export function GoroutineView({ trace, id }) {
-  const part_ = useAsync(async () => {
+  const ofPart = useAsync(async () => {
     const [data, stats] = await Promise.all([part(trace, 'goroutine', id), statsOf(trace)]);
     return { group: data?.group, stats, g: data?.goroutine };
   }, [trace, id]);
@@ -45,10 +45,10 @@ export function GoroutineView({ trace, id }) {
   const whole = trace.inParts && life.data?.id === id && life.data.goroutine ? life.data : null;
   // (One object per answer: the wake-ups below are asked again when it changes.)
   const wholeData = useMemo(
-    () => (whole && part_.data ? { ...part_.data, group: whole.group, g: whole.goroutine } : null),
-    [whole, part_.data],
+    () => (whole && ofPart.data ? { ...ofPart.data, group: whole.group, g: whole.goroutine } : null),
+    [whole, ofPart.data],
   );
-  const state = wholeData ? { ...part_, data: wholeData } : part_;
+  const state = wholeData ? { ...ofPart, data: wholeData } : ofPart;
   // The wake-ups need the index of wake edges: they come after the figures.
   const woken = useAsync(async () => {
     const d = state.data;

@@ -180,7 +180,7 @@ class Rules {
       out_[static_cast<size_t>(TrackKind::Proc)].note(st.resource.id);
       if (threads_ && s_.context(e).m >= 0) out_[static_cast<size_t>(TrackKind::Thread)].note(s_.context(e).m);
       if (st.proc_from() != st.proc_to() && st.proc_to() == ProcState::Idle) proc_lost(e, st.resource.id);
-      if (in_syscall_from_before(e)) {
+      if (ExecFamily::proc_in_syscall_from_before(s_, e)) {
         const Context& c = s_.context(e);
         exec(procs_, e, c.g, GoState::Undetermined, GoState::Syscall, st.resource.id);
         if (threads_) exec(threads_view_, e, c.g, GoState::Undetermined, GoState::Syscall, c.m);
@@ -196,14 +196,6 @@ class Rules {
     const Context& c = s_.context(e);
     exec(procs_, e, g, st.go_from(), st.go_to(), c.p);
     if (threads_) exec(threads_view_, e, g, st.go_from(), st.go_to(), c.m);
-  }
-
-  // A proc whose first status says its thread has been in a syscall since before the
-  // store's first generation (ExecFamily reads such a status as that syscall): in a run of
-  // generations read again, the goroutine in it may have no event at all, and the proc's
-  // status is then all that says so.
-  bool in_syscall_from_before(uint32_t e) const {
-    return s_.type(e) == EvProcStatus && ExecFamily::proc_in_syscall_from_before(s_, e) && s_.context(e).g >= 0;
   }
 
   // The start function, as the goroutine summary names it: the root frame of the first

@@ -122,13 +122,15 @@ struct ExecFamily {
     }
   }
   static bool backdated(const EventStore& s, uint32_t e) {
-    return GoroutineFamily::backdated(s, e) || (s.type(e) == v2::EvProcStatus && proc_in_syscall_from_before(s, e));
+    return GoroutineFamily::backdated(s, e) || proc_in_syscall_from_before(s, e);
   }
-  // A ProcStatus (c = old state | wire status << 8) from Undetermined saying the proc's
-  // thread is in a syscall: since before the store's first generation.
+  // A proc's first status (a ProcStatus from Undetermined; c = old state | wire status
+  // << 8) saying its thread has been in a syscall, with its goroutine, since before the
+  // store's first generation: in a run of generations read again that goroutine may have
+  // no event at all, and this status is then all that says so.
   static bool proc_in_syscall_from_before(const EventStore& s, uint32_t e) {
-    return static_cast<ProcState>(s.c(e) & 0xff) == ProcState::Undetermined &&
-           static_cast<WireProcStatus>(s.c(e) >> 8) == WireProcStatus::Syscall;
+    return s.type(e) == v2::EvProcStatus && static_cast<ProcState>(s.c(e) & 0xff) == ProcState::Undetermined &&
+           static_cast<WireProcStatus>(s.c(e) >> 8) == WireProcStatus::Syscall && s.context(e).g >= 0;
   }
 };
 
