@@ -162,17 +162,9 @@ ReadResult ReferenceTrace::read() const { return go127 ? read_go127(read_bytes(p
 
 std::vector<ReferenceTrace> traces_with_reference() {
   std::vector<ReferenceTrace> out;
-  for (const std::string& name : corpus_traces({"*"})) {
-    if (name == "go123-workload-large") continue;  // a benchmark, not a test
-    ReferenceTrace t{name, corpus_path(name + ".trace"), false};
-    if (file_exists(t.reference(".analysis.json.zst"))) out.push_back(t);
-  }
-  std::vector<std::string> newest;
-  for (const auto& e : std::filesystem::directory_iterator(corpus_dir() + "/newest"))
-    if (e.path().extension() == ".trace") newest.push_back(e.path().stem().string());
-  std::sort(newest.begin(), newest.end());
-  for (const std::string& name : newest) {
-    ReferenceTrace t{name, newest_path(name + ".trace"), true};
+  for (const std::string& name : every_trace()) {
+    const bool newest = name.rfind("newest/", 0) == 0;
+    ReferenceTrace t{newest ? name.substr(7) : name, trace_path(name), newest};
     if (file_exists(t.reference(".analysis.json.zst"))) out.push_back(t);
   }
   return out;

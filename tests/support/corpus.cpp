@@ -31,6 +31,7 @@ std::string fuzz_dir() { return corpus_dir() + "/fuzz"; }
 std::string cli_path() { return GOTRACE_CLI_PATH; }
 
 std::optional<std::string> large_trace_path() {
+  if (corpus_sampled()) return std::nullopt;  // the sanitized run: the corpus's go123-workload is the same program
   const char* dir = std::getenv("GOTRACE_SHARED_DIR");
   std::string path = std::string(dir && *dir ? dir : GOTRACE_SHARED_DIR) + "/corpus/go/go123-workload-large.trace.zst";
   if (!fs::exists(path)) return std::nullopt;
@@ -70,7 +71,42 @@ std::string read_zstd(const std::string& path) {
   return out;
 }
 
-std::vector<std::string> corpus_traces(const std::vector<std::string>& globs) {
+bool corpus_sampled() {
+  const char* v = std::getenv("GOTRACE_CORPUS_SAMPLE");
+  return v && *v && std::string(v) != "0";
+}
+
+namespace {
+
+// GOTRACE_CORPUS_SAMPLE=1 (scripts/test-sanitized.sh sets it): the corpus-wide tests read a
+// sample, since under the sanitizers the whole corpus takes a quarter of CI's time and the
+// Release run has just read all of it. The sample keeps every trace of at most 1 MB, the
+// smallest of each program (so every format, program and mode is read) and Go 1.27's
+// stress-mode traces (hundreds of generations: long lives, regions and syscalls through
+// parts): under half the bytes.
+constexpr uintmax_t kSampleSmallBytes = 1'000'000;
+
+// The program a trace records: corpus/newest names its traces PROGRAM.MODE.
+std::string program_of(const std::string& name) { return name.substr(0, name.find('.')); }
+
+std::vector<std::string> sampled(const std::vector<std::string>& names) {
+  std::map<std::string, std::pair<uintmax_t, std::string>> smallest;  // program -> (size, name)
+  for (const std::string& n : names) {
+    const uintmax_t size = fs::file_size(trace_path(n));
+    auto [it, added] = smallest.try_emplace(program_of(n), size, n);
+    if (!added && size < it->second.first) it->second = {size, n};
+  }
+  std::vector<std::string> kept;
+  for (const std::string& n : names) {
+    const auto& s = smallest.at(program_of(n));
+    const bool go127_stress = n.rfind("newest/go127-", 0) == 0 && n.ends_with(".stress");
+    if (fs::file_size(trace_path(n)) <= kSampleSmallBytes || s.second == n || go127_stress) kept.push_back(n);
+  }
+  return kept;
+}
+
+// Names of the traces of corpus/go matching any of the globs, sorted.
+std::vector<std::string> go_traces(const std::vector<std::string>& globs) {
   std::vector<std::string> names;
   for (const auto& e : fs::directory_iterator(corpus_dir() + "/go")) {
     std::string n = e.path().filename().string();
@@ -87,18 +123,34 @@ std::vector<std::string> corpus_traces(const std::vector<std::string>& globs) {
   return names;
 }
 
+}  // namespace
+
+std::vector<std::string> corpus_traces(const std::vector<std::string>& globs) {
+  std::vector<std::string> names = go_traces(globs);
+  return corpus_sampled() ? sampled(names) : names;
+}
+
 std::vector<std::string> every_trace() {
-  std::vector<std::string> names = corpus_traces({"*"});
+  std::vector<std::string> names = go_traces({"*"});
   for (const auto& e : fs::directory_iterator(corpus_dir() + "/newest")) {
     std::string n = e.path().filename().string();
     if (n.size() > 6 && n.substr(n.size() - 6) == ".trace") names.push_back("newest/" + n.substr(0, n.size() - 6));
   }
   std::sort(names.begin(), names.end());
-  return names;
+  return corpus_sampled() ? sampled(names) : names;
 }
 
 std::string trace_path(const std::string& name) {
   return name.rfind("newest/", 0) == 0 ? newest_path(name.substr(7) + ".trace") : corpus_path(name + ".trace");
+}
+
+std::vector<std::string> every_trace_path(const std::string& dir) {
+  std::vector<std::string> paths;
+  for (const std::string& name : every_trace()) {
+    const bool newest = name.rfind("newest/", 0) == 0;
+    if (dir.empty() || (dir == "newest") == newest) paths.push_back(trace_path(name));
+  }
+  return paths;
 }
 
 void for_each_v2_trace_with_resume_points(

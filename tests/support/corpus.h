@@ -22,7 +22,7 @@ std::string golden_dir();                          // corpus/golden: Go's reader
 std::string fuzz_dir();                            // corpus/fuzz: Go's fuzz seeds
 
 // The 94 MB trace (zstd) of the shared corpus beside the checkout (GOTRACE_SHARED_DIR),
-// for the tests that read it; nullopt when it is not there.
+// for the tests that read it; nullopt when it is not there, or under GOTRACE_CORPUS_SAMPLE.
 std::optional<std::string> large_trace_path();
 
 bool file_exists(const std::string& path);
@@ -32,11 +32,17 @@ std::string read_zstd(const std::string& path);  // decompresses a .zst file
 
 // Names (without .trace) of corpus traces whose name matches any of the globs.
 std::vector<std::string> corpus_traces(const std::vector<std::string>& globs);
+// Whether those give the sample (GOTRACE_CORPUS_SAMPLE=1), for tests that count what they saw.
+bool corpus_sampled();
 // Every trace of the corpus that Go 1.23 or 1.27 reads: "NAME" in corpus/go, then
-// "newest/NAME" in corpus/newest; sorted.
+// "newest/NAME" in corpus/newest; sorted. With GOTRACE_CORPUS_SAMPLE=1 (the sanitized
+// run), corpus_traces and every_trace give a sample: every program and mode, a third of
+// the bytes.
 std::vector<std::string> every_trace();
 // The path of such a name.
 std::string trace_path(const std::string& name);
+// The paths of every_trace()'s traces, or of those in corpus/DIR ("go" or "newest") alone.
+std::vector<std::string> every_trace_path(const std::string& dir = "");
 // Calls f(name, bytes, whole) for each Go 1.22+ trace of every_trace() read without a
 // problem, read with resume points (ReadOptions::resume_points: its generations can be
 // read again from `bytes`).

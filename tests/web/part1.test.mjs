@@ -172,11 +172,11 @@ async function clickForStack(page, key) {
   assert.ok(r, `row ${key} is laid out`);
   for (let x = r.x + 3; x < r.x + r.width; x += 9) {
     await page.mouse.click(box.x + x, box.y + r.y + r.height / 2);
-    const ok = await page
-      .waitForSelector('[data-testid=details] [data-testid=stack]', { timeout: 1500 })
-      .then(() => true)
-      .catch(() => false);
-    if (ok) return;
+    // The details come from the worker: once the click's effects have sent their request
+    // and no request is in flight, the panel shows what this click found.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0)))));
+    await page.waitForFunction(() => !window.__gotraceBusy?.(), null, { timeout: 60_000, polling: 20 });
+    if (await page.$('[data-testid=details] [data-testid=stack]')) return;
   }
   assert.fail(`no slice with a stack in row ${key}`);
 }
