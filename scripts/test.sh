@@ -30,7 +30,8 @@ step "WebAssembly build and npm package tests"
 if [[ ! -f $root/node_modules/.package-lock.json || $root/package-lock.json -nt $root/node_modules/.package-lock.json ]]; then
   (cd "$root" && npm ci --no-audit --no-fund --loglevel=error)
 fi
-(cd "$root" && ./scripts/node-tests.sh tests/js/)
+# Two files at a time: each runs the WebAssembly core on one thread.
+(cd "$root" && ./scripts/node-tests.sh --test-concurrency=2 tests/js/)
 
 step "web app in Chromium"
 "$root/scripts/test-web.sh"
