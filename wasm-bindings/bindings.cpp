@@ -384,14 +384,18 @@ class WasmTraceIndex {
     return WasmTrace::of_generations(source_, result_.store, a, b, progress);
   }
   // Goroutine `id`, seen in generations [first, last], over its whole life (its
-  // generations read again, one at a time): goroutine_life_json, or {"error"}.
+  // generations read again, one at a time): goroutine_life_json, or {"error"}. While the
+  // read goes on, a life that ends in the generations read is known (the generation being
+  // read began without the goroutine); one that goes on is not yet.
   std::string goroutine_life(double id, double first, double last) {
     std::string out;
     try {
-      if (!complete()) throw TraceError("the trace is still being read");
       const auto a = static_cast<size_t>(first), b = static_cast<size_t>(last);
       if (first < 0 || b < a || b >= known()) throw TraceError("no such generations");
-      const GoroutineLife life = summarize_goroutine_life(source_, result_.store, static_cast<GoID>(id), a, b);
+      const GoID goid = static_cast<GoID>(id);
+      if (!complete() && generations_of_goroutine(result_.store, goid, a, b).last >= known())
+        throw TraceError("the trace is still being read: the goroutine lives on past the generations read");
+      const GoroutineLife life = summarize_goroutine_life(source_, result_.store, goid, a, b);
       JsonWriter w(out);
       goroutine_life_json(w, life);
     } catch (const std::exception& e) {

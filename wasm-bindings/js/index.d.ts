@@ -684,8 +684,9 @@ export declare class TraceIndex {
   openPart(first: number, last: number, options?: OpenOptions): Trace;
   /** Goroutine `id`, seen in generations [first, last], over its whole life: as the whole
    *  trace's Trace.goroutine(id) gives it, its generations (`generations`: those read)
-   *  read again one at a time. Null if those generations do not name it. Needs the whole
-   *  trace read (complete). */
+   *  read again one at a time. Null if those generations do not name it. While the trace
+   *  is being read, a life that goes on past the generations read throws ("still being
+   *  read"); one that ends in them is answered. */
   goroutine(id: number, first: number, last: number):
     { goroutine: GoroutineSummary; group: string; generations: [number, number] } | null;
   /** Frees the index (and closes the file it reads, where it opened one); parts opened from it stay open. */

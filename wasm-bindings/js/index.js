@@ -706,12 +706,12 @@ export class TraceIndex {
    * Goroutine `id`, seen in generations [first, last] (a part open, say), over its whole
    * life: {goroutine, group, generations: [first, last] read} — the goroutine as the whole
    * trace's Trace.goroutine(id) gives it (figures, times, regions), its generations read
-   * again from the source one at a time. Null if those generations do not name it. The
-   * whole trace must have been read (complete).
+   * again from the source one at a time. Null if those generations do not name it. While
+   * the trace is being read, a life that ends in the generations read is answered; one
+   * that goes on past them is an Error ("still being read") until the read gets there.
    */
   goroutine(id, first, last) {
     this.#checkRun(first, last);
-    if (!this.complete) throw new Error('the trace is still being read: its goroutines\' lives are known once it is read');
     const answer = JSON.parse(this.#live().goroutineLife(id, first, last));
     if (answer?.error) throw new Error(answer.error);
     return answer;

@@ -196,11 +196,19 @@ const methods = {
   },
   // Of a trace opened in parts: goroutine `goid` of the part open, over its whole life
   // (the whole trace's figures, times and regions: TraceIndex.goroutine reads its
-  // generations again, one at a time), the rest of the trace read first if it is not yet.
+  // generations again, one at a time). A life that ends in the generations read is
+  // answered at once; one that goes on, once the read has got past its end.
   goroutineLife(id, goid) {
     if (!index || !openInfo?.parts) throw new Error('the trace open is not opened in parts');
-    while (index.advance(8)) { /* the lives of goroutines are known once the trace is read */ }
-    return index.goroutine(goid, openInfo.parts.first, openInfo.parts.last);
+    const { first, last } = openInfo.parts;
+    for (;;) {
+      try {
+        return index.goroutine(goid, first, last);
+      } catch (e) {
+        if (index.complete || !/still being read/.test(e.message)) throw e;
+      }
+      index.advance(8);
+    }
   },
   // Of a trace opened in parts: its generations and stats as read so far.
   partsInfo() {
