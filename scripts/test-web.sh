@@ -14,4 +14,6 @@ trap 'kill "$server" 2>/dev/null || true; rm -f "$log"' EXIT
 for _ in $(seq 100); do [[ -s $log ]] && break; sleep 0.1; done
 url=$(head -n1 "$log")
 echo "web: serving web/dist at $url"
-GOTRACE_WEB_URL=$url ./scripts/node-tests.sh --test-concurrency=1 tests/web/
+# Two files at a time: a page's work is one worker thread, and each file has a browser
+# of its own.
+GOTRACE_WEB_URL=$url ./scripts/node-tests.sh --test-concurrency=2 tests/web/
