@@ -163,7 +163,7 @@ ReadResult ReferenceTrace::read() const { return go127 ? read_go127(read_bytes(p
 std::vector<ReferenceTrace> traces_with_reference() {
   std::vector<ReferenceTrace> out;
   for (const std::string& name : every_trace()) {
-    const bool newest = name.rfind("newest/", 0) == 0;
+    const bool newest = is_newest(name);
     ReferenceTrace t{newest ? name.substr(7) : name, trace_path(name), newest};
     if (file_exists(t.reference(".analysis.json.zst"))) out.push_back(t);
   }

@@ -90,17 +90,18 @@ constexpr uintmax_t kSampleSmallBytes = 1'000'000;
 std::string program_of(const std::string& name) { return name.substr(0, name.find('.')); }
 
 std::vector<std::string> sampled(const std::vector<std::string>& names) {
-  std::map<std::string, std::pair<uintmax_t, std::string>> smallest;  // program -> (size, name)
-  for (const std::string& n : names) {
-    const uintmax_t size = fs::file_size(trace_path(n));
-    auto [it, added] = smallest.try_emplace(program_of(n), size, n);
-    if (!added && size < it->second.first) it->second = {size, n};
+  std::vector<uintmax_t> sizes;
+  std::map<std::string, size_t> smallest;  // program -> index in names
+  for (size_t k = 0; k < names.size(); k++) {
+    sizes.push_back(fs::file_size(trace_path(names[k])));
+    auto [it, added] = smallest.try_emplace(program_of(names[k]), k);
+    if (!added && sizes[k] < sizes[it->second]) it->second = k;
   }
   std::vector<std::string> kept;
-  for (const std::string& n : names) {
-    const auto& s = smallest.at(program_of(n));
+  for (size_t k = 0; k < names.size(); k++) {
+    const std::string& n = names[k];
     const bool go127_stress = n.rfind("newest/go127-", 0) == 0 && n.ends_with(".stress");
-    if (fs::file_size(trace_path(n)) <= kSampleSmallBytes || s.second == n || go127_stress) kept.push_back(n);
+    if (sizes[k] <= kSampleSmallBytes || smallest.at(program_of(n)) == k || go127_stress) kept.push_back(n);
   }
   return kept;
 }
@@ -140,15 +141,16 @@ std::vector<std::string> every_trace() {
   return corpus_sampled() ? sampled(names) : names;
 }
 
+bool is_newest(const std::string& name) { return name.rfind("newest/", 0) == 0; }
+
 std::string trace_path(const std::string& name) {
-  return name.rfind("newest/", 0) == 0 ? newest_path(name.substr(7) + ".trace") : corpus_path(name + ".trace");
+  return is_newest(name) ? newest_path(name.substr(7) + ".trace") : corpus_path(name + ".trace");
 }
 
 std::vector<std::string> every_trace_path(const std::string& dir) {
   std::vector<std::string> paths;
   for (const std::string& name : every_trace()) {
-    const bool newest = name.rfind("newest/", 0) == 0;
-    if (dir.empty() || (dir == "newest") == newest) paths.push_back(trace_path(name));
+    if (dir.empty() || (dir == "newest") == is_newest(name)) paths.push_back(trace_path(name));
   }
   return paths;
 }

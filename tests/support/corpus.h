@@ -36,9 +36,11 @@ std::vector<std::string> corpus_traces(const std::vector<std::string>& globs);
 bool corpus_sampled();
 // Every trace of the corpus that Go 1.23 or 1.27 reads: "NAME" in corpus/go, then
 // "newest/NAME" in corpus/newest; sorted. With GOTRACE_CORPUS_SAMPLE=1 (the sanitized
-// run), corpus_traces and every_trace give a sample: every program and mode, a third of
+// run), corpus_traces and every_trace give a sample: every program and mode, under half
 // the bytes.
 std::vector<std::string> every_trace();
+// Whether such a name is of corpus/newest ("newest/NAME").
+bool is_newest(const std::string& name);
 // The path of such a name.
 std::string trace_path(const std::string& name);
 // The paths of every_trace()'s traces, or of those in corpus/DIR ("go" or "newest") alone.
