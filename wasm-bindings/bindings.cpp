@@ -24,6 +24,7 @@
 #include "gotrace/session.h"
 #include "gotrace/stats.h"
 #include "gotrace/stepped_read.h"
+#include "gotrace/streamed_summary.h"
 
 using emscripten::val;
 using namespace gotrace;
@@ -348,6 +349,7 @@ class WasmTraceIndex {
       fatal_ = what_of(e);
     }
     read_.reset();
+    summary_.finish();  // of what was read, where the read broke off
     return false;
   }
   bool complete() const { return !read_; }
@@ -383,6 +385,27 @@ class WasmTraceIndex {
     }
     return WasmTrace::of_generations(source_, result_.store, a, b, progress);
   }
+  // The whole trace's goroutine, task and region views (TraceSession's of a whole read),
+  // summarized as the read went: {"error"} until the read is over.
+  val goroutine_groups() { return whole([&](SummaryViews& v) { return v.goroutine_groups_json(); }); }
+  val goroutine_group_page(std::string name, std::string column, bool descending, double offset, double limit) {
+    return whole([&](SummaryViews& v) {
+      const size_t from = offset > 0 ? static_cast<size_t>(offset) : 0;
+      const std::optional<size_t> count = limit < 0 ? std::nullopt : std::optional<size_t>(static_cast<size_t>(limit));
+      return v.goroutine_group_page_json(name, column, descending, from, count);
+    });
+  }
+  val goroutine(double id) { return whole([&](SummaryViews& v) { return v.goroutine_json(id); }); }
+  val task_types() { return whole([&](SummaryViews& v) { return v.task_types_json(); }); }
+  val tasks_in_bucket(std::string name, double min) {
+    return whole([&](SummaryViews& v) { return v.tasks_in_bucket_json(name, min); });
+  }
+  val task(double id) { return whole([&](SummaryViews& v) { return v.task_json(id); }); }
+  val region_types() { return whole([&](SummaryViews& v) { return v.region_types_json(); }); }
+  val regions_in_bucket(std::string name, double min) {
+    return whole([&](SummaryViews& v) { return v.regions_in_bucket_json(name, min); });
+  }
+
   // Goroutine `id`, seen in generations [first, last], over its whole life (its
   // generations read again, one at a time): goroutine_life_json, or {"error"}. While the
   // read goes on, a life that ends in the generations read is known (the generation being
@@ -420,9 +443,19 @@ class WasmTraceIndex {
     read_ = std::make_unique<SteppedRead>(source_, result_, std::move(options));
   }
 
+  // f(the whole trace's summary views)'s JSON, once the read is over.
+  template <class F>
+  val whole(F&& f) {
+    return guard([&] {
+      if (!summary_.finished()) throw TraceError("the trace is still being read: its summary is made as the read goes");
+      return val(f(summary_.views()));
+    });
+  }
+
   void hand_on(EventStore& store) {
     const size_t from = handed_, to = store.size();
     counter_.add(store, from, to);
+    summary_.add(from, to);
     if (from < to && !store.generations.empty()) {
       const size_t k = store.generations.size() - 1;
       if (spans_.size() <= k) spans_.resize(k + 1, Span{store.time(from), store.time(to - 1)});
@@ -445,7 +478,8 @@ class WasmTraceIndex {
   ReadResult result_;
   std::unique_ptr<SteppedRead> read_;  // null once the read is over
   StatsCounter counter_;
-  size_t handed_ = 0;  // events counted so far
+  StreamedSummary summary_{result_.store};
+  size_t handed_ = 0;  // events counted and summarized so far
   std::vector<Span> spans_;
   std::string fatal_;
 };
@@ -503,5 +537,13 @@ EMSCRIPTEN_BINDINGS(gotrace_core) {
       .function("stats", &WasmTraceIndex::stats)
       .function("generations", &WasmTraceIndex::generations)
       .function("openPart", &WasmTraceIndex::open_part, emscripten::allow_raw_pointers())
-      .function("goroutineLife", &WasmTraceIndex::goroutine_life);
+      .function("goroutineLife", &WasmTraceIndex::goroutine_life)
+      .function("goroutineGroups", &WasmTraceIndex::goroutine_groups)
+      .function("goroutineGroupPage", &WasmTraceIndex::goroutine_group_page)
+      .function("goroutineSummary", &WasmTraceIndex::goroutine)
+      .function("taskTypes", &WasmTraceIndex::task_types)
+      .function("tasksInBucket", &WasmTraceIndex::tasks_in_bucket)
+      .function("task", &WasmTraceIndex::task)
+      .function("regionTypes", &WasmTraceIndex::region_types)
+      .function("regionsInBucket", &WasmTraceIndex::regions_in_bucket);
 }

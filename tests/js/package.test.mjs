@@ -317,6 +317,53 @@ test('TraceIndex.goroutine: a goroutine seen in a part, over its whole life, as 
   }
 });
 
+test('TraceIndex: the whole trace\'s goroutine, task and region views, as a whole Trace answers them', async () => {
+  // Traces with tasks, regions and logs, of one generation and of hundreds (released as
+  // they are read): every group's page, every bucket's instances, every task.
+  const files = ['go123-workload.trace', 'go122-workload.trace'].map((n) => path.join(corpus, n))
+    .concat(['newest/go127-annotations-stress.stress.trace', 'newest/go127-gomaxprocs.stress.trace'].map((n) => path.join(corpusDir, n)));
+  let buckets = 0;
+  let tasks = 0;
+  for (const file of files) {
+    const name = path.basename(file);
+    const whole = await gotrace.openTraceFile(file, { allowPartial: true });
+    const reading = await gotrace.openTraceIndex(file, { generations: 1 });
+    if (!reading.complete) assert.throws(() => reading.goroutineGroups(), /still being read/, name);
+    reading.dispose();
+    const index = await gotrace.openTraceIndex(file);
+    assert.deepEqual(index.goroutineGroups(), whole.goroutineGroups(), name);
+    for (const g of whole.goroutineGroups().groups) {
+      for (const options of [{}, { sort: 'exec', desc: false, offset: 2, limit: 20 }]) {
+        assert.deepEqual(index.goroutineGroupPage(g.name, options), whole.goroutineGroupPage(g.name, options), `${name}: ${g.name}`);
+      }
+    }
+    assert.equal(index.goroutineGroupPage('no such group'), null);
+    for (const row of whole.goroutineGroupPage(whole.goroutineGroups().groups[0].name, { limit: 50 }).rows) {
+      assert.deepEqual(index.goroutineSummary(row.id), whole.goroutine(row.id), `${name}: goroutine ${row.id}`);
+    }
+    assert.equal(index.goroutineSummary(1e12), null);
+    for (const [types, inBucket] of [['taskTypes', 'tasksInBucket'], ['regionTypes', 'regionsInBucket']]) {
+      assert.deepEqual(index[types](), whole[types](), `${name}: ${types}`);
+      for (const t of whole[types]().types) {
+        for (const b of t.durations.histogram.buckets) {
+          if (!b.count) continue;
+          assert.deepEqual(index[inBucket](t.name, b.min), whole[inBucket](t.name, b.min), `${name}: ${t.name} from ${b.min}`);
+          buckets++;
+        }
+      }
+    }
+    for (const id of new Set(whole.tasks().tasks.map((t) => t.id))) {
+      assert.deepEqual(index.task(id), whole.task(id), `${name}: task ${id}`);
+      tasks++;
+    }
+    assert.equal(index.task(1e12), null);
+    index.dispose();
+    whole.dispose();
+  }
+  assert.ok(buckets > 20, `${buckets} buckets`);
+  assert.ok(tasks > 100, `${tasks} tasks`);
+});
+
 test('mmu() equals `gotrace mmu --json --curve` for each flag set', async () => {
   for (const name of ['go123-stress.trace', 'go122-workload.trace']) {
     const file = path.join(corpus, name);

@@ -689,6 +689,17 @@ export declare class TraceIndex {
    *  read"); one that ends in them is answered. */
   goroutine(id: number, first: number, last: number):
     { goroutine: GoroutineSummary; group: string; generations: [number, number] } | null;
+  // The whole trace's goroutine, task and region views, summarized as the index read it:
+  // each answers as a Trace of the whole trace does, once the read is over (or broke off:
+  // of what was read); while it goes on, each throws ("still being read").
+  goroutineGroups(): ReturnType<Trace['goroutineGroups']>;
+  goroutineGroupPage(name: string, options?: Parameters<Trace['goroutineGroupPage']>[1]): ReturnType<Trace['goroutineGroupPage']>;
+  goroutineSummary(id: number): ReturnType<Trace['goroutine']>;
+  taskTypes(): ReturnType<Trace['taskTypes']>;
+  tasksInBucket(name: string, min: number): ReturnType<Trace['tasksInBucket']>;
+  task(id: number): ReturnType<Trace['task']>;
+  regionTypes(): ReturnType<Trace['regionTypes']>;
+  regionsInBucket(name: string, min: number): ReturnType<Trace['regionsInBucket']>;
   /** Frees the index (and closes the file it reads, where it opened one); parts opened from it stay open. */
   dispose(): void;
 }

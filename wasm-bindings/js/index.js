@@ -717,6 +717,55 @@ export class TraceIndex {
     return answer;
   }
 
+  // The whole trace's goroutine, task and region views, summarized as the index read it:
+  // the same answers as a Trace of the whole trace gives. Each throws while the read goes
+  // on ("still being read"); once it is over (or broke off: of what was read), answers.
+
+  /** The whole trace's goroutine groups: as Trace.goroutineGroups(). */
+  goroutineGroups() {
+    return JSON.parse(unwrap(this.#live().goroutineGroups()));
+  }
+
+  /** A group's goroutines over the whole trace: as Trace.goroutineGroupPage(). */
+  goroutineGroupPage(name, { sort = 'total', desc = true, offset = 0, limit } = {}) {
+    return JSON.parse(unwrap(this.#live().goroutineGroupPage(String(name), String(sort), Boolean(desc),
+      offset, limit ?? -1)));
+  }
+
+  /** One goroutine of the whole trace and its group's name: as Trace.goroutine(id). */
+  goroutineSummary(id) {
+    if (typeof id !== 'number') throw new TypeError('a goroutine id is a number');
+    return JSON.parse(unwrap(this.#live().goroutineSummary(id)));
+  }
+
+  /** The whole trace's task types: as Trace.taskTypes(). */
+  taskTypes() {
+    return JSON.parse(unwrap(this.#live().taskTypes()));
+  }
+
+  /** The whole trace's tasks of a type in a histogram bucket: as Trace.tasksInBucket(). */
+  tasksInBucket(name, min) {
+    checkTime('min', min);
+    return JSON.parse(unwrap(this.#live().tasksInBucket(String(name), min)));
+  }
+
+  /** One task of the whole trace, its logs included: as Trace.task(). */
+  task(id) {
+    if (typeof id !== 'number') throw new TypeError('a task id is a number');
+    return JSON.parse(unwrap(this.#live().task(id)));
+  }
+
+  /** The whole trace's region types: as Trace.regionTypes(). */
+  regionTypes() {
+    return JSON.parse(unwrap(this.#live().regionTypes()));
+  }
+
+  /** The whole trace's regions of a type in a histogram bucket: as Trace.regionsInBucket(). */
+  regionsInBucket(name, min) {
+    checkTime('min', min);
+    return JSON.parse(unwrap(this.#live().regionsInBucket(String(name), min)));
+  }
+
   dispose() {
     if (this.#handle) {
       this.#handle.delete();

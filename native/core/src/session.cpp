@@ -125,33 +125,19 @@ const Summary& TraceSession::summary() {
   return *summary_;
 }
 
-const std::vector<GoroutineGroup>& TraceSession::groups() {
-  if (!groups_) {
-    groups_ = std::make_unique<std::vector<GoroutineGroup>>(goroutine_groups_unordered(summary()));
-    group_members_.assign(groups_->size(), {});
+SummaryViews& TraceSession::views() {
+  if (!views_) {
+    const Summary& s = summary();
+    store_events_ = std::make_unique<StoreEvents>(read_.store);
+    views_ = std::make_unique<SummaryViews>(read_.store, s, *store_events_);
   }
-  return *groups_;
+  return *views_;
 }
 
-const std::vector<const GoroutineSummary*>& TraceSession::members_of(size_t k) {
-  GoroutineGroup& g = (*groups_)[k];
-  if (group_members_[k].size() != g.members.size()) {
-    order_members(summary(), g);
-    group_members_[k] = group_members(summary(), g);
-  }
-  return group_members_[k];
-}
-
-const std::vector<TaskTypeStats>& TraceSession::task_types() {
-  if (!task_types_) task_types_ = std::make_unique<std::vector<TaskTypeStats>>(analysis::task_types(summary()));
-  return *task_types_;
-}
-
-const std::vector<RegionTypeStats>& TraceSession::region_types() {
-  if (!region_types_)
-    region_types_ = std::make_unique<std::vector<RegionTypeStats>>(analysis::region_types(read_.store, summary()));
-  return *region_types_;
-}
+const std::vector<GoroutineGroup>& TraceSession::groups() { return views().groups(); }
+const std::vector<const GoroutineSummary*>& TraceSession::members_of(size_t k) { return views().members_of(k); }
+const std::vector<TaskTypeStats>& TraceSession::task_types() { return views().task_types(); }
+const std::vector<RegionTypeStats>& TraceSession::region_types() { return views().region_types(); }
 
 const GroupEventCounts& TraceSession::group_events() {
   if (!group_events_) group_events_ = std::make_unique<GroupEventCounts>(group_event_counts(read_.store, summary()));

@@ -45,90 +45,22 @@ std::string TraceSession::json(std::string_view name, bool pretty) {
   return json(*a, pretty);
 }
 
-std::string TraceSession::goroutine_groups_json(bool pretty) {
-  const Summary& s = summary();
-  return json_of(pretty, [&](JsonWriter& w) {
-    w.begin_object();
-    w.field("count", static_cast<uint64_t>(s.goroutines.size()));
-    w.key("groups").begin_array();
-    for (const GoroutineGroup& g : groups()) goroutine_group_json(w, s, g);
-    w.end_array();
-    w.end_object();
-  });
-}
+std::string TraceSession::goroutine_groups_json(bool pretty) { return views().goroutine_groups_json(pretty); }
 
 std::string TraceSession::goroutine_group_page_json(std::string_view name, std::string_view column, bool descending,
                                                     size_t offset, std::optional<size_t> limit) {
-  const Summary& s = summary();
-  size_t k = 0;
-  while (k < groups().size() && groups()[k].name != name) k++;
-  if (k == groups().size()) return "null";
-  std::optional<GoroutineSort> by = parse_goroutine_sort(column);
-  if (!by) by = GoroutineSort::Total;
-  if (!sorted_ || sorted_->name != name || sorted_->by != *by || sorted_->descending != descending) {
-    sorted_ = std::make_unique<SortedGroup>(
-        SortedGroup{std::string(name), *by, descending, sorted_goroutines(s, members_of(k), *by, descending)});
-  }
-  const auto& rows = sorted_->rows;
-  const size_t from = std::min(rows.size(), offset);
-  const size_t to = limit ? std::min(rows.size(), from + *limit) : rows.size();
-  return json_of(false, [&](JsonWriter& w) { analysis::goroutine_group_page_json(w, s, groups()[k], rows, from, to); });
+  return views().goroutine_group_page_json(name, column, descending, offset, limit);
 }
 
-std::string TraceSession::goroutine_json(double id) {
-  const Summary& s = summary();
-  const GoroutineSummary* g = s.goroutine(static_cast<GoID>(id));
-  if (!g || static_cast<double>(g->id) != id) return "null";
-  return json_of(false, [&](JsonWriter& w) {
-    w.begin_object();
-    w.key("goroutine");
-    analysis::goroutine_json(w, s, *g);
-    w.field("group", g->name);
-    w.end_object();
-  });
-}
-
-std::string TraceSession::task_types_json(bool pretty) {
-  return json_of(pretty, [&](JsonWriter& w) {
-    w.begin_object();
-    w.key("types");
-    analysis::task_types_json(w, task_types());
-    w.end_object();
-  });
-}
-
+std::string TraceSession::goroutine_json(double id) { return views().goroutine_json(id); }
+std::string TraceSession::task_types_json(bool pretty) { return views().task_types_json(pretty); }
 std::string TraceSession::tasks_in_bucket_json(std::string_view type, double min) {
-  const Summary& s = summary();
-  return json_of(false, [&](JsonWriter& w) {
-    w.begin_array();
-    for (const TaskSummary* t : tasks_in_bucket(s, type, bucket_of_min(min))) task_entry_json(w, read_.store, s, *t);
-    w.end_array();
-  });
+  return views().tasks_in_bucket_json(type, min);
 }
-
-std::string TraceSession::task_json(double id) {
-  const Summary& s = summary();
-  const TaskSummary* t = s.task(static_cast<TaskID>(id));
-  if (!t || static_cast<double>(t->id) != id) return "null";
-  return json_of(false, [&](JsonWriter& w) { task_entry_json(w, read_.store, s, *t); });
-}
-
-std::string TraceSession::region_types_json(bool pretty) {
-  return json_of(pretty, [&](JsonWriter& w) {
-    w.begin_object();
-    w.key("types");
-    analysis::region_types_json(w, region_types());
-    w.end_object();
-  });
-}
-
+std::string TraceSession::task_json(double id) { return views().task_json(id); }
+std::string TraceSession::region_types_json(bool pretty) { return views().region_types_json(pretty); }
 std::string TraceSession::regions_in_bucket_json(std::string_view type, double min) {
-  const Summary& s = summary();
-  return json_of(false, [&](JsonWriter& w) {
-    w.begin_array();
-    for (const RegionSummary* r : regions_in_bucket(s, type, bucket_of_min(min))) region_entry_json(w, s, *r);
-    w.end_array();
-  });
+  return views().regions_in_bucket_json(type, min);
 }
 
 std::string TraceSession::task_logs_matching_json(std::string_view text, size_t limit) {

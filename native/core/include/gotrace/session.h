@@ -33,6 +33,7 @@
 #include "gotrace/analysis/wake_index.h"
 #include "gotrace/reader.h"
 #include "gotrace/stats.h"
+#include "gotrace/summary_views.h"
 #include "gotrace/value.h"
 
 namespace gotrace {
@@ -109,6 +110,9 @@ class TraceSession {
   const std::vector<const analysis::GoroutineSummary*>& members_of(size_t group);
   const std::vector<analysis::TaskTypeStats>& task_types();
   const std::vector<analysis::RegionTypeStats>& region_types();
+  // The goroutine, task and region views of the summary (what the groups, types and
+  // pages above come from).
+  SummaryViews& views();
   const analysis::GroupEventCounts& group_events();
   const analysis::TimelineIndex& timeline();
   const analysis::WakeIndex& wakes();
@@ -213,11 +217,9 @@ class TraceSession {
   std::array<std::optional<analysis::Profile>, std::size(analysis::kProfileTypes)> whole_profiles_;
   std::array<std::unique_ptr<analysis::FlameGraph>, std::size(analysis::kProfileTypes)> whole_flames_;
   std::unique_ptr<std::vector<std::vector<GoID>>> timeline_groups_;
-  std::unique_ptr<std::vector<analysis::GoroutineGroup>> groups_;
-  std::vector<std::vector<const analysis::GoroutineSummary*>> group_members_;  // of each group shown, in its order
+  std::unique_ptr<analysis::StoreEvents> store_events_;
+  std::unique_ptr<SummaryViews> views_;
   std::unordered_map<unsigned, std::unique_ptr<analysis::MmuCurve>> mmu_curves_;
-  std::unique_ptr<std::vector<analysis::TaskTypeStats>> task_types_;
-  std::unique_ptr<std::vector<analysis::RegionTypeStats>> region_types_;
   std::unique_ptr<analysis::GroupEventCounts> group_events_;
   std::unique_ptr<analysis::CriticalPathIndex> critical_paths_;
   std::unique_ptr<analysis::TraceFigures> diff_figures_;
@@ -232,14 +234,6 @@ class TraceSession {
   std::unique_ptr<SqlParts> sql_;  // what the SQL tables are computed from
   // What table `table` is computed from (every table's, for ""), made on first need.
   analysis::SqlSource sql_source(int64_t trace_id, std::string path, std::string_view table);
-  // The last group sorted for a page (paging through it sorts once).
-  struct SortedGroup {
-    std::string name;
-    analysis::GoroutineSort by = analysis::GoroutineSort::Total;
-    bool descending = true;
-    std::vector<const analysis::GoroutineSummary*> rows;
-  };
-  std::unique_ptr<SortedGroup> sorted_;
 };
 
 }  // namespace gotrace

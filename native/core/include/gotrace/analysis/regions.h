@@ -8,6 +8,7 @@
 
 #include "gotrace/analysis/histogram.h"
 #include "gotrace/analysis/summary.h"
+#include "gotrace/analysis/summary_events.h"
 #include "gotrace/analysis/tasks.h"
 
 namespace gotrace::analysis {
@@ -22,8 +23,11 @@ struct RegionTypeStats {
   DurationDistribution durations;  // of region_interval, as Go's histogram
 };
 
-// Every region of every goroutine, grouped as Go does, by type then PC.
+// Every region of every goroutine, grouped as Go does, by type then PC. The start
+// events' stacks from `events` (the store's own by default); the store gives the
+// stack and string tables.
 std::vector<RegionTypeStats> region_types(const EventStore& store, const Summary& summary);
+std::vector<RegionTypeStats> region_types(const EventStore& store, const Summary& summary, const SummaryEvents& events);
 
 // Go's regionInterval: the region's start and end, or the trace's first and last event
 // for a side not in the trace.

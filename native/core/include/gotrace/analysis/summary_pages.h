@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gotrace/analysis/goroutines.h"
+#include "gotrace/analysis/summary_events.h"
 #include "gotrace/analysis/summary.h"
 #include "gotrace/json_writer.h"
 
@@ -56,8 +57,9 @@ void goroutine_group_page_json(JsonWriter& w, const Summary& s, const GoroutineG
 // Task logs (logs_matching): [{"task", "time", "goroutine", "category", "message"}].
 void task_logs_json(JsonWriter& w, const EventStore& store,
                     std::span<const std::pair<const TaskSummary*, uint64_t>> logs);
-// One task as `gotrace tasks --json` lists it.
+// One task as `gotrace tasks --json` lists it (its logs' fields from `events`).
 void task_entry_json(JsonWriter& w, const EventStore& store, const Summary& s, const TaskSummary& t);
+void task_entry_json(JsonWriter& w, const SummaryEvents& events, const Summary& s, const TaskSummary& t);
 // One region as `gotrace regions --json` lists it.
 void region_entry_json(JsonWriter& w, const Summary& s, const RegionSummary& r);
 

@@ -11,6 +11,10 @@ Interval region_interval(const Summary& summary, const RegionSummary& r) {
 }
 
 std::vector<RegionTypeStats> region_types(const EventStore& store, const Summary& summary) {
+  return region_types(store, summary, StoreEvents(store));
+}
+
+std::vector<RegionTypeStats> region_types(const EventStore& store, const Summary& summary, const SummaryEvents& events) {
   // Go's regionFingerprint: the type and the leaf frame of the start event's stack.
   // Frames are interned, so the frame id stands for the frame.
   std::map<std::pair<std::string_view, FrameID>, size_t> by_key;
@@ -20,8 +24,8 @@ std::vector<RegionTypeStats> region_types(const EventStore& store, const Summary
     for (uint32_t k : g.regions) {
       const RegionSummary& r = summary.regions[k];
       FrameID frame = 0;
-      if (r.has_start() && r.start_event < store.size()) {
-        if (StackID stack = store.stack(r.start_event); stack != 0) {
+      if (r.has_start()) {
+        if (StackID stack = events.stack(r.start_event); stack != 0) {
           auto frames = store.stacks.frames(stack);
           if (!frames.empty()) frame = frames.front();
         }

@@ -20,13 +20,11 @@ struct ReportBuilder::Passes {
   detail::UtilizationPass utilization;
 };
 
-namespace {
-
 // How many events of each type the trace is expected to have: the store's, scaled by the
 // file's size to what was read of it when the store holds only its first generations.
 // (Natively, room reserved and not touched costs no memory; past the estimate, the
 // summaries' arrays grow.)
-std::array<uint64_t, 256> expected_events(const EventStore& store) {
+std::array<uint64_t, 256> detail::expected_events(const EventStore& store) {
   std::array<uint64_t, 256> n = store.count_by_type(store.first_held(), store.size());
   const uint64_t read = store.generations.empty() ? 0 : store.generations.back().file_offset + store.generations.back().file_bytes;
   if (read == 0 || read >= store.format.file_bytes) return n;
@@ -35,13 +33,11 @@ std::array<uint64_t, 256> expected_events(const EventStore& store) {
   return n;
 }
 
-}  // namespace
-
 ReportBuilder::ReportBuilder(const EventStore& store, SummaryKeeping keeping)
     // The MMU's work budget (UtilizationPass) from the file's size when the store does
     // not hold every event yet: an event takes at least a byte.
     : store_(store),
-      passes_(std::make_unique<Passes>(store, expected_events(store),
+      passes_(std::make_unique<Passes>(store, detail::expected_events(store),
                                        std::max<uint64_t>(store.size(), store.format.file_bytes))) {
   if (keeping == SummaryKeeping::Archived) passes_->summarizer.archive_ended();
   archived_ = keeping == SummaryKeeping::Archived;

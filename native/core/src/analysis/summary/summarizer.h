@@ -21,6 +21,11 @@
 
 namespace gotrace::analysis::detail {
 
+// How many events of each type the trace is expected to have, for sizing the summaries:
+// the store's, scaled by the file's size when it holds only a streamed read's first
+// generations (report.cpp).
+std::array<uint64_t, 256> expected_events(const EventStore& store);
+
 class Summarizer {
  public:
   // events_by_type: the store's counts by type if known (else counted here).
@@ -91,6 +96,14 @@ class Summarizer {
     stream_ = std::move(sink);
   }
   bool reused_ids() const { return replaced_; }
+  // Notes, as they go by, the events the views read after the summary is made (a
+  // region's start event, for its stack; a task's logs, for their fields), for a
+  // streamed reader that releases the events (StreamedSummary).
+  struct Noted {
+    std::vector<uint64_t> region_starts;
+    std::vector<uint64_t> logs;
+  };
+  void note_events(Noted* out) { noted_ = out; }
   // The block reasons so far (an interval's `reason` indexes them).
   const std::vector<std::string_view>& block_reasons() const { return reasons_.strings(); }
 
@@ -243,6 +256,7 @@ class Summarizer {
   std::vector<TaskSummary> tasks_;
   IdMap<uint32_t, kNone> task_index_;  // task id -> tasks_ (with kArchivedTask: its place in task_archived_at_)
   std::vector<RegionSummary> regions_;
+  Noted* noted_ = nullptr;
   // With an archive (archive_ended): each record's summary, its slot of goroutines_
   // (with kInSlot) or where it lies in the archive; where each task put away lies; the
   // slots of goroutines_, regions_ and tasks_ left free.

@@ -324,6 +324,7 @@ uint32_t Summarizer::appear(size_t i, Time t, GoID id, GoState from, GoID creato
     r.goroutine = id;
     r.start_event = i;
     r.start = t;
+    if (noted_) noted_->region_starts.push_back(i);
     const uint32_t k = new_region();
     regions_[k] = std::move(r);
     x(g).active_regions.push_back(k);
@@ -715,6 +716,7 @@ void Summarizer::annotation(size_t i, EventKind kind, Time t, const Context& ctx
       r.start_event = i;
       r.start = t;
       r.stats = snapshot(g, t);
+      if (noted_) noted_->region_starts.push_back(i);
       const uint32_t k = new_region();
       regions_[k] = std::move(r);
       x(g).active_regions.push_back(k);
@@ -794,6 +796,7 @@ void Summarizer::annotation(size_t i, EventKind kind, Time t, const Context& ctx
       uint32_t task = task_index(ev.log().task);
       task_goroutine(task, ctx.g);
       tasks_[task].logs.push_back(i);
+      if (noted_) noted_->logs.push_back(i);
       break;
     }
 

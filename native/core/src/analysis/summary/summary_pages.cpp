@@ -143,16 +143,18 @@ std::vector<std::pair<const TaskSummary*, uint64_t>> logs_matching(const EventSt
 }
 
 // A task log's "time", "goroutine", "category" and "message".
-static void log_fields_json(JsonWriter& w, const EventStore& store, uint64_t i) {
-  EventView ev(store, i);
-  Log l = ev.log();
-  w.field("time", ev.time());
-  w.field("goroutine", ev.goroutine());
+static void log_fields_json(JsonWriter& w, const LogFields& l) {
+  w.field("time", l.time);
+  w.field("goroutine", l.goroutine);
   w.field("category", l.category);
   w.field("message", l.message);
 }
 
 void task_entry_json(JsonWriter& w, const EventStore& store, const Summary& s, const TaskSummary& t) {
+  task_entry_json(w, StoreEvents(store), s, t);
+}
+
+void task_entry_json(JsonWriter& w, const SummaryEvents& events, const Summary& s, const TaskSummary& t) {
   w.begin_object();
   w.field("id", t.id);
   w.field("name", t.name);
@@ -180,7 +182,7 @@ void task_entry_json(JsonWriter& w, const EventStore& store, const Summary& s, c
   w.key("logs").begin_array();
   for (uint64_t i : t.logs) {
     w.begin_object();
-    log_fields_json(w, store, i);
+    log_fields_json(w, events.log(i));
     w.end_object();
   }
   w.end_array();
@@ -217,7 +219,7 @@ void task_logs_json(JsonWriter& w, const EventStore& store,
   for (auto [t, i] : logs) {
     w.begin_object();
     w.field("task", t->id);
-    log_fields_json(w, store, i);
+    log_fields_json(w, StoreEvents(store).log(i));
     w.end_object();
   }
   w.end_array();

@@ -1,0 +1,99 @@
+// StreamedSummary: the summarizer over a streamed read, noting the events the views read
+// later (Summarizer::note_events) and keeping what is read of them before they go.
+#include "gotrace/streamed_summary.h"
+
+#include <algorithm>
+#include <optional>
+#include <stdexcept>
+#include <vector>
+
+#include "gotrace/event_view.h"
+#include "summarizer.h"
+
+namespace gotrace {
+
+using namespace gotrace::analysis;
+
+namespace {
+
+// Kept facts of released events, by event index: noted in increasing order, so that a
+// sorted vector answers lookups.
+template <class T>
+struct ByEvent {
+  std::vector<uint64_t> events;
+  std::vector<T> facts;
+  void add(uint64_t event, T fact) {
+    events.push_back(event);
+    facts.push_back(fact);
+  }
+  const T* find(uint64_t event) const {
+    auto it = std::lower_bound(events.begin(), events.end(), event);
+    return it != events.end() && *it == event ? &facts[it - events.begin()] : nullptr;
+  }
+};
+
+class KeptEvents final : public SummaryEvents {
+ public:
+  StackID stack(uint64_t event) const override {
+    const StackID* s = stacks.find(event);
+    return s ? *s : 0;
+  }
+  LogFields log(uint64_t event) const override {
+    const LogFields* l = logs.find(event);
+    if (!l) throw std::logic_error("a task's log that was not kept");
+    return *l;
+  }
+  ByEvent<StackID> stacks;  // of region starts
+  ByEvent<LogFields> logs;
+};
+
+}  // namespace
+
+struct StreamedSummary::Impl {
+  explicit Impl(const EventStore& s) : store(s) {}
+  const EventStore& store;
+  detail::RangeNames names;
+  std::unique_ptr<detail::Summarizer> summarizer;  // made with the first events (sized from them)
+  detail::Summarizer::Noted noted;
+  KeptEvents kept;
+  std::optional<Summary> summary;
+  std::unique_ptr<SummaryViews> views;
+};
+
+StreamedSummary::StreamedSummary(const EventStore& store) : impl_(std::make_unique<Impl>(store)) {}
+StreamedSummary::~StreamedSummary() = default;
+
+void StreamedSummary::add(size_t from, size_t to) {
+  Impl& m = *impl_;
+  if (m.summary) throw std::logic_error("events added to a finished summary");
+  if (!m.summarizer) {
+    const std::array<uint64_t, 256> expected = detail::expected_events(m.store);
+    m.summarizer = std::make_unique<detail::Summarizer>(m.store, m.names, &expected);
+    m.summarizer->note_events(&m.noted);
+  }
+  m.summarizer->run(m.names, from, to);
+  for (uint64_t i : m.noted.region_starts) {
+    if (StackID s = m.store.stack(i); s != 0) m.kept.stacks.add(i, s);
+  }
+  for (uint64_t i : m.noted.logs) m.kept.logs.add(i, StoreEvents(m.store).log(i));
+  m.noted.region_starts.clear();
+  m.noted.logs.clear();
+}
+
+void StreamedSummary::finish() {
+  Impl& m = *impl_;
+  if (m.summary) return;
+  if (!m.summarizer) m.summarizer = std::make_unique<detail::Summarizer>(m.store, m.names);
+  m.summary = m.summarizer->finish();
+  m.summarizer.reset();
+  m.views = std::make_unique<SummaryViews>(m.store, *m.summary, m.kept);
+}
+
+bool StreamedSummary::finished() const { return impl_->summary.has_value(); }
+
+SummaryViews& StreamedSummary::views() {
+  if (!impl_->views) throw std::logic_error("the summary is not finished: the trace is still being read");
+  return *impl_->views;
+}
+
+}  // namespace gotrace
