@@ -334,8 +334,9 @@ class WasmTrace {
 class WasmTraceIndex {
  public:
   // As WasmTrace::fromSource, reading nothing yet; the source is read again for each part.
-  static WasmTraceIndex* from_source(double size, val read_js, val progress) {
-    return new WasmTraceIndex(size, std::move(read_js), std::move(progress));
+  // `summary_bytes`: the budget of the whole trace's summaries (StreamedSummary).
+  static WasmTraceIndex* from_source(double size, val read_js, val progress, double summary_bytes) {
+    return new WasmTraceIndex(size, std::move(read_js), std::move(progress), summary_bytes);
   }
 
   // Reads up to `generations` more: false once the whole trace is read (or the read
@@ -430,8 +431,11 @@ class WasmTraceIndex {
   }
 
  private:
-  WasmTraceIndex(double size, val read_js, val progress)
-      : read_js_(std::move(read_js)), progress_(std::move(progress)), source_(source_of(size, read_js_)) {
+  WasmTraceIndex(double size, val read_js, val progress, double summary_bytes)
+      : read_js_(std::move(read_js)),
+        progress_(std::move(progress)),
+        source_(source_of(size, read_js_)),
+        summary_(result_.store, summary_bytes >= 0 && summary_bytes < 1e15 ? static_cast<size_t>(summary_bytes) : SIZE_MAX) {
     ReadOptions options;
     options.resume_points = true;
     options.on_progress = progress_callback(progress_);
@@ -447,6 +451,7 @@ class WasmTraceIndex {
   template <class F>
   val whole(F&& f) {
     return guard([&] {
+      if (!summary_.given_up().empty()) throw TraceError(summary_.given_up());
       if (!summary_.finished()) throw TraceError("the trace is still being read: its summary is made as the read goes");
       return val(f(summary_.views()));
     });
@@ -478,7 +483,7 @@ class WasmTraceIndex {
   ReadResult result_;
   std::unique_ptr<SteppedRead> read_;  // null once the read is over
   StatsCounter counter_;
-  StreamedSummary summary_{result_.store};
+  StreamedSummary summary_;
   size_t handed_ = 0;  // events counted and summarized so far
   std::vector<Span> spans_;
   std::string fatal_;

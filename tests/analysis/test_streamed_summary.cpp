@@ -83,3 +83,26 @@ TEST_CASE("a streamed read's summary views answer as the whole read's", "[stream
   CHECK(regions >= 50000);
   CHECK(groups >= 1000);
 }
+
+TEST_CASE("a streamed summary over its memory budget gives up, saying so", "[streamed]") {
+  // The annotation stress trace: goroutines with regions and tasks over 668 generations.
+  const std::vector<uint8_t> bytes = read_bytes(newest_path("go127-annotations-stress.stress.trace"));
+  for (size_t budget : {size_t{1} << 10, size_t{1} << 30}) {
+    INFO(budget);
+    ReadResult r;
+    std::unique_ptr<StreamedSummary> streamed;
+    read_streamed(bytes, r, [&](const EventStore& s, size_t from, size_t to) {
+      if (!streamed) streamed = std::make_unique<StreamedSummary>(s, budget);
+      streamed->add(from, to);
+    });
+    streamed->finish();
+    if (budget < (size_t{1} << 20)) {
+      CHECK_THAT(streamed->given_up(), Catch::StartsWith("the whole trace's summaries would take more than 0 MiB"));
+      CHECK_THROWS_WITH(streamed->views(), streamed->given_up());
+    } else {
+      CHECK(streamed->given_up().empty());
+      CHECK(streamed->views().summary().goroutines.size() == 51);
+      CHECK(streamed->views().summary().regions.size() == 98);
+    }
+  }
+}

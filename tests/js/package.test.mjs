@@ -362,6 +362,11 @@ test('TraceIndex: the whole trace\'s goroutine, task and region views, as a whol
   }
   assert.ok(buckets > 20, `${buckets} buckets`);
   assert.ok(tasks > 100, `${tasks} tasks`);
+  // Past its budget, the index lets the summaries go and says so.
+  const small = await gotrace.openTraceIndex(files[0], { summaryBytes: 1000 });
+  assert.ok(small.stats().events > 0);
+  assert.throws(() => small.goroutineGroups(), /the whole trace's summaries would take more than 0 MiB/);
+  small.dispose();
 });
 
 test('mmu() equals `gotrace mmu --json --curve` for each flag set', async () => {

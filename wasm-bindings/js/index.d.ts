@@ -707,10 +707,12 @@ export declare class TraceIndex {
  *  in Node (kept open until disposed), or bytes; the whole trace before it resolves, or
  *  with `generations` that many generations at least (index.advance() reads on). Rejects
  *  for an older trace (it has no generations: openTrace reads it whole) and when no
- *  generation could be read. */
+ *  generation could be read. The whole trace's goroutine, task and region summaries are
+ *  made as it reads, up to `summaryBytes` of them (default 384 MiB); past it they are let
+ *  go, and those answers throw, saying so. */
 export declare function openTraceIndex(
   input: string | Uint8Array | ArrayBuffer | Blob,
-  options?: Pick<OpenOptions, 'onProgress'> & { generations?: number },
+  options?: Pick<OpenOptions, 'onProgress'> & { generations?: number; summaryBytes?: number },
 ): Promise<TraceIndex>;
 
 export type SqlType = 'BIGINT' | 'INTEGER' | 'DOUBLE' | 'VARCHAR' | 'BOOLEAN';

@@ -779,16 +779,19 @@ export class TraceIndex {
  * Reads a Go 1.22+ trace for its TraceIndex: a Blob (a File) in a worker (read a piece
  * at a time, again for each part opened), or in Node a file's path (kept open until the
  * index is disposed), or bytes. Reads the whole trace before it resolves, or with
- * `generations` that many generations at least (index.advance() reads on). Rejects for an
+ * `generations` that many generations at least (index.advance() reads on). The whole
+ * trace's goroutine, task and region summaries are made as it reads, up to
+ * `summaryBytes` of them (384 MiB: 2 million goroutines and their regions take about
+ * 800 MB); past it, they are let go and those answers throw, saying so. Rejects for an
  * older trace (no generations: openTrace reads it whole) and when no generation could be
  * read.
  */
-export async function openTraceIndex(input, { onProgress, generations = Infinity } = {}) {
+export async function openTraceIndex(input, { onProgress, generations = Infinity, summaryBytes = 384 * 2 ** 20 } = {}) {
   const core = await loadCore();
   const { size, readInto, close } = await sourceOf(core, input);
   let handle;
   try {
-    handle = core.WasmTraceIndex.fromSource(size, guardedRead(readInto), parseProgress(onProgress));
+    handle = core.WasmTraceIndex.fromSource(size, guardedRead(readInto), parseProgress(onProgress), summaryBytes);
     // One more than asked for: the last generation read is known once the next begins.
     for (let read = 0; read <= generations && handle.advance(1); read++);
   } catch (e) {

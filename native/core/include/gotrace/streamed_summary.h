@@ -6,7 +6,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
+#include <string>
 
 #include "gotrace/event_store.h"
 #include "gotrace/summary_views.h"
@@ -15,8 +17,10 @@ namespace gotrace {
 
 class StreamedSummary {
  public:
-  // Over the streamed read's store, which keeps its string and stack tables.
-  explicit StreamedSummary(const EventStore& store);
+  // Over the streamed read's store, which keeps its string and stack tables. Past
+  // `budget` bytes of summaries (as the first events foretell them, or as they grow), it
+  // gives up and lets them go (given_up() says why).
+  explicit StreamedSummary(const EventStore& store, size_t budget = SIZE_MAX);
   ~StreamedSummary();
   StreamedSummary(const StreamedSummary&) = delete;
   StreamedSummary& operator=(const StreamedSummary&) = delete;
@@ -27,7 +31,10 @@ class StreamedSummary {
   // is made, and views() answers.
   void finish();
   bool finished() const;
-  // The views of the whole summary; a logic_error before finish().
+  // Why there is no summary, when the budget was passed ("" otherwise).
+  const std::string& given_up() const;
+  // The views of the whole summary; a logic_error before finish(), a runtime_error
+  // (given_up()'s reason) once given up.
   SummaryViews& views();
 
  private:

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "gotrace/event_view.h"
@@ -50,8 +51,16 @@ class KeptEvents final : public SummaryEvents {
 }  // namespace
 
 struct StreamedSummary::Impl {
-  explicit Impl(const EventStore& s) : store(s) {}
+  // Lets the summaries go, saying why.
+  void give_up(std::string why) {
+    given_up = "the whole trace's summaries would take more than " + std::to_string(budget >> 20) + " MiB (" + why + ")";
+    summarizer.reset();
+    kept = KeptEvents();
+  }
+  Impl(const EventStore& s, size_t b) : store(s), budget(b) {}
   const EventStore& store;
+  const size_t budget;
+  std::string given_up;
   detail::RangeNames names;
   std::unique_ptr<detail::Summarizer> summarizer;  // made with the first events (sized from them)
   detail::Summarizer::Noted noted;
@@ -60,16 +69,22 @@ struct StreamedSummary::Impl {
   std::unique_ptr<SummaryViews> views;
 };
 
-StreamedSummary::StreamedSummary(const EventStore& store) : impl_(std::make_unique<Impl>(store)) {}
+StreamedSummary::StreamedSummary(const EventStore& store, size_t budget)
+    : impl_(std::make_unique<Impl>(store, budget)) {}
 StreamedSummary::~StreamedSummary() = default;
 
 void StreamedSummary::add(size_t from, size_t to) {
   Impl& m = *impl_;
   if (m.summary) throw std::logic_error("events added to a finished summary");
+  if (!m.given_up.empty()) return;
   if (!m.summarizer) {
     const std::array<uint64_t, 256> expected = detail::expected_events(m.store);
     m.summarizer = std::make_unique<detail::Summarizer>(m.store, m.names, &expected);
     m.summarizer->note_events(&m.noted);
+  }
+  if (m.summarizer->summary_bytes() > m.budget) {
+    m.give_up(std::to_string(m.summarizer->summary_bytes() >> 20) + " MiB by " + std::to_string(from) + " events read");
+    return;
   }
   m.summarizer->run(m.names, from, to);
   for (uint64_t i : m.noted.region_starts) {
@@ -82,16 +97,22 @@ void StreamedSummary::add(size_t from, size_t to) {
 
 void StreamedSummary::finish() {
   Impl& m = *impl_;
-  if (m.summary) return;
+  if (m.summary || !m.given_up.empty()) return;
   if (!m.summarizer) m.summarizer = std::make_unique<detail::Summarizer>(m.store, m.names);
+  if (m.summarizer->summary_bytes() > m.budget) {
+    m.give_up(std::to_string(m.summarizer->summary_bytes() >> 20) + " MiB");
+    return;
+  }
   m.summary = m.summarizer->finish();
   m.summarizer.reset();
   m.views = std::make_unique<SummaryViews>(m.store, *m.summary, m.kept);
 }
 
 bool StreamedSummary::finished() const { return impl_->summary.has_value(); }
+const std::string& StreamedSummary::given_up() const { return impl_->given_up; }
 
 SummaryViews& StreamedSummary::views() {
+  if (!impl_->given_up.empty()) throw std::runtime_error(impl_->given_up);
   if (!impl_->views) throw std::logic_error("the summary is not finished: the trace is still being read");
   return *impl_->views;
 }

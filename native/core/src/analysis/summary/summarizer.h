@@ -104,6 +104,12 @@ class Summarizer {
     std::vector<uint64_t> logs;
   };
   void note_events(Noted* out) { noted_ = out; }
+  // The bytes of the arrays of summaries, as reserved (what they point to aside): what a
+  // reader with a memory budget watches.
+  size_t summary_bytes() const {
+    return goroutines_.capacity() * sizeof(GoroutineSummary) + regions_.capacity() * sizeof(RegionSummary) +
+           tasks_.capacity() * sizeof(TaskSummary);
+  }
   // The block reasons so far (an interval's `reason` indexes them).
   const std::vector<std::string_view>& block_reasons() const { return reasons_.strings(); }
 
