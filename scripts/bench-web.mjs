@@ -4,13 +4,16 @@
 // times while panning and zooming. Prints figures; run web/build.sh first.
 //   node scripts/bench-web.mjs [TRACE] [--part-events=N]   (default /work/data/large.trace)
 // With --part-events, the trace opens in parts of at most N events whatever its size (as
-// a trace over the worker's size limit does).
+// a trace over the worker's size limit does). With --views, every view is then opened
+// in turn (overview, goroutines, the largest group, tasks, regions, profiles, MMU) and
+// the peak memory is given again over the whole walk, with each view's time to show.
 import { launch, newPage, startSite } from '../tests/web/browser.mjs';
 import { rendererMemory } from './renderer-memory.mjs';
 
 const args = process.argv.slice(2);
 const partEvents = Number(args.find((a) => a.startsWith('--part-events='))?.split('=')[1] ?? 0);
 const trace = args.find((a) => !a.startsWith('--')) ?? '/work/data/large.trace';
+const walkViews = args.includes('--views');
 
 const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -96,9 +99,39 @@ try {
   void stats;
   void opened;
   const mb = (b) => (b / 1048576).toFixed(0);
+  const timelinePeak = { private: peakPrivate, rss: peak };
+  const viewTimes = [];
+  if (walkViews) {
+    const walk = [
+      ['overview', '#/overview', '[data-testid=overview]'],
+      ['goroutines', '#/goroutines', '[data-testid=groups-table]'],
+      ['the largest group', null, '[data-testid=group-goroutines]'],
+      ['tasks', '#/tasks', '[data-testid=tasks-view]'],
+      ['regions', '#/regions', '[data-testid=regions-view]'],
+      ['profiles', '#/profiles/sync', '[data-testid=flame-total]'],
+      ['MMU', '#/mmu', '[data-testid=mmu-flags-text]'],
+    ];
+    for (const [name, hash, selector] of walk) {
+      const t = Date.now();
+      if (hash) {
+        await page.evaluate((h) => { location.hash = h; }, hash);
+      } else {
+        // The group of the most goroutines: the first row, sorted by count.
+        await page.click('[data-testid=groups-table] th >> text=Goroutines');
+        await page.click('[data-testid=groups-table] th >> text=Goroutines');
+        await page.click('[data-testid=group-link] >> nth=0');
+      }
+      await page.waitForSelector(selector, { timeout: 300_000 });
+      viewTimes.push(`${name} ${((Date.now() - t) / 1000).toFixed(2)} s`);
+    }
+  }
   console.log(`trace                      ${trace}${partEvents ? ` (in parts of at most ${partEvents} events)` : ''}`);
   console.log(`choose file → first paint  ${(firstPaint / 1000).toFixed(2)} s   (goal ≤ 5 s)`);
-  console.log(`peak renderer memory       ${mb(peakPrivate)} MiB private (anon + shmem), ${mb(peak)} MiB resident (with Chromium's files, once per renderer)`);
+  console.log(`peak renderer memory       ${mb(timelinePeak.private)} MiB private (anon + shmem), ${mb(timelinePeak.rss)} MiB resident (with Chromium's files, once per renderer)`);
+  if (walkViews) {
+    console.log(`views opened               ${viewTimes.join(', ')}`);
+    console.log(`peak memory, every view    ${mb(peakPrivate)} MiB private, ${mb(peak)} MiB resident`);
+  }
   console.log(`timeline draw time         p50 ${pct(draws, 50).toFixed(2)} ms, p95 ${pct(draws, 95).toFixed(2)} ms, max ${Math.max(...draws).toFixed(2)} ms over ${draws.length} frames (goal p95 ≤ 16 ms)`);
   console.log(`frame interval (rAF)       p50 ${pct(frames, 50).toFixed(1)} ms, p95 ${pct(frames, 95).toFixed(1)} ms over ${frames.length} frames`);
 } finally {

@@ -397,6 +397,8 @@ class WasmTraceIndex {
     });
   }
   val goroutine(double id) { return whole([&](SummaryViews& v) { return v.goroutine_json(id); }); }
+  // Why the whole trace's summaries were let go ("" while kept).
+  std::string summary_given_up() const { return summary_.given_up(); }
   val task_types() { return whole([&](SummaryViews& v) { return v.task_types_json(); }); }
   val tasks_in_bucket(std::string name, double min) {
     return whole([&](SummaryViews& v) { return v.tasks_in_bucket_json(name, min); });
@@ -546,6 +548,7 @@ EMSCRIPTEN_BINDINGS(gotrace_core) {
       .function("goroutineGroups", &WasmTraceIndex::goroutine_groups)
       .function("goroutineGroupPage", &WasmTraceIndex::goroutine_group_page)
       .function("goroutineSummary", &WasmTraceIndex::goroutine)
+      .function("summaryGivenUp", &WasmTraceIndex::summary_given_up)
       .function("taskTypes", &WasmTraceIndex::task_types)
       .function("tasksInBucket", &WasmTraceIndex::tasks_in_bucket)
       .function("task", &WasmTraceIndex::task)

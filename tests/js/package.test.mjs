@@ -331,6 +331,7 @@ test('TraceIndex: the whole trace\'s goroutine, task and region views, as a whol
     if (!reading.complete) assert.throws(() => reading.goroutineGroups(), /still being read/, name);
     reading.dispose();
     const index = await gotrace.openTraceIndex(file);
+    assert.equal(index.summaryError, '');
     assert.deepEqual(index.goroutineGroups(), whole.goroutineGroups(), name);
     for (const g of whole.goroutineGroups().groups) {
       for (const options of [{}, { sort: 'exec', desc: false, offset: 2, limit: 20 }]) {
@@ -366,6 +367,7 @@ test('TraceIndex: the whole trace\'s goroutine, task and region views, as a whol
   const small = await gotrace.openTraceIndex(files[0], { summaryBytes: 1000 });
   assert.ok(small.stats().events > 0);
   assert.throws(() => small.goroutineGroups(), /the whole trace's summaries would take more than 0 MiB/);
+  assert.match(small.summaryError, /the whole trace's summaries would take more than 0 MiB/);
   small.dispose();
 });
 

@@ -1,5 +1,6 @@
 // A trace too large to hold whole opens in parts (runs of its generations): its first
-// part shows while the rest is read; the part bar says which part every view shows; the overview gives the part's figures and the whole
+// part shows while the rest is read; the part bar says which part the views show (the
+// goroutine, task and region views: the whole trace, once read); the overview gives the part's figures and the whole
 // trace's (the CLI's); the part before or after, or the one that begins at a generation
 // clicked, opens in the same tab, every view then showing it; a trace small enough opened
 // next, or an older one (no generations), shows no part bar. The limits are made small
@@ -139,6 +140,94 @@ test('a trace too large to hold whole opens in parts, each shown by every view',
   assert.equal(await page.locator('[data-testid=part-bar]').count(), 0);
   assert.equal(await page.locator('[data-testid=part-heading]').count(), 0);
   assert.equal(count(await statOf(page, 'events')), gotraceJson('stats', SAMPLE).events);
+  assert.deepEqual(problems, { errors: [], dialogs: [], csp: [] });
+});
+
+test('in parts, the goroutine, task and region views show the whole trace once it is read, and lead to the part of what they name', async () => {
+  // The annotation stress trace (668 generations, tasks, regions, logs) in parts of
+  // 40,000 events: its last goroutines and tasks are not in the first part.
+  const ANNOTATED = corpusTrace('newest/go127-annotations-stress.stress.trace');
+  const groups = gotraceJson('goroutines', ANNOTATED);
+  const tasks = gotraceJson('tasks', ANNOTATED);
+  const { page, problems } = await openPage(env.browser, env.site.url);
+  await smallParts(page);
+  await page.workers()[0].evaluate(() => {
+    self.gotraceHoldReading = true;
+  });
+  await openFile(page, ANNOTATED);
+  await page.waitForSelector('[data-testid=part-bar]', { timeout: 60_000 });
+  const first = await openPartOf(page);
+  // While the rest is unread: the part's goroutines, saying so.
+  await show(page, '#/goroutines', '[data-testid=groups-table]');
+  assert.match(await page.textContent('[data-testid=scope-note]'), /This part's goroutines \(generations 1–\d+ of \d+ read so far\): the whole trace's once the rest is read/);
+  const goroutinesShown = async () => Number(/^([\d,]+) goroutines/.exec(await page.textContent('[data-testid=goroutines-view] .gt-view-head span'))[1].replace(/,/g, ''));
+  const partCount = await goroutinesShown();
+  assert.ok(partCount < groups.goroutines.length, `${partCount} goroutines in the first part`);
+
+  // Read: the whole trace's, as the CLI has them.
+  await page.workers()[0].evaluate(() => {
+    delete self.gotraceHoldReading;
+  });
+  await openFile(page, ANNOTATED);
+  await page.waitForSelector('[data-testid=part-reading]', { state: 'detached', timeout: 60_000 });
+  await show(page, '#/goroutines', '[data-testid=scope-note][data-scope=whole]');
+  await page.waitForSelector('[data-testid=groups-table]');
+  assert.equal(await page.textContent('[data-testid=goroutines-view] .gt-view-head span'),
+    `${groups.goroutines.length} goroutines in ${groups.groups.length} groups by start function`);
+  // The part's only, by the link; its group links keep to the part.
+  await page.click('[data-testid=scope-part]');
+  await page.waitForSelector('[data-testid=scope-note][data-scope=open]');
+  assert.equal(await goroutinesShown(), partCount);
+  assert.match(await page.getAttribute('[data-testid=group-link] >> nth=0', 'href'), /\?scope=part$/);
+  // A group's page: the whole trace's goroutines of the group.
+  const big = groups.groups.reduce((a, b) => (b.goroutines.length > a.goroutines.length ? b : a));
+  await show(page, `#/goroutines/group/${encodeURIComponent(big.name)}`, '[data-testid=group-count]');
+  assert.equal(count(await page.textContent('[data-testid=group-count]')), big.goroutines.length);
+  // The tasks: the whole trace's types, as the CLI counts them.
+  await show(page, '#/tasks', '[data-testid=task-types]');
+  await page.waitForSelector('[data-testid=scope-note][data-scope=whole]');
+  const shownTypes = await page.locator('[data-testid=task-types] [data-testid=type-count]').allTextContents();
+  assert.deepEqual(shownTypes.map(count).sort((a, b) => a - b), tasks.types.map((t) => t.count).sort((a, b) => a - b));
+
+  // A goroutine of another part: its whole figures, and the part that holds it offered.
+  const late = groups.goroutines.filter((g) => g.creation > 0).at(-1);
+  await show(page, `#/goroutine/${late.id}`, '[data-testid=outside-part]');
+  assert.equal(Number(await page.locator('[data-testid=goroutine-view] [data-stat=total]').first().getAttribute('data-ns')), late.stats.total);
+  assert.equal(await page.locator('[data-testid=goroutine-critical-path-link]').count(), 0);
+  await page.click('[data-testid=open-outside-part]');
+  await page.waitForFunction(() => /whole life \(generations/.test(document.querySelector('[data-testid=goroutine-life]')?.textContent ?? ''), null, { timeout: 60_000 });
+  const there = await openPartOf(page);
+  assert.ok(there.first > first.last, `generations ${there.first + 1}–${there.last + 1}`);
+  assert.equal(Number(await page.locator('[data-testid=goroutine-view] [data-stat=total]').first().getAttribute('data-ns')), late.stats.total);
+
+  // A task of another part: as the whole trace has it; its timeline link leads to a
+  // range outside the part, whose part the timeline offers.
+  // (The strip clicked at its left end: the first part again.)
+  await page.locator('[data-testid=part-strip]').click({ position: { x: 1, y: 5 } });
+  await page.waitForFunction(() => /generations 1–/.test(document.querySelector('[data-testid=part-text]')?.textContent ?? ''), null, { timeout: 60_000 });
+  const lateTask = tasks.tasks.filter((t) => t.start != null).at(-1);
+  await show(page, `#/task/${lateTask.id}`, '[data-testid=outside-part]');
+  assert.match(await page.textContent('[data-testid=task-title]'), new RegExp(`${lateTask.id}$`));
+  assert.equal(await page.locator('[data-testid=task-logs] tbody tr').count(), lateTask.logs.length);
+  await page.click('[data-testid=task-timeline-link]');
+  await page.waitForSelector('[data-testid=timeline-canvas]');
+  await page.waitForSelector('[data-testid=outside-part]');
+  await page.click('[data-testid=open-outside-part]');
+  await page.waitForFunction(() => !/generations 1–/.test(document.querySelector('[data-testid=part-text]')?.textContent ?? ''), null, { timeout: 60_000 });
+  await timelineIdle(page);
+  assert.equal(await page.locator('[data-testid=outside-part]').count(), 0);
+  const view = await page.evaluate(() => window.__gotraceTimeline.view());
+  assert.ok(view.t0 <= lateTask.start && view.t1 >= lateTask.start, `${view.t0}–${view.t1} holds ${lateTask.start}`);
+
+  // Summaries past the tab's budget are let go: the views show the part's, saying why.
+  await page.workers()[0].evaluate(() => {
+    self.gotraceSummaryBytes = 1000;
+  });
+  await openFile(page, ANNOTATED);
+  await page.waitForSelector('[data-testid=part-reading]', { state: 'detached', timeout: 60_000 });
+  await show(page, '#/goroutines', '[data-testid=groups-table]');
+  assert.match(await page.textContent('[data-testid=scope-note]'), /The whole trace's are not kept in this tab: the whole trace's summaries would take more than 0 MiB/);
+  assert.equal(await goroutinesShown(), partCount);
   assert.deepEqual(problems, { errors: [], dialogs: [], csp: [] });
 });
 

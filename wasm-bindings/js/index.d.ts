@@ -694,6 +694,8 @@ export declare class TraceIndex {
   // of what was read); while it goes on, each throws ("still being read").
   goroutineGroups(): ReturnType<Trace['goroutineGroups']>;
   goroutineGroupPage(name: string, options?: Parameters<Trace['goroutineGroupPage']>[1]): ReturnType<Trace['goroutineGroupPage']>;
+  /** Why the whole trace's summaries were let go, past their budget ("" while kept). */
+  readonly summaryError: string;
   goroutineSummary(id: number): ReturnType<Trace['goroutine']>;
   taskTypes(): ReturnType<Trace['taskTypes']>;
   tasksInBucket(name: string, min: number): ReturnType<Trace['tasksInBucket']>;

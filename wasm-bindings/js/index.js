@@ -721,6 +721,11 @@ export class TraceIndex {
   // the same answers as a Trace of the whole trace gives. Each throws while the read goes
   // on ("still being read"); once it is over (or broke off: of what was read), answers.
 
+  /** Why the whole trace's summaries were let go, past their budget ("" while kept). */
+  get summaryError() {
+    return this.#live().summaryGivenUp();
+  }
+
   /** The whole trace's goroutine groups: as Trace.goroutineGroups(). */
   goroutineGroups() {
     return JSON.parse(unwrap(this.#live().goroutineGroups()));

@@ -20,3 +20,9 @@ export function partTo(generations, last, budget) {
   }
   return [first, last];
 }
+
+// The generation that holds time `t` (ns), or the first after it (the last past the end).
+export function generationAt(generations, t) {
+  const k = generations.findIndex((g) => g.end >= t);
+  return k < 0 ? generations.length - 1 : k;
+}

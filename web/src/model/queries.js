@@ -19,3 +19,9 @@ export const part = (trace, what, arg) => cached(trace, `part ${what} ${JSON.str
 export const groupsOf = (trace) => part(trace, 'goroutineGroups');
 export const regionTypesOf = (trace) => part(trace, 'regionTypes');
 export const statsOf = (trace) => cached(trace, 'stats', () => trace.stats());
+
+// A part in a scope (views/common/scope.jsx): the trace or part open's, or the whole
+// trace's (of a trace opened in parts, from its index).
+export const scopedPart = (trace, scope, what, arg) => (scope === 'whole'
+  ? cached(trace, `whole ${what} ${JSON.stringify(arg ?? null)}`, () => trace.call('whole', what, arg))
+  : part(trace, what, arg));

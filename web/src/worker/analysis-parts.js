@@ -77,6 +77,38 @@ export function analysisPart(trace, what, arg) {
   }
 }
 
+// The same parts of the whole trace, for a trace opened in parts: answered by its index
+// (TraceIndex), which summarized the whole trace as it read it; an Error while the read
+// goes on, or where the summaries were let go (too large for the tab).
+export function wholeTracePart(index, what, arg) {
+  switch (what) {
+    case 'goroutineGroups':
+      return index.goroutineGroups();
+    case 'goroutineGroup': {
+      const page = index.goroutineGroupPage(arg);
+      return page && { group: page.group, goroutines: page.rows };
+    }
+    case 'goroutineGroupPage': {
+      const limit = Number.isFinite(arg.limit) ? arg.limit : undefined;
+      return index.goroutineGroupPage(arg.name, { sort: arg.sort, desc: arg.desc, limit });
+    }
+    case 'goroutine':
+      return index.goroutineSummary(arg);
+    case 'taskTypes':
+      return index.taskTypes();
+    case 'tasksInBucket':
+      return index.tasksInBucket(arg.name, arg.min);
+    case 'task':
+      return index.task(arg);
+    case 'regionTypes':
+      return index.regionTypes();
+    case 'regionsInBucket':
+      return index.regionsInBucket(arg.name, arg.min);
+    default:
+      throw new Error(`no whole-trace part ${what}`);
+  }
+}
+
 /** Events per piece of a long analysis: some tens of milliseconds of work. */
 export const PIECE_EVENTS = 1 << 19;
 

@@ -27,7 +27,7 @@
 // waits long behind another's analysis.
 import { openTrace, openTraceIndex, loadCore, isDefaultMmuFlags } from 'gotrace';
 import { inflateBlob, isGzip } from './read.js';
-import { analysisPart, backgroundSteps, PIECE_EVENTS } from './analysis-parts.js';
+import { analysisPart, backgroundSteps, wholeTracePart, PIECE_EVENTS } from './analysis-parts.js';
 import { nextTurn } from './next-turn.js';
 import { partFrom, partTo } from '../model/parts.js';
 
@@ -43,6 +43,7 @@ let openInfo = null;  // what open or openPart returned for the open trace
 // analyses take about 700 MB of WebAssembly memory.
 const partBytes = () => self.gotracePartBytes ?? 256 * 2 ** 20;
 const partEvents = () => self.gotracePartEvents ?? 8e6;
+// (The index's budget for the whole trace's summaries is the package's unless tests set it.)
 
 // The part that begins at generation `first`, read on until its generations hold more
 // than a part's events (the last one read waits for the next), or all are read.
@@ -156,7 +157,7 @@ const methods = {
     if (input instanceof Blob && input.size > partBytes()) {
       let newIndex = null;
       try {
-        newIndex = await openTraceIndex(input, { onProgress, generations: 1 });
+        newIndex = await openTraceIndex(input, { onProgress, generations: 1, summaryBytes: self.gotraceSummaryBytes });
       } catch (e) {
         if (!/no generations/.test(e.message)) throw e;  // an older trace: read whole below
       }
@@ -209,6 +210,12 @@ const methods = {
       }
       index.advance(8);
     }
+  },
+  // Of a trace opened in parts: a part of the whole trace's goroutine, task and region
+  // views (as `part` gives the part's), once the read is over.
+  whole(id, what, arg) {
+    if (!index) throw new Error('the trace open is not opened in parts');
+    return wholeTracePart(index, what, arg);
   },
   // Of a trace opened in parts: its generations and stats as read so far.
   partsInfo() {
@@ -311,7 +318,7 @@ function adopt(t, bytes, range) {
 function partsOf({ first, last }) {
   return {
     first, last, generations: index.generations, complete: index.complete, stats: index.stats(),
-    partialError: index.partialError, partEvents: partEvents(),
+    partialError: index.partialError, partEvents: partEvents(), summaryError: index.summaryError,
   };
 }
 

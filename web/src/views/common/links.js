@@ -2,7 +2,7 @@
 import { href } from '../../model/router.js';
 
 export const goroutineHref = (id) => `#/goroutine/${id}`;
-export const groupHref = (name) => `#/goroutines/group/${encodeURIComponent(name)}`;
+export const groupHref = (name, query = {}) => `#/goroutines/group/${encodeURIComponent(name)}${href('/', query).slice(2)}`;
 export const taskHref = (id) => `#/task/${id}`;
 
 /** The critical path view: of a task, a region, a goroutine (over its life or a range),

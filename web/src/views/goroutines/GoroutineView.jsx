@@ -3,7 +3,8 @@ import { BreakdownBar } from '../common/BreakdownBar.jsx';
 import { segments, rangeNames } from '../common/breakdown.js';
 import { formatCount, formatDuration, formatPercent, timelineHref } from '../../model/format.js';
 import { criticalPathHref, goroutineHref, groupHref } from '../common/links.js';
-import { cached, part, statsOf } from '../../model/queries.js';
+import { cached, part, scopedPart, statsOf } from '../../model/queries.js';
+import { OutsidePart } from '../common/scope.jsx';
 import { Pending, useAsync } from '../common/query.jsx';
 import { StateLane } from '../common/StateLane.jsx';
 
@@ -35,33 +36,41 @@ function WakeList({ title, list, origin, testid, sampled }) {
 // generations read again (worker: goroutineLife).
 const wholeLife = (trace, id) => cached(trace, `life ${id}`, () => trace.call('goroutineLife', id));
 
-export function GoroutineView({ trace, id }) {
+export function GoroutineView({ trace, id, info, openPart }) {
   const ofPart = useAsync(async () => {
     const [data, stats] = await Promise.all([part(trace, 'goroutine', id), statsOf(trace)]);
     return { group: data?.group, stats, g: data?.goroutine };
   }, [trace, id]);
-  const life = useAsync(async () => (trace.inParts ? { id, ...(await wholeLife(trace, id)) } : null), [trace, id]);
+  // A goroutine of another part (a link from the whole trace's views): its figures from
+  // the whole trace's summary, and the part where it lives offered.
+  const complete = Boolean(info?.parts?.complete);
+  const elsewhere = useAsync(async () => (trace.inParts && complete && ofPart.data && !ofPart.data.g
+    ? { id, ...(await scopedPart(trace, 'whole', 'goroutine', id)) }
+    : null), [trace, id, ofPart.data, complete]);
+  const away = elsewhere.data?.id === id && elsewhere.data.goroutine ? elsewhere.data : null;
+  const life = useAsync(async () => (trace.inParts && ofPart.data?.g ? { id, ...(await wholeLife(trace, id)) } : null), [trace, id, ofPart.data]);
   // In a part, the whole life's figures once read (the part's until then).
   const whole = trace.inParts && life.data?.id === id && life.data.goroutine ? life.data : null;
   // (One object per answer: the wake-ups below are asked again when it changes.)
+  const of = whole ?? away;
   const wholeData = useMemo(
-    () => (whole && ofPart.data ? { ...ofPart.data, group: whole.group, g: whole.goroutine } : null),
-    [whole, ofPart.data],
+    () => (of && ofPart.data ? { ...ofPart.data, group: of.group, g: of.goroutine } : null),
+    [of, ofPart.data],
   );
   const state = wholeData ? { ...ofPart, data: wholeData } : ofPart;
   // The wake-ups need the index of wake edges: they come after the figures.
   const woken = useAsync(async () => {
     const d = state.data;
-    if (!d?.g || d.g.id !== id) return null;
+    if (!d?.g || d.g.id !== id || away) return null;
     return { id, ...(await wakeups(trace, id, d.g.start || d.g.creation || d.stats.time.start, d.g.end || d.stats.time.end)) };
   }, [trace, id, state.data]);
-  if (!state.data) return <Pending state={state} what={`goroutine ${id}`} />;
+  if (!state.data || (trace.inParts && complete && !state.data.g && elsewhere.loading)) return <Pending state={state} what={`goroutine ${id}`} />;
   const { group, stats, g } = state.data;
   const wakes = woken.data?.id === id ? woken.data : null;
   if (!g) return <p class="gt-error">There is no goroutine {id} in this trace. <a href="#/goroutines">All goroutines</a></p>;
   const origin = trace.origin;  // where the times shown count from
   const t0 = g.creation || g.start || stats.time.start;
-  const t1 = g.end || stats.time.end;
+  const t1 = g.end || (away ? info.parts.generations.at(-1).end : stats.time.end);
   const total = g.stats.total ?? 0;
   const segs = segments(g.stats);
   const ranges = rangeNames([g.stats]);
@@ -72,10 +81,15 @@ export function GoroutineView({ trace, id }) {
           <a href="#/goroutines">Goroutines</a> › <a href={groupHref(group)}>{group || '(no start function)'}</a> › <span data-testid="goroutine-title">G{g.id}</span>
         </h2>
         <a href={timelineHref(t0, t1, { g: g.id })} data-testid="goroutine-timeline-link">Open in timeline</a>
-        {' · '}<a href={criticalPathHref({ goroutine: g.id })} data-testid="goroutine-critical-path-link">Critical path</a>
-        <a href={`#/profiles/sync?goroutine=${g.id}`}>Profiles of this goroutine</a>
+        {!away && (
+          <>
+            {' · '}<a href={criticalPathHref({ goroutine: g.id })} data-testid="goroutine-critical-path-link">Critical path</a>
+            <a href={`#/profiles/sync?goroutine=${g.id}`}>Profiles of this goroutine</a>
+          </>
+        )}
       </header>
-      {trace.inParts && (
+      {away && <OutsidePart info={info} openPart={openPart} t0={t0} t1={t1} what={`G${g.id}'s life`} />}
+      {trace.inParts && !away && (
         <p class="gt-scope" data-testid="goroutine-life">
           {whole
             ? `Over the goroutine's whole life (generations ${whole.generations[0] + 1} to ${whole.generations[1] + 1} of the trace, read again).`
@@ -116,7 +130,7 @@ export function GoroutineView({ trace, id }) {
       <h3>Lane</h3>
       {/* The lane needs the timeline's index, the longest analysis to build: it is asked
           for once the wake-ups are in, so that they never wait behind it. */}
-      {wakes || woken.error ? (
+      {away ? <p class="muted">Its lane, wake-ups, critical path and profiles are in the part that holds it.</p> : wakes || woken.error ? (
         <StateLane
           trace={trace}
           goroutine={g.id}
@@ -125,7 +139,7 @@ export function GoroutineView({ trace, id }) {
           onPick={(t) => { location.hash = timelineHref(t - (t1 - t0) / 200, t + (t1 - t0) / 200, { g: g.id }); }}
         />
       ) : <p class="gt-loading">Computing the lane…</p>}
-      {wakes ? (
+      {away ? null : wakes ? (
         <div class="gt-wakes">
           <WakeList title="Woken by" list={wakes.wokenBy} sampled={wakes.sampled} origin={origin} testid="woken-by" />
           <WakeList title="Woke" list={wakes.woke} sampled={wakes.sampled} origin={origin} testid="woke" />

@@ -3,7 +3,8 @@ import { BreakdownBar, BreakdownLegend } from '../common/BreakdownBar.jsx';
 import { blockReasons } from '../common/breakdown.js';
 import { CopyCSVButton, SortableTable } from '../common/SortableTable.jsx';
 import { formatCount, formatDuration } from '../../model/format.js';
-import { groupsOf } from '../../model/queries.js';
+import { scopedPart } from '../../model/queries.js';
+import { ScopeNote, scopeOf, scopeQuery } from '../common/scope.jsx';
 import { Pending, useAsync } from '../common/query.jsx';
 import { groupHref } from '../common/links.js';
 
@@ -17,13 +18,14 @@ const blockColumn = (reason) => {
   return { key, label: `Block: ${reason || 'unknown reason'}`, numeric: true, value: (g) => g.stats[key] ?? 0, format: formatDuration, csv: (g) => g.stats[key] ?? 0 };
 };
 
-export function groupColumns(maxTotal, reasons = []) {
+// `linkQuery`: what the links to each group's page carry (a chosen scope).
+export function groupColumns(maxTotal, reasons = [], linkQuery = {}) {
   return [
     {
       key: 'name',
       label: 'Start function',
       value: (g) => g.name,
-      render: (g) => <a href={groupHref(g.name)} data-testid="group-link">{g.name || '(no start function)'}</a>,
+      render: (g) => <a href={groupHref(g.name, linkQuery)} data-testid="group-link">{g.name || '(no start function)'}</a>,
     },
     { key: 'count', label: 'Goroutines', numeric: true, value: (g) => g.count, format: formatCount },
     dur('exec', 'Execution'),
@@ -46,15 +48,18 @@ export function groupColumns(maxTotal, reasons = []) {
   ];
 }
 
-// Goroutines grouped by start function, as `go tool trace`'s goroutine analysis.
-export function GoroutinesView({ trace }) {
-  const state = useAsync(() => groupsOf(trace), [trace]);
+// Goroutines grouped by start function, as `go tool trace`'s goroutine analysis; of a
+// trace opened in parts, the whole trace's or the part's (common/scope.jsx).
+export function GoroutinesView({ trace, info, query, route }) {
+  const scope = scopeOf(info, query);
+  const state = useAsync(() => scopedPart(trace, scope, 'goroutineGroups'), [trace, scope]);
   const data = state.data;
   const columns = useMemo(
-    () => groupColumns(data ? Math.max(...data.groups.map((g) => g.total)) : 1, data ? blockReasons(data.groups.map((g) => g.stats)) : []),
-    [data],
+    () => groupColumns(data ? Math.max(...data.groups.map((g) => g.total)) : 1, data ? blockReasons(data.groups.map((g) => g.stats)) : [], scopeQuery(query)),
+    [data, query?.scope],
   );
-  if (!data) return <Pending state={state} what="goroutines" />;
+  const note = <ScopeNote info={info} route={route} scope={scope} what="goroutines" />;
+  if (!data) return <>{note}<Pending state={state} what="goroutines" /></>;
   return (
     <section class="gt-view" data-testid="goroutines-view">
       <header class="gt-view-head">
@@ -64,6 +69,7 @@ export function GoroutinesView({ trace }) {
         <a href="#/profiles/sched">Profiles</a>
         <a href="#/timeline">Timeline</a>
       </header>
+      {note}
       <BreakdownLegend statsList={data.groups.map((g) => g.stats)} />
       <SortableTable testid="groups-table" columns={columns} rows={data.groups} initialSort="exec" rowKey={(g) => g.name} />
     </section>

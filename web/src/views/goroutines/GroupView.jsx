@@ -5,7 +5,8 @@ import { CopyCSVButton, SortableTable } from '../common/SortableTable.jsx';
 import { blockTotal, unknownTime } from '../common/breakdown.js';
 import { formatCount, formatDuration, timelineHref } from '../../model/format.js';
 import { goroutineHref } from '../common/links.js';
-import { part, statsOf } from '../../model/queries.js';
+import { scopedPart, statsOf } from '../../model/queries.js';
+import { ScopeNote, scopeOf, scopeQuery } from '../common/scope.jsx';
 import { Pending, useAsync } from '../common/query.jsx';
 
 const stat = (key, label) => ({
@@ -38,38 +39,43 @@ export function goroutineColumns(maxTotal, origin) {
 }
 
 // One group: the goroutines that start in the same function. The worker sorts them and
-// sends the first rows (a group can hold hundreds of thousands).
-export function GroupView({ trace, name }) {
+// sends the first rows (a group can hold hundreds of thousands). Of a trace opened in
+// parts, the whole trace's or the part's (common/scope.jsx).
+export function GroupView({ trace, name, info, query, route }) {
   const [sort, setSort] = useState({ key: 'total', desc: true });
   const [limit, setLimit] = useState(200);
+  const scope = scopeOf(info, query);
   const state = useAsync(async () => {
     const [data, stats] = await Promise.all([
-      part(trace, 'goroutineGroupPage', { name, sort: sort.key, desc: sort.desc, limit }),
+      scopedPart(trace, scope, 'goroutineGroupPage', { name, sort: sort.key, desc: sort.desc, limit }),
       statsOf(trace),
     ]);
     return { data, stats };
-  }, [trace, name, sort.key, sort.desc, limit]);
+  }, [trace, name, sort.key, sort.desc, limit, scope]);
   const data = state.data?.data;
   const columns = useMemo(
     () => goroutineColumns(data?.maxTotal ?? 1, trace.origin),
     [data],
   );
-  if (!state.data) return <Pending state={state} what='goroutines' />;
-  if (!data) return <p class='gt-error'>No goroutine group starts in “{name}”. <a href='#/goroutines'>All groups</a></p>;
+  const note = <ScopeNote info={info} route={route} scope={scope} what='goroutines of this group' />;
+  const groupsHref = href('/goroutines', scopeQuery(query));
+  if (!state.data) return <>{note}<Pending state={state} what='goroutines' /></>;
+  if (!data) return <>{note}<p class='gt-error'>No goroutine group starts in “{name}”. <a href={groupsHref}>All groups</a></p></>;
   const { group, rows } = data;
   const end = state.data.stats.time.end;
   const t0 = data.first ?? state.data.stats.time.start;
   const t1 = data.last ?? end;
-  const allRows = async () => (await part(trace, 'goroutineGroup', name)).goroutines;
+  const allRows = async () => (await scopedPart(trace, scope, 'goroutineGroup', name)).goroutines;
   return (
     <section class='gt-view' data-testid='group-view'>
       <header class='gt-view-head'>
-        <h2><a href='#/goroutines'>Goroutines</a> › <span data-testid='group-name'>{name || '(no start function)'}</span></h2>
+        <h2><a href={groupsHref}>Goroutines</a> › <span data-testid='group-name'>{name || '(no start function)'}</span></h2>
         <span><b data-testid='group-count'>{formatCount(group.count)}</b> goroutines, {formatDuration(group.exec)} execution, {formatDuration(group.total)} in all</span>
         <CopyCSVButton columns={columns.filter((c) => c.key !== 'breakdown')} rows={allRows} name='the goroutines' />
         <a href={href('/profiles/sync', { group: name })}>Profiles of this group</a>
         <a href={timelineHref(t0, t1, { group: name })}>Timeline</a>
       </header>
+      {note}
       <BreakdownLegend statsList={[group.stats]} />
       <SortableTable
         testid='group-goroutines'

@@ -7,23 +7,23 @@ import '../common/views.css';
 export const routes = [
   {
     path: '/goroutines',
-    view: ({ trace }) => h(GoroutinesView, { trace }),
+    view: ({ trace, info, query, route }) => h(GoroutinesView, { trace, info, query, route }),
     tab: { label: 'Goroutines', order: 30 },
   },
   {
     path: '/goroutines/group/:name',
-    view: ({ trace, params }) => h(GroupView, { trace, name: params.name }),
+    view: ({ trace, params, info, query, route }) => h(GroupView, { trace, name: params.name, info, query, route }),
     tabPath: '/goroutines',
   },
   {
     // The group of goroutines never seen with a stack has no start function ("").
     path: '/goroutines/group',
-    view: ({ trace }) => h(GroupView, { trace, name: '' }),
+    view: ({ trace, info, query, route }) => h(GroupView, { trace, name: '', info, query, route }),
     tabPath: '/goroutines',
   },
   {
     path: '/goroutine/:id',
-    view: ({ trace, params }) => h(GoroutineView, { trace, id: Number(params.id) }),
+    view: ({ trace, params, info, openPart }) => h(GoroutineView, { trace, id: Number(params.id), info, openPart }),
     tabPath: '/goroutines',
   },
 ];

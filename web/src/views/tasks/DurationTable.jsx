@@ -10,7 +10,9 @@ import { Histogram } from './Histogram.jsx';
 // Types (of tasks or regions) with their duration distribution. A click on a histogram
 // bar lists the instances whose duration falls in that bucket; `instanceColumns` is the
 // columns of that list, or a function of the instances listed that gives them.
-export function DurationTable({ kind, types, label, instancesOf, instanceColumns, extraColumns = [], testid, highlight }) {
+// `criticalPaths`: whether the instances' critical paths can be asked for (of the trace
+// or part open: not of a whole trace opened in parts).
+export function DurationTable({ kind, types, label, instancesOf, instanceColumns, extraColumns = [], testid, highlight, criticalPaths = true }) {
   const [pick, setPick] = useState(null);
   const q = (key) => (t) => t.durations.quantiles[key] ?? 0;
   const columns = [
@@ -44,7 +46,7 @@ export function DurationTable({ kind, types, label, instancesOf, instanceColumns
         <div class="gt-instances" data-testid={ready ? 'instances' : 'instances-loading'}>
           <h3>
             {pick.type.name}: {formatCount(instances.length)} {kind === 'task' ? 'tasks' : 'regions'} of {formatDuration(pick.min)} to {formatDuration(bucketUpper(pick.min))}
-            {' '}<a data-testid="bucket-critical-paths" href={criticalPathHref({ [kind === 'task' ? 'taskType' : 'regionType']: pick.type.name, min: pick.min, max: bucketUpper(pick.min) })}>their critical paths</a>
+            {criticalPaths && <>{' '}<a data-testid="bucket-critical-paths" href={criticalPathHref({ [kind === 'task' ? 'taskType' : 'regionType']: pick.type.name, min: pick.min, max: bucketUpper(pick.min) })}>their critical paths</a></>}
             {' '}<button type="button" onClick={() => setPick(null)}>close</button>
           </h3>
           <SortableTable columns={typeof instanceColumns === 'function' ? instanceColumns(instances) : instanceColumns} rows={instances} initialSort="duration" limit={200} />

@@ -1,7 +1,8 @@
 import { Fragment } from 'preact';
 import { formatDuration, timelineHref } from '../../model/format.js';
 import { goroutineHref, taskHref, criticalPathHref } from '../common/links.js';
-import { part, statsOf } from '../../model/queries.js';
+import { part, scopedPart, statsOf } from '../../model/queries.js';
+import { OutsidePart } from '../common/scope.jsx';
 import { Pending, useAsync } from '../common/query.jsx';
 import { StateLane } from '../common/StateLane.jsx';
 
@@ -51,13 +52,17 @@ function TaskTimeline({ task, t0, t1 }) {
   );
 }
 
-export function TaskView({ trace, id }) {
+// A task of another part (a link from the whole trace's views, of a trace opened in
+// parts): as the whole trace's summary has it, and the part where it is offered.
+export function TaskView({ trace, id, info, openPart }) {
+  const complete = Boolean(info?.parts?.complete);
   const state = useAsync(async () => {
-    const [task, stats] = await Promise.all([part(trace, 'task', id), statsOf(trace)]);
-    return { task, stats };
-  }, [trace, id]);
+    const [inPart, stats] = await Promise.all([part(trace, 'task', id), statsOf(trace)]);
+    const elsewhere = !inPart && trace.inParts && complete ? await scopedPart(trace, 'whole', 'task', id) : null;
+    return { task: inPart ?? elsewhere, away: Boolean(elsewhere), stats };
+  }, [trace, id, complete]);
   if (!state.data) return <Pending state={state} what={`task ${id}`} />;
-  const { task, stats } = state.data;
+  const { task, away, stats } = state.data;
   if (!task) return <p class="gt-error">There is no task {id} in this trace. <a href="#/tasks">All tasks</a></p>;
   const start = stats.time.start;
   const t0 = task.start ?? start;
@@ -68,7 +73,7 @@ export function TaskView({ trace, id }) {
       <header class="gt-view-head">
         <h2><a href="#/tasks">Tasks</a> › <span data-testid="task-title">{task.name} {task.id}</span></h2>
         <a href={timelineHref(t0, t1, { task: task.id })} data-testid="task-timeline-link">Open in timeline</a>
-        {task.complete && <Fragment>{' · '}<a href={criticalPathHref({ task: task.id })} data-testid="task-critical-path-link">Critical path</a></Fragment>}
+        {task.complete && !away && <Fragment>{' · '}<a href={criticalPathHref({ task: task.id })} data-testid="task-critical-path-link">Critical path</a></Fragment>}
       </header>
       <dl class="gt-facts">
         <dt>Type</dt><dd>{task.name}</dd>
@@ -81,8 +86,9 @@ export function TaskView({ trace, id }) {
         <dt>Goroutines</dt>
         <dd>{task.goroutines.map((g) => <a key={g} href={goroutineHref(g)}>G{g} </a>)}</dd>
       </dl>
+      {away && <OutsidePart info={info} openPart={openPart} t0={t0} t1={t1} what={`Task ${task.id}`} />}
       <TaskTimeline task={task} t0={t0} t1={t1} />
-      {task.goroutines.slice(0, 8).map((g, i) => (
+      {!away && task.goroutines.slice(0, 8).map((g, i) => (
         <div key={g} class="gt-task-lane">
           <a href={goroutineHref(g)}>G{g}</a> during the task
           <StateLane trace={trace} goroutine={g} t0={t0} t1={t1} legend={i === Math.min(8, task.goroutines.length) - 1} />

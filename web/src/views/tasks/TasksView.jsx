@@ -1,28 +1,32 @@
 import { href } from '../../model/router.js';
 import { formatDuration, timelineHref } from '../../model/format.js';
 import { goroutineHref, taskHref } from '../common/links.js';
-import { part, regionTypesOf, statsOf } from '../../model/queries.js';
+import { scopedPart, statsOf } from '../../model/queries.js';
+import { ScopeNote, scopeOf, scopeQuery } from '../common/scope.jsx';
 import { Pending, useAsync } from '../common/query.jsx';
 import { BreakdownBar } from '../common/BreakdownBar.jsx';
 import { blockReasons, unknownTime } from '../common/breakdown.js';
 import { DurationTable } from './DurationTable.jsx';
 
 
-function Tabs({ at }) {
+function Tabs({ at, query }) {
   return (
     <nav class="gt-tabs">
-      <a href="#/tasks" class={at === 'tasks' ? 'on' : ''}>Tasks</a>
-      <a href="#/regions" class={at === 'regions' ? 'on' : ''}>Regions</a>
+      <a href={href('/tasks', scopeQuery(query))} class={at === 'tasks' ? 'on' : ''}>Tasks</a>
+      <a href={href('/regions', scopeQuery(query))} class={at === 'regions' ? 'on' : ''}>Regions</a>
     </nav>
   );
 }
 
-export function TasksView({ trace, name }) {
+// Of a trace opened in parts, the whole trace's or the part's (common/scope.jsx).
+export function TasksView({ trace, name, info, query, route }) {
+  const scope = scopeOf(info, query);
   const state = useAsync(async () => {
-    const [tasks, stats] = await Promise.all([part(trace, 'taskTypes'), statsOf(trace)]);
+    const [tasks, stats] = await Promise.all([scopedPart(trace, scope, 'taskTypes'), statsOf(trace)]);
     return { tasks, stats };
-  }, [trace]);
-  if (!state.data) return <Pending state={state} what="tasks" />;
+  }, [trace, scope]);
+  const note = <ScopeNote info={info} route={route} scope={scope} what="tasks" />;
+  if (!state.data) return <>{note}<Pending state={state} what="tasks" /></>;
   const { tasks, stats } = state.data;
   const start = stats.time.start;
   const columns = [
@@ -39,7 +43,8 @@ export function TasksView({ trace, name }) {
   ];
   return (
     <section class="gt-view" data-testid="tasks-view">
-      <header class="gt-view-head"><h2>User tasks</h2><Tabs at="tasks" /><a href="#/timeline">Timeline</a></header>
+      <header class="gt-view-head"><h2>User tasks</h2><Tabs at="tasks" query={query} /><a href="#/timeline">Timeline</a></header>
+      {note}
       {tasks.types.length === 0 ? <p>This trace has no user tasks.</p> : (
         <DurationTable
           kind="task"
@@ -47,8 +52,9 @@ export function TasksView({ trace, name }) {
           label="Task type"
           testid="task-types"
           types={tasks.types}
-          instancesOf={(type, min) => part(trace, 'tasksInBucket', { name: type.name, min })}
+          instancesOf={(type, min) => scopedPart(trace, scope, 'tasksInBucket', { name: type.name, min })}
           instanceColumns={columns}
+          criticalPaths={scope !== 'whole'}
         />
       )}
     </section>
@@ -79,12 +85,15 @@ function regionTimeColumns(regions) {
   ];
 }
 
-export function RegionsView({ trace, name }) {
+// Of a trace opened in parts, the whole trace's or the part's (common/scope.jsx).
+export function RegionsView({ trace, name, info, query, route }) {
+  const scope = scopeOf(info, query);
   const state = useAsync(async () => {
-    const [regions, stats] = await Promise.all([regionTypesOf(trace), statsOf(trace)]);
+    const [regions, stats] = await Promise.all([scopedPart(trace, scope, 'regionTypes'), statsOf(trace)]);
     return { regions, stats };
-  }, [trace]);
-  if (!state.data) return <Pending state={state} what="regions" />;
+  }, [trace, scope]);
+  const note = <ScopeNote info={info} route={route} scope={scope} what="regions" />;
+  if (!state.data) return <>{note}<Pending state={state} what="regions" /></>;
   const { regions, stats } = state.data;
   const start = stats.time.start;
   const columns = (listed) => [
@@ -100,7 +109,8 @@ export function RegionsView({ trace, name }) {
   ];
   return (
     <section class="gt-view" data-testid="regions-view">
-      <header class="gt-view-head"><h2>User regions</h2><Tabs at="regions" /><a href="#/timeline">Timeline</a></header>
+      <header class="gt-view-head"><h2>User regions</h2><Tabs at="regions" query={query} /><a href="#/timeline">Timeline</a></header>
+      {note}
       {regions.types.length === 0 ? <p>This trace has no user regions.</p> : (
         <DurationTable
           kind="region"
@@ -108,8 +118,9 @@ export function RegionsView({ trace, name }) {
           label="Region type"
           testid="region-types"
           types={regions.types}
-          instancesOf={(type, min) => part(trace, 'regionsInBucket', { name: type.name, min })}
+          instancesOf={(type, min) => scopedPart(trace, scope, 'regionsInBucket', { name: type.name, min })}
           instanceColumns={columns}
+          criticalPaths={scope !== 'whole'}
           extraColumns={[{
             key: 'profile', label: '', sortable: false, value: () => '',
             render: (t) => <a href={href('/profiles/sync', { region: t.name })}>profiles</a>,

@@ -4,7 +4,7 @@ import { TaskView } from './TaskView.jsx';
 import '../common/views.css';
 
 export const routes = [
-  { path: '/tasks', view: ({ trace, query }) => h(TasksView, { trace, name: query.name }), tab: { label: 'Tasks', order: 40 } },
-  { path: '/task/:id', view: ({ trace, params }) => h(TaskView, { trace, id: Number(params.id) }), tabPath: '/tasks' },
-  { path: '/regions', view: ({ trace, query }) => h(RegionsView, { trace, name: query.name }), tab: { label: 'Regions', order: 50 } },
+  { path: '/tasks', view: ({ trace, query, info, route }) => h(TasksView, { trace, name: query.name, info, query, route }), tab: { label: 'Tasks', order: 40 } },
+  { path: '/task/:id', view: ({ trace, params, info, openPart }) => h(TaskView, { trace, id: Number(params.id), info, openPart }), tabPath: '/tasks' },
+  { path: '/regions', view: ({ trace, query, info, route }) => h(RegionsView, { trace, name: query.name, info, query, route }), tab: { label: 'Regions', order: 50 } },
 ];

@@ -16,6 +16,7 @@ import { arrowsFor, flowArrows } from './arrows.js';
 import { useUrlSync } from './urlSync.js';
 import { savedLabelWidth, saveLabelWidth } from './labelWidth.js';
 import { tipLines } from './tooltip.js';
+import { OutsidePart } from '../common/scope.jsx';
 
 const tracksOf = new WeakMap();
 // What one instant of each instants row is, in the details panel.
@@ -31,9 +32,17 @@ export function trackList(trace) {
   return p;
 }
 
-export function Timeline({ trace, query }) {
+export function Timeline({ trace, query, info, openPart }) {
   const [list, setList] = useState(null);
   const [error, setError] = useState(null);
+  // Of a trace opened in parts, a link may name a range of another part: kept once seen
+  // (the canvas then writes the range it shows, this part's, into the address).
+  const [outside, setOutside] = useState(null);
+  const [t0, t1] = [num(query.t0), num(query.t1)];
+  if (list && info?.parts && t0 !== null && t1 !== null && !clampSpan(t0, t1, list.start, Math.max(list.end, list.start + 1)) &&
+      (outside?.[0] !== t0 || outside?.[1] !== t1)) {
+    setOutside([t0, t1]);
+  }
   useEffect(() => {
     let live = true;
     trackList(trace)
@@ -45,7 +54,24 @@ export function Timeline({ trace, query }) {
   }, [trace]);
   if (error) return <div class="page warning">The timeline could not be built: {error}</div>;
   if (!list) return <div class="page muted">Building the timeline…</div>;
-  return <TimelineCanvas trace={trace} list={list} query={query} />;
+  return (
+    <>
+      {outside && (
+        <OutsidePart
+          info={info}
+          t0={outside[0]}
+          t1={outside[1]}
+          what="The range asked for"
+          openPart={(first, last) => {
+            // The range asked for again in the address (the canvas wrote this part's), for the part opened to show.
+            navigate('/timeline', { ...parseQueryNow(), t0: outside[0], t1: outside[1] }, { replace: true });
+            openPart(first, last);
+          }}
+        />
+      )}
+      <TimelineCanvas trace={trace} list={list} query={query} />
+    </>
+  );
 }
 
 function TimelineCanvas({ trace, list, query }) {

@@ -1,0 +1,68 @@
+// Of a trace opened in parts, the goroutine, task and region views show the whole trace
+// (its index summarized all of it as it read it) once it is read, or the part open
+// (`?scope=part` in the address, and until the whole trace is read). A trace opened
+// whole has one scope, its own ('open').
+import { href } from '../../model/router.js';
+import { generationAt } from '../../model/parts.js';
+import { formatDuration } from '../../model/format.js';
+
+export function scopeOf(info, query) {
+  const parts = info?.parts;
+  if (!parts || query?.scope === 'part' || parts.summaryError) return 'open';
+  return parts.complete ? 'whole' : 'open';
+}
+
+// The query that keeps a chosen scope on the links between these views.
+export const scopeQuery = (query) => (query?.scope === 'part' ? { scope: 'part' } : {});
+
+const generationsText = ({ first, last }) => (first === last ? `generation ${first + 1}` : `generations ${first + 1}–${last + 1}`);
+
+/** Says which scope a view shows, with a link to the other. */
+export function ScopeNote({ info, route, scope, what }) {
+  const parts = info?.parts;
+  if (!parts) return null;
+  const n = parts.generations.length;
+  const to = (scope) => href(route.path, { ...route.query, scope });
+  return (
+    <p class="gt-scope" data-testid="scope-note" data-scope={scope}>
+      {parts.summaryError ? (
+        <>This part's {what} ({generationsText(parts)} of {n}). The whole trace's are not kept in this tab: {parts.summaryError}.</>
+      ) : scope === 'whole' ? (
+        <>
+          The whole trace's {what}, all {n} generations.{' '}
+          <a href={to('part')} data-testid="scope-part">Only this part's</a>
+        </>
+      ) : parts.complete ? (
+        <>
+          This part's {what} ({generationsText(parts)} of {n}).{' '}
+          <a href={to(undefined)} data-testid="scope-whole">The whole trace's</a>
+        </>
+      ) : (
+        <>This part's {what} ({generationsText(parts)} of {n} read so far): the whole trace's once the rest is read.</>
+      )}
+    </p>
+  );
+}
+
+/**
+ * Of a trace opened in parts: what a view names lies outside the part open, between
+ * times t0 and t1 (ns); offers the part that begins where it does.
+ */
+export function OutsidePart({ info, openPart, t0, t1, what }) {
+  const parts = info?.parts;
+  if (!parts) return null;
+  const gens = parts.generations;
+  const k = generationAt(gens, t0);
+  const origin = gens[0].start;
+  return (
+    <p class="gt-scope" data-testid="outside-part">
+      {what} ({formatDuration(t0 - origin)} – {formatDuration(t1 - origin)}) is outside the part open (
+      {formatDuration(gens[parts.first].start - origin)} – {formatDuration(gens[parts.last].end - origin)}).{' '}
+      {openPart && (
+        <button type="button" data-testid="open-outside-part" onClick={() => openPart(k, null)}>
+          Open the part from generation {k + 1}
+        </button>
+      )}
+    </p>
+  );
+}
