@@ -98,6 +98,7 @@ TEST_CASE("a streamed summary over its memory budget gives up, saying so", "[str
     streamed->finish();
     if (budget < (size_t{1} << 20)) {
       CHECK_THAT(streamed->given_up(), Catch::StartsWith("the whole trace's summaries would take more than 0 MiB"));
+      CHECK_THAT(streamed->given_up(), Catch::Contains("(the first generation foretells "));
       CHECK_THROWS_WITH(streamed->views(), streamed->given_up());
     } else {
       CHECK(streamed->given_up().empty());

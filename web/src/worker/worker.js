@@ -43,7 +43,6 @@ let openInfo = null;  // what open or openPart returned for the open trace
 // analyses take about 700 MB of WebAssembly memory.
 const partBytes = () => self.gotracePartBytes ?? 256 * 2 ** 20;
 const partEvents = () => self.gotracePartEvents ?? 8e6;
-// (The index's budget for the whole trace's summaries is the package's unless tests set it.)
 
 // The part that begins at generation `first`, read on until its generations hold more
 // than a part's events (the last one read waits for the next), or all are read.
@@ -157,6 +156,7 @@ const methods = {
     if (input instanceof Blob && input.size > partBytes()) {
       let newIndex = null;
       try {
+        // The whole trace's summaries within the package's budget (tests make it small).
         newIndex = await openTraceIndex(input, { onProgress, generations: 1, summaryBytes: self.gotraceSummaryBytes });
       } catch (e) {
         if (!/no generations/.test(e.message)) throw e;  // an older trace: read whole below

@@ -61,6 +61,7 @@ struct StreamedSummary::Impl {
   const EventStore& store;
   const size_t budget;
   std::string given_up;
+  uint64_t events = 0;  // summarized so far
   detail::RangeNames names;
   std::unique_ptr<detail::Summarizer> summarizer;  // made with the first events (sized from them)
   detail::Summarizer::Noted noted;
@@ -83,10 +84,12 @@ void StreamedSummary::add(size_t from, size_t to) {
     m.summarizer->note_events(&m.noted);
   }
   if (m.summarizer->summary_bytes() > m.budget) {
-    m.give_up(std::to_string(m.summarizer->summary_bytes() >> 20) + " MiB by " + std::to_string(from) + " events read");
+    const std::string mib = std::to_string(m.summarizer->summary_bytes() >> 20) + " MiB";
+    m.give_up(m.events == 0 ? "the first generation foretells " + mib : mib + " after " + std::to_string(m.events) + " events");
     return;
   }
   m.summarizer->run(m.names, from, to);
+  m.events += to - from;
   for (uint64_t i : m.noted.region_starts) {
     if (StackID s = m.store.stack(i); s != 0) m.kept.stacks.add(i, s);
   }
