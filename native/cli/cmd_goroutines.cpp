@@ -4,11 +4,10 @@
 #include <string>
 
 #include "command.h"
-#include "file_io.h"
 #include "gotrace/analysis/analysis_json.h"
 #include "gotrace/analysis/goroutines.h"
 #include "gotrace/reader.h"
-#include "gotrace/session.h"
+#include "summarized_read.h"
 #include "output.h"
 
 namespace gotrace::cli {
@@ -47,8 +46,8 @@ void print_group(const Summary& s, const GoroutineGroup& group) {
 
 int run_goroutines(const Args& args) {
   if (args.positional().size() != 1) throw std::runtime_error("expected one trace file (see --help)");
-  TraceSession session(read_trace(read_file(args.positional()[0])));
-  const Summary& s = session.summary();
+  const auto trace = read_summarized(args.positional()[0]);
+  const Summary& s = trace->views().summary();
   std::vector<GoroutineGroup> groups = goroutine_groups(s);
   if (args.flag("json")) {
     print_json([&](JsonWriter& w) { goroutines_json(w, s, groups); });
@@ -62,7 +61,7 @@ int run_goroutines(const Args& args) {
   } else {
     print_groups(groups);
   }
-  return finish(session.read());
+  return finish(trace->read);
 }
 
 Register reg({

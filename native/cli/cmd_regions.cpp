@@ -4,11 +4,10 @@
 #include <string>
 
 #include "command.h"
-#include "file_io.h"
 #include "gotrace/analysis/analysis_json.h"
 #include "gotrace/analysis/regions.h"
 #include "gotrace/reader.h"
-#include "gotrace/session.h"
+#include "summarized_read.h"
 #include "output.h"
 
 namespace gotrace::cli {
@@ -46,9 +45,9 @@ void print_regions(const Summary& s) {
 
 int run_regions(const Args& args) {
   if (args.positional().size() != 1) throw std::runtime_error("expected one trace file (see --help)");
-  TraceSession session(read_trace(read_file(args.positional()[0])));
-  const Summary& s = session.summary();
-  const std::vector<RegionTypeStats>& types = session.region_types();
+  const auto trace = read_summarized(args.positional()[0]);
+  const Summary& s = trace->views().summary();
+  const std::vector<RegionTypeStats>& types = trace->views().region_types();
   if (args.flag("json")) {
     print_json([&](JsonWriter& w) { regions_json(w, s, types); });
   } else if (args.flag("list")) {
@@ -56,7 +55,7 @@ int run_regions(const Args& args) {
   } else {
     print_types(types);
   }
-  return finish(session.read());
+  return finish(trace->read);
 }
 
 Register reg({

@@ -4,11 +4,10 @@
 #include <string>
 
 #include "command.h"
-#include "file_io.h"
 #include "gotrace/analysis/analysis_json.h"
 #include "gotrace/analysis/tasks.h"
 #include "gotrace/reader.h"
-#include "gotrace/session.h"
+#include "summarized_read.h"
 #include "output.h"
 
 namespace gotrace::cli {
@@ -42,18 +41,18 @@ void print_tasks(const Summary& s) {
 
 int run_tasks(const Args& args) {
   if (args.positional().size() != 1) throw std::runtime_error("expected one trace file (see --help)");
-  TraceSession session(read_trace(read_file(args.positional()[0])));
-  const EventStore& store = session.store();
-  const Summary& s = session.summary();
-  const std::vector<TaskTypeStats>& types = session.task_types();
+  const auto trace = read_summarized(args.positional()[0]);
+  SummaryViews& views = trace->views();
+  const Summary& s = views.summary();
+  const std::vector<TaskTypeStats>& types = views.task_types();
   if (args.flag("json")) {
-    print_json([&](JsonWriter& w) { tasks_json(w, store, s, types); });
+    print_json([&](JsonWriter& w) { tasks_json(w, views.events(), s, types); });
   } else if (args.flag("list")) {
     print_tasks(s);
   } else {
     print_types(types);
   }
-  return finish(session.read());
+  return finish(trace->read);
 }
 
 Register reg({

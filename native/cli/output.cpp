@@ -25,11 +25,13 @@ int64_t parse_whole(const std::string& name, const std::string& v) {
 }
 
 void print_json(const std::function<void(JsonWriter&)>& write) {
+  // Written as it is made: a trace of millions of goroutines is gigabytes of JSON.
   std::string out;
-  JsonWriter w(out, true);
+  auto write_out = [](std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); };
+  JsonWriter w(out, true, write_out);
   write(w);
   out += '\n';
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  write_out(out);
 }
 
 int finish(const ReadResult& r) {

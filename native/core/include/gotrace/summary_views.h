@@ -30,6 +30,7 @@ class SummaryViews {
       : tables_(tables), summary_(summary), events_(events) {}
 
   const analysis::Summary& summary() const { return summary_; }
+  const analysis::SummaryEvents& events() const { return events_; }
   // The groups (goroutine_groups_unordered), and a group's goroutines in its order,
   // put in order when first asked for.
   const std::vector<analysis::GoroutineGroup>& groups();

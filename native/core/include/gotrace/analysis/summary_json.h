@@ -6,6 +6,7 @@
 #include "gotrace/analysis/regions.h"
 #include "gotrace/analysis/report.h"
 #include "gotrace/analysis/summary.h"
+#include "gotrace/analysis/summary_events.h"
 #include "gotrace/analysis/tasks.h"
 #include "gotrace/json_writer.h"
 
@@ -41,7 +42,9 @@ void goroutines_json(JsonWriter& w, const Summary& s, const std::vector<Goroutin
 // (null if not in the trace), "complete", "duration" (null unless complete),
 // "goroutines", "logs": [{"time", "goroutine", "category", "message"}],
 // "regions": [{"goroutine", "name", "start", "end"}]}]}.
+// The logs' fields from the store, or from `events` (a streamed read's, kept).
 void tasks_json(JsonWriter& w, const EventStore& store, const Summary& s, const std::vector<TaskTypeStats>& types);
+void tasks_json(JsonWriter& w, const SummaryEvents& events, const Summary& s, const std::vector<TaskTypeStats>& types);
 
 // `gotrace regions --json`: {"types": [{"name", "pc", "func", "file", "line", "count",
 // "durations"}], "regions": [{"goroutine", "task", "name", "start", "end" (null if not

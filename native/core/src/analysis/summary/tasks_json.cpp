@@ -19,11 +19,15 @@ void task_types_json(JsonWriter& w, const std::vector<TaskTypeStats>& types) {
 }
 
 void tasks_json(JsonWriter& w, const EventStore& store, const Summary& s, const std::vector<TaskTypeStats>& types) {
+  tasks_json(w, StoreEvents(store), s, types);
+}
+
+void tasks_json(JsonWriter& w, const SummaryEvents& events, const Summary& s, const std::vector<TaskTypeStats>& types) {
   w.begin_object();
   w.key("types");
   task_types_json(w, types);
   w.key("tasks").begin_array();
-  for (const TaskSummary& t : s.tasks) task_entry_json(w, store, s, t);  // the same entry as a task's page
+  for (const TaskSummary& t : s.tasks) task_entry_json(w, events, s, t);  // the same entry as a task's page
   w.end_array();
   w.end_object();
 }
