@@ -83,6 +83,14 @@ val guard(F&& f) {
   }
 }
 
+// A group's page from the bindings' arguments (a negative limit: every row).
+std::string group_page_json(SummaryViews& v, const std::string& name, const std::string& column, bool descending,
+                            double offset, double limit) {
+  const size_t from = offset > 0 ? static_cast<size_t>(offset) : 0;
+  const std::optional<size_t> count = limit < 0 ? std::nullopt : std::optional<size_t>(static_cast<size_t>(limit));
+  return v.goroutine_group_page_json(name, column, descending, from, count);
+}
+
 // A profile selection {goroutines?, group?, region?, range?}.
 ProfileSelection profile_selection(val selection) {
   ProfileSelection sel;
@@ -209,23 +217,19 @@ class WasmTrace {
   }
 
   val analysis_json(std::string name) { return guard([&] { return val(session_->json(name)); }); }
-  val goroutine_groups() { return guard([&] { return val(session_->goroutine_groups_json()); }); }
+  val goroutine_groups() { return views([](SummaryViews& v) { return v.goroutine_groups_json(); }); }
   val goroutine_group_page(std::string name, std::string column, bool descending, double offset, double limit) {
-    return guard([&] {
-      const size_t from = offset > 0 ? static_cast<size_t>(offset) : 0;
-      const std::optional<size_t> count = limit < 0 ? std::nullopt : std::optional<size_t>(static_cast<size_t>(limit));
-      return val(session_->goroutine_group_page_json(name, column, descending, from, count));
-    });
+    return views([&](SummaryViews& v) { return group_page_json(v, name, column, descending, offset, limit); });
   }
-  val goroutine(double id) { return guard([&] { return val(session_->goroutine_json(id)); }); }
-  val task_types() { return guard([&] { return val(session_->task_types_json()); }); }
+  val goroutine(double id) { return views([&](SummaryViews& v) { return v.goroutine_json(id); }); }
+  val task_types() { return views([](SummaryViews& v) { return v.task_types_json(); }); }
   val tasks_in_bucket(std::string name, double min) {
-    return guard([&] { return val(session_->tasks_in_bucket_json(name, min)); });
+    return views([&](SummaryViews& v) { return v.tasks_in_bucket_json(name, min); });
   }
-  val task(double id) { return guard([&] { return val(session_->task_json(id)); }); }
-  val region_types() { return guard([&] { return val(session_->region_types_json()); }); }
+  val task(double id) { return views([&](SummaryViews& v) { return v.task_json(id); }); }
+  val region_types() { return views([](SummaryViews& v) { return v.region_types_json(); }); }
   val regions_in_bucket(std::string name, double min) {
-    return guard([&] { return val(session_->regions_in_bucket_json(name, min)); });
+    return views([&](SummaryViews& v) { return v.regions_in_bucket_json(name, min); });
   }
   val task_logs_matching(std::string text, double limit) {
     return guard([&] { return val(session_->task_logs_matching_json(text, limit > 0 ? static_cast<size_t>(limit) : 0)); });
@@ -306,6 +310,11 @@ class WasmTrace {
 
  private:
   WasmTrace() = default;
+  // f(the summary's views)'s JSON.
+  template <class F>
+  val views(F&& f) {
+    return guard([&] { return val(f(session_->views())); });
+  }
   // Reads with `read_into(result, options)`, reporting progress(bytesDone, bytesTotal,
   // events) after each generation (false cancels).
   template <class ReadInto>
@@ -388,23 +397,19 @@ class WasmTraceIndex {
   }
   // The whole trace's goroutine, task and region views (TraceSession's of a whole read),
   // summarized as the read went: {"error"} until the read is over.
-  val goroutine_groups() { return whole([&](SummaryViews& v) { return v.goroutine_groups_json(); }); }
+  val goroutine_groups() { return whole([](SummaryViews& v) { return v.goroutine_groups_json(); }); }
   val goroutine_group_page(std::string name, std::string column, bool descending, double offset, double limit) {
-    return whole([&](SummaryViews& v) {
-      const size_t from = offset > 0 ? static_cast<size_t>(offset) : 0;
-      const std::optional<size_t> count = limit < 0 ? std::nullopt : std::optional<size_t>(static_cast<size_t>(limit));
-      return v.goroutine_group_page_json(name, column, descending, from, count);
-    });
+    return whole([&](SummaryViews& v) { return group_page_json(v, name, column, descending, offset, limit); });
   }
   val goroutine(double id) { return whole([&](SummaryViews& v) { return v.goroutine_json(id); }); }
   // Why the whole trace's summaries were let go ("" while kept).
   std::string summary_given_up() const { return summary_.given_up(); }
-  val task_types() { return whole([&](SummaryViews& v) { return v.task_types_json(); }); }
+  val task_types() { return whole([](SummaryViews& v) { return v.task_types_json(); }); }
   val tasks_in_bucket(std::string name, double min) {
     return whole([&](SummaryViews& v) { return v.tasks_in_bucket_json(name, min); });
   }
   val task(double id) { return whole([&](SummaryViews& v) { return v.task_json(id); }); }
-  val region_types() { return whole([&](SummaryViews& v) { return v.region_types_json(); }); }
+  val region_types() { return whole([](SummaryViews& v) { return v.region_types_json(); }); }
   val regions_in_bucket(std::string name, double min) {
     return whole([&](SummaryViews& v) { return v.regions_in_bucket_json(name, min); });
   }

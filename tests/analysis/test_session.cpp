@@ -43,8 +43,8 @@ TEST_CASE("the registry names each analysis once, after what it needs", "[sessio
   CHECK_THROWS_WITH(session.prepare("nothing"), "nothing to prepare called 'nothing'");
   CHECK_THROWS_WITH(session.prepare("flame:heap"), Catch::Contains("unknown profile type 'heap'"));
   // The analyses with a result of their own give it as JSON; the others say they have none.
-  CHECK(session.json("taskTypes") == session.task_types_json());
-  CHECK(session.json(Analysis::GoroutineGroups) == session.goroutine_groups_json());
+  CHECK(session.json("taskTypes") == session.views().task_types_json());
+  CHECK(session.json(Analysis::GoroutineGroups) == session.views().goroutine_groups_json());
   CHECK_THROWS_WITH(session.json("summary"), "the analysis 'summary' has no JSON of its own");
   CHECK_THROWS_WITH(session.json("nothing"), "no analysis called 'nothing'");
 }

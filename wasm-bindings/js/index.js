@@ -105,6 +105,28 @@ function profileSelection(type, filter) {
   return sel;
 }
 
+// The goroutine, task and region views' answers, alike for a Trace and for the whole
+// trace of a TraceIndex (`h`: its WebAssembly object).
+const summaryViews = {
+  goroutineGroups: (h) => JSON.parse(unwrap(h.goroutineGroups())),
+  goroutineGroupPage: (h, name, { sort = 'total', desc = true, offset = 0, limit } = {}) =>
+    JSON.parse(unwrap(h.goroutineGroupPage(String(name), String(sort), Boolean(desc), offset, limit ?? -1))),
+  taskTypes: (h) => JSON.parse(unwrap(h.taskTypes())),
+  tasksInBucket: (h, name, min) => {
+    checkTime('min', min);
+    return JSON.parse(unwrap(h.tasksInBucket(String(name), min)));
+  },
+  task: (h, id) => {
+    if (typeof id !== 'number') throw new TypeError('a task id is a number');
+    return JSON.parse(unwrap(h.task(id)));
+  },
+  regionTypes: (h) => JSON.parse(unwrap(h.regionTypes())),
+  regionsInBucket: (h, name, min) => {
+    checkTime('min', min);
+    return JSON.parse(unwrap(h.regionsInBucket(String(name), min)));
+  },
+};
+
 function unwrap(result) {
   if (result !== null && typeof result === 'object' && typeof result.error === 'string') {
     throw new Error(result.error);
@@ -228,7 +250,7 @@ export class Trace {
 
   /** The goroutine groups by start function, without their goroutines: { count, groups }. */
   goroutineGroups() {
-    return JSON.parse(unwrap(this.#live().goroutineGroups()));
+    return summaryViews.goroutineGroups(this.#live());
   }
 
   /**
@@ -237,9 +259,8 @@ export class Trace {
    * from `offset` (all when limit is omitted): { group, count, maxTotal, first, last,
    * rows }, or null for no such group.
    */
-  goroutineGroupPage(name, { sort = 'total', desc = true, offset = 0, limit } = {}) {
-    return JSON.parse(unwrap(this.#live().goroutineGroupPage(String(name), String(sort), Boolean(desc),
-      offset, limit ?? -1)));
+  goroutineGroupPage(name, options) {
+    return summaryViews.goroutineGroupPage(this.#live(), name, options);
   }
 
   /** One goroutine's summary and its group's name: { goroutine, group }, or null. */
@@ -250,19 +271,17 @@ export class Trace {
 
   /** The task types with their duration distributions: { types } (as in tasks()). */
   taskTypes() {
-    return JSON.parse(unwrap(this.#live().taskTypes()));
+    return summaryViews.taskTypes(this.#live());
   }
 
   /** The complete tasks of a type in the histogram bucket whose lower bound is `min` (ns). */
   tasksInBucket(name, min) {
-    checkTime('min', min);
-    return JSON.parse(unwrap(this.#live().tasksInBucket(String(name), min)));
+    return summaryViews.tasksInBucket(this.#live(), name, min);
   }
 
   /** One task as tasks() lists it, or null. */
   task(id) {
-    if (typeof id !== 'number') throw new TypeError('a task id is a number');
-    return JSON.parse(unwrap(this.#live().task(id)));
+    return summaryViews.task(this.#live(), id);
   }
 
   /**
@@ -320,13 +339,12 @@ export class Trace {
 
   /** The region types with their duration distributions: { types } (as in regions()). */
   regionTypes() {
-    return JSON.parse(unwrap(this.#live().regionTypes()));
+    return summaryViews.regionTypes(this.#live());
   }
 
   /** The regions of a type in the histogram bucket whose lower bound is `min` (ns). */
   regionsInBucket(name, min) {
-    checkTime('min', min);
-    return JSON.parse(unwrap(this.#live().regionsInBucket(String(name), min)));
+    return summaryViews.regionsInBucket(this.#live(), name, min);
   }
 
   /** Task logs whose category or message contains `text` (ASCII case folded), at most `limit`. */
@@ -728,13 +746,12 @@ export class TraceIndex {
 
   /** The whole trace's goroutine groups: as Trace.goroutineGroups(). */
   goroutineGroups() {
-    return JSON.parse(unwrap(this.#live().goroutineGroups()));
+    return summaryViews.goroutineGroups(this.#live());
   }
 
   /** A group's goroutines over the whole trace: as Trace.goroutineGroupPage(). */
-  goroutineGroupPage(name, { sort = 'total', desc = true, offset = 0, limit } = {}) {
-    return JSON.parse(unwrap(this.#live().goroutineGroupPage(String(name), String(sort), Boolean(desc),
-      offset, limit ?? -1)));
+  goroutineGroupPage(name, options) {
+    return summaryViews.goroutineGroupPage(this.#live(), name, options);
   }
 
   /** One goroutine of the whole trace and its group's name: as Trace.goroutine(id). */
@@ -745,30 +762,27 @@ export class TraceIndex {
 
   /** The whole trace's task types: as Trace.taskTypes(). */
   taskTypes() {
-    return JSON.parse(unwrap(this.#live().taskTypes()));
+    return summaryViews.taskTypes(this.#live());
   }
 
   /** The whole trace's tasks of a type in a histogram bucket: as Trace.tasksInBucket(). */
   tasksInBucket(name, min) {
-    checkTime('min', min);
-    return JSON.parse(unwrap(this.#live().tasksInBucket(String(name), min)));
+    return summaryViews.tasksInBucket(this.#live(), name, min);
   }
 
   /** One task of the whole trace, its logs included: as Trace.task(). */
   task(id) {
-    if (typeof id !== 'number') throw new TypeError('a task id is a number');
-    return JSON.parse(unwrap(this.#live().task(id)));
+    return summaryViews.task(this.#live(), id);
   }
 
   /** The whole trace's region types: as Trace.regionTypes(). */
   regionTypes() {
-    return JSON.parse(unwrap(this.#live().regionTypes()));
+    return summaryViews.regionTypes(this.#live());
   }
 
   /** The whole trace's regions of a type in a histogram bucket: as Trace.regionsInBucket(). */
   regionsInBucket(name, min) {
-    checkTime('min', min);
-    return JSON.parse(unwrap(this.#live().regionsInBucket(String(name), min)));
+    return summaryViews.regionsInBucket(this.#live(), name, min);
   }
 
   dispose() {

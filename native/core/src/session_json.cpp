@@ -31,9 +31,9 @@ std::string TraceSession::regions_json(bool pretty) {
 
 std::string TraceSession::json(Analysis a, bool pretty) {
   switch (a) {
-    case Analysis::GoroutineGroups: return goroutine_groups_json(pretty);
-    case Analysis::TaskTypes: return task_types_json(pretty);
-    case Analysis::RegionTypes: return region_types_json(pretty);
+    case Analysis::GoroutineGroups: return views().goroutine_groups_json(pretty);
+    case Analysis::TaskTypes: return views().task_types_json(pretty);
+    case Analysis::RegionTypes: return views().region_types_json(pretty);
     case Analysis::GroupEvents: return json_of(pretty, [&](JsonWriter& w) { group_events_json(w, group_events()); });
     default: throw std::runtime_error("the analysis '" + std::string(info(a).name) + "' has no JSON of its own");
   }
@@ -43,24 +43,6 @@ std::string TraceSession::json(std::string_view name, bool pretty) {
   std::optional<Analysis> a = parse_analysis(name);
   if (!a) throw std::runtime_error("no analysis called '" + std::string(name) + "'");
   return json(*a, pretty);
-}
-
-std::string TraceSession::goroutine_groups_json(bool pretty) { return views().goroutine_groups_json(pretty); }
-
-std::string TraceSession::goroutine_group_page_json(std::string_view name, std::string_view column, bool descending,
-                                                    size_t offset, std::optional<size_t> limit) {
-  return views().goroutine_group_page_json(name, column, descending, offset, limit);
-}
-
-std::string TraceSession::goroutine_json(double id) { return views().goroutine_json(id); }
-std::string TraceSession::task_types_json(bool pretty) { return views().task_types_json(pretty); }
-std::string TraceSession::tasks_in_bucket_json(std::string_view type, double min) {
-  return views().tasks_in_bucket_json(type, min);
-}
-std::string TraceSession::task_json(double id) { return views().task_json(id); }
-std::string TraceSession::region_types_json(bool pretty) { return views().region_types_json(pretty); }
-std::string TraceSession::regions_in_bucket_json(std::string_view type, double min) {
-  return views().regions_in_bucket_json(type, min);
 }
 
 std::string TraceSession::task_logs_matching_json(std::string_view text, size_t limit) {

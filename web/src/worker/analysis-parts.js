@@ -46,14 +46,6 @@ export function analysisPart(trace, what, arg) {
   switch (what) {
     case 'goroutineGroups':
       return groups(trace);
-    case 'goroutineGroup': {
-      const page = trace.goroutineGroupPage(arg);
-      return page && { group: page.group, goroutines: page.rows };
-    }
-    case 'goroutineGroupPage': {
-      const limit = Number.isFinite(arg.limit) ? arg.limit : undefined;
-      return trace.goroutineGroupPage(arg.name, { sort: arg.sort, desc: arg.desc, limit });
-    }
     case 'goroutine':
       return trace.goroutine(arg);
     case 'goroutineWakeups':
@@ -62,18 +54,12 @@ export function analysisPart(trace, what, arg) {
       return trace.wakeups(arg.id, arg.t0, arg.t1);
     case 'taskTypes':
       return taskTypes(trace);
-    case 'tasksInBucket':
-      return trace.tasksInBucket(arg.name, arg.min);
-    case 'task':
-      return trace.task(arg);
     case 'regionTypes':
       return regionTypes(trace);
-    case 'regionsInBucket':
-      return trace.regionsInBucket(arg.name, arg.min);
     case 'search':
       return search(arg, searchSources(trace, arg, 30));
     default:
-      throw new Error(`unknown analysis part ${what}`);
+      return pageOf(trace, what, arg);
   }
 }
 
@@ -84,28 +70,36 @@ export function wholeTracePart(index, what, arg) {
   switch (what) {
     case 'goroutineGroups':
       return index.goroutineGroups();
-    case 'goroutineGroup': {
-      const page = index.goroutineGroupPage(arg);
-      return page && { group: page.group, goroutines: page.rows };
-    }
-    case 'goroutineGroupPage': {
-      const limit = Number.isFinite(arg.limit) ? arg.limit : undefined;
-      return index.goroutineGroupPage(arg.name, { sort: arg.sort, desc: arg.desc, limit });
-    }
     case 'goroutine':
       return index.goroutineSummary(arg);
     case 'taskTypes':
       return index.taskTypes();
-    case 'tasksInBucket':
-      return index.tasksInBucket(arg.name, arg.min);
-    case 'task':
-      return index.task(arg);
     case 'regionTypes':
       return index.regionTypes();
-    case 'regionsInBucket':
-      return index.regionsInBucket(arg.name, arg.min);
     default:
-      throw new Error(`no whole-trace part ${what}`);
+      return pageOf(index, what, arg);
+  }
+}
+
+// The pages both answer alike (a Trace, or a TraceIndex of the whole trace).
+function pageOf(source, what, arg) {
+  switch (what) {
+    case 'goroutineGroup': {
+      const page = source.goroutineGroupPage(arg);
+      return page && { group: page.group, goroutines: page.rows };
+    }
+    case 'goroutineGroupPage': {
+      const limit = Number.isFinite(arg.limit) ? arg.limit : undefined;
+      return source.goroutineGroupPage(arg.name, { sort: arg.sort, desc: arg.desc, limit });
+    }
+    case 'tasksInBucket':
+      return source.tasksInBucket(arg.name, arg.min);
+    case 'task':
+      return source.task(arg);
+    case 'regionsInBucket':
+      return source.regionsInBucket(arg.name, arg.min);
+    default:
+      throw new Error(`unknown analysis part ${what}`);
   }
 }
 

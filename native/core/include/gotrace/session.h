@@ -151,16 +151,8 @@ class TraceSession {
   std::string json(Analysis a, bool pretty = false);
   std::string json(std::string_view name, bool pretty = false);
 
-  // The parts a viewer shows of them (see wasm-bindings/js/index.d.ts for their shapes).
-  std::string goroutine_groups_json(bool pretty = false);
-  std::string goroutine_group_page_json(std::string_view name, std::string_view column, bool descending,
-                                        size_t offset, std::optional<size_t> limit);
-  std::string goroutine_json(double id);
-  std::string task_types_json(bool pretty = false);
-  std::string tasks_in_bucket_json(std::string_view type, double min);
-  std::string task_json(double id);
-  std::string region_types_json(bool pretty = false);
-  std::string regions_in_bucket_json(std::string_view type, double min);
+  // The parts a viewer shows of them: views() (summary_views.h), and these, which read
+  // the events (see wasm-bindings/js/index.d.ts for their shapes).
   std::string task_logs_matching_json(std::string_view text, size_t limit);
   std::string goroutine_wakeups_json(double id, double t0, double t1, double pixels, double limit);
   std::string wakeups_json(double id, double t0, double t1);
