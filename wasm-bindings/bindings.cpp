@@ -24,7 +24,9 @@
 #include "gotrace/session.h"
 #include "gotrace/stats.h"
 #include "gotrace/stepped_read.h"
+#include "gotrace/streamed_mmu.h"
 #include "gotrace/streamed_summary.h"
+#include "gotrace/analysis/mmu_json.h"
 
 using emscripten::val;
 using namespace gotrace;
@@ -360,6 +362,7 @@ class WasmTraceIndex {
     }
     read_.reset();
     summary_.finish();  // of what was read, where the read broke off
+    mmu_.finish();
     return false;
   }
   bool complete() const { return !read_; }
@@ -402,6 +405,16 @@ class WasmTraceIndex {
     return whole([&](SummaryViews& v) { return group_page_json(v, name, column, descending, offset, limit); });
   }
   val goroutine(double id) { return whole([&](SummaryViews& v) { return v.goroutine_json(id); }); }
+  // The whole trace's MMU (TraceSession::mmu_json's answer), of the default flags, the
+  // curve made as the read went: {"error"} until the read is over, and for other flags.
+  val mmu(val windows, double flags, double worst) {
+    return guard([&] {
+      if (static_cast<unsigned>(flags) != mmu_.flags())
+        throw TraceError("the whole trace's MMU is of the default flags (STW, background and assist marking, sweeping)");
+      std::vector<double> ws = emscripten::vecFromJSArray<double>(windows);
+      return val(mmu_view_json(mmu_.curve(), mmu_.flags(), ws, static_cast<int>(worst)));
+    });
+  }
   // Why the whole trace's summaries were let go ("" while kept).
   std::string summary_given_up() const { return summary_.given_up(); }
   val task_types() { return whole([](SummaryViews& v) { return v.task_types_json(); }); }
@@ -468,6 +481,7 @@ class WasmTraceIndex {
     const size_t from = handed_, to = store.size();
     counter_.add(store, from, to);
     summary_.add(from, to);
+    mmu_.add(from, to);
     if (from < to && !store.generations.empty()) {
       const size_t k = store.generations.size() - 1;
       if (spans_.size() <= k) spans_.resize(k + 1, Span{store.time(from), store.time(to - 1)});
@@ -491,6 +505,7 @@ class WasmTraceIndex {
   std::unique_ptr<SteppedRead> read_;  // null once the read is over
   StatsCounter counter_;
   StreamedSummary summary_;
+  StreamedMmu mmu_{result_.store, TraceSession::kDefaultMmuFlags};
   size_t handed_ = 0;  // events counted and summarized so far
   std::vector<Span> spans_;
   std::string fatal_;
@@ -554,6 +569,7 @@ EMSCRIPTEN_BINDINGS(gotrace_core) {
       .function("goroutineGroupPage", &WasmTraceIndex::goroutine_group_page)
       .function("goroutineSummary", &WasmTraceIndex::goroutine)
       .function("summaryGivenUp", &WasmTraceIndex::summary_given_up)
+      .function("mmu", &WasmTraceIndex::mmu)
       .function("taskTypes", &WasmTraceIndex::task_types)
       .function("tasksInBucket", &WasmTraceIndex::tasks_in_bucket)
       .function("task", &WasmTraceIndex::task)

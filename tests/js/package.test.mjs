@@ -358,6 +358,10 @@ test('TraceIndex: the whole trace\'s goroutine, task and region views, as a whol
       tasks++;
     }
     assert.equal(index.task(1e12), null);
+    // The MMU of the default flags, its curve made as the index read.
+    assert.deepEqual(index.mmu(), whole.mmu(), `${name}: mmu`);
+    assert.deepEqual(index.mmu([5e5, 2e7], {}, { worst: 5 }), whole.mmu([5e5, 2e7], {}, { worst: 5 }), `${name}: mmu`);
+    assert.throws(() => index.mmu(undefined, { sweep: false }), /the whole trace's MMU is of the default flags/);
     index.dispose();
     whole.dispose();
   }

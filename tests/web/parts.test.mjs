@@ -189,6 +189,17 @@ test('in parts, the goroutine, task and region views show the whole trace once i
   const shownTypes = await page.locator('[data-testid=task-types] [data-testid=type-count]').allTextContents();
   assert.deepEqual(shownTypes.map(count).sort((a, b) => a - b), tasks.types.map((t) => t.count).sort((a, b) => a - b));
 
+  // The MMU: the whole trace's, the CLI's (10 ms: the window where it leaves 0); with
+  // other flags, the part's.
+  const mmu = gotraceJson('mmu', ANNOTATED).mmu.windows.find((w) => w.window === 1e7);
+  await show(page, '#/mmu', '[data-testid=mmu-windows]');
+  await page.waitForSelector('[data-testid=scope-note][data-scope=whole]');
+  const row = page.locator('[data-testid=mmu-windows] tr', { has: page.locator('[data-testid=mmu-window]', { hasText: /^10 ms$/ }) });
+  assert.equal(await row.locator('td').nth(1).textContent(), `${(mmu.mmu * 100).toFixed(2)}%`);
+  await page.click('[data-flag=sweep]');
+  await page.waitForSelector('[data-testid=scope-note][data-scope=open]');
+  assert.match(await page.textContent('[data-testid=scope-note]'), /The whole trace's is of the default flags/);
+
   // A goroutine of another part: its whole figures, and the part that holds it offered.
   const late = groups.goroutines.filter((g) => g.creation > 0).at(-1);
   await show(page, `#/goroutine/${late.id}`, '[data-testid=outside-part]');

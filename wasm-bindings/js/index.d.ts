@@ -696,6 +696,8 @@ export declare class TraceIndex {
   goroutineGroupPage(name: string, options?: Parameters<Trace['goroutineGroupPage']>[1]): ReturnType<Trace['goroutineGroupPage']>;
   /** Why the whole trace's summaries were let go, past their budget ("" while kept). */
   readonly summaryError: string;
+  /** The whole trace's MMU, of the default flags only (others throw): as Trace.mmu(). */
+  mmu(...args: Parameters<Trace['mmu']>): ReturnType<Trace['mmu']>;
   goroutineSummary(id: number): ReturnType<Trace['goroutine']>;
   taskTypes(): ReturnType<Trace['taskTypes']>;
   tasksInBucket(name: string, min: number): ReturnType<Trace['tasksInBucket']>;

@@ -105,8 +105,9 @@ function profileSelection(type, filter) {
   return sel;
 }
 
-// The goroutine, task and region views' answers, alike for a Trace and for the whole
-// trace of a TraceIndex (`h`: its WebAssembly object).
+// The answers a Trace and the whole trace of a TraceIndex give alike (the goroutine,
+// task and region views', the MMU's): their arguments checked, their JSON read (`h`: the
+// WebAssembly object).
 const summaryViews = {
   goroutineGroups: (h) => JSON.parse(unwrap(h.goroutineGroups())),
   goroutineGroupPage: (h, name, { sort = 'total', desc = true, offset = 0, limit } = {}) =>
@@ -124,6 +125,18 @@ const summaryViews = {
   regionsInBucket: (h, name, min) => {
     checkTime('min', min);
     return JSON.parse(unwrap(h.regionsInBucket(String(name), min)));
+  },
+  mmu: (h, windows, flags, worst) => {
+    if (!Array.isArray(windows)) throw new TypeError('mmu windows must be an array of ns');
+    for (const w of windows) checkTime('an MMU window', w);
+    const { mmu, plot } = JSON.parse(unwrap(h.mmu(windows, mmuFlags(flags), worst)));
+    mmu.curve = {
+      window: Float64Array.from(plot.curve, (p) => p[0]),
+      mmu: Float64Array.from(plot.curve, (p) => p[1]),
+      xMin: plot.x_min,
+      xMax: plot.x_max,
+    };
+    return mmu;
   },
 };
 
@@ -382,16 +395,7 @@ export class Trace {
    * work (default: stw, background, assist and sweep; perProc off).
    */
   mmu(windows = DEFAULT_WINDOWS, flags = {}, { worst = 3 } = {}) {
-    if (!Array.isArray(windows)) throw new TypeError('mmu windows must be an array of ns');
-    for (const w of windows) checkTime('an MMU window', w);
-    const { mmu, plot } = JSON.parse(unwrap(this.#live().mmu(windows, mmuFlags(flags), worst)));
-    mmu.curve = {
-      window: Float64Array.from(plot.curve, (p) => p[0]),
-      mmu: Float64Array.from(plot.curve, (p) => p[1]),
-      xMin: plot.x_min,
-      xMax: plot.x_max,
-    };
-    return mmu;
+    return summaryViews.mmu(this.#live(), windows, flags, worst);
   }
 
   /** A profile of `go tool trace -pprof=TYPE` as gzipped pprof protobuf (a .pb.gz file). */
@@ -742,6 +746,11 @@ export class TraceIndex {
   /** Why the whole trace's summaries were let go, past their budget ("" while kept). */
   get summaryError() {
     return this.#live().summaryGivenUp();
+  }
+
+  /** The whole trace's MMU, of the default flags only: as Trace.mmu(). */
+  mmu(windows = DEFAULT_WINDOWS, flags = {}, { worst = 3 } = {}) {
+    return summaryViews.mmu(this.#live(), windows, flags, worst);
   }
 
   /** The whole trace's goroutine groups: as Trace.goroutineGroups(). */

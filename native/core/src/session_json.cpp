@@ -68,20 +68,7 @@ std::string TraceSession::wakeups_json(double id, double t0, double t1) {
 }
 
 std::string TraceSession::mmu_json(std::span<const double> windows, unsigned flags, int worst) {
-  const MmuCurve& curve = mmu_curve(flags);
-  std::vector<MmuWindowResult> results;
-  for (double w : windows) {
-    if (!(w >= 1)) throw std::runtime_error("an MMU window must be at least 1 ns");
-    results.push_back(mmu_window(curve, static_cast<int64_t>(w), worst, kMudQuantiles));
-  }
-  return json_of(false, [&](JsonWriter& w) {
-    w.begin_object();
-    w.key("mmu");
-    analysis::mmu_json(w, flags, curve, results, kMudQuantiles);
-    w.key("plot");
-    mmu_plot_json(w, mmu_plot(curve, false));
-    w.end_object();
-  });
+  return mmu_view_json(mmu_curve(flags), flags, windows, worst);
 }
 
 static bool whole_trace(const ProfileSelection& sel) {

@@ -76,6 +76,8 @@ export function wholeTracePart(index, what, arg) {
       return index.taskTypes();
     case 'regionTypes':
       return index.regionTypes();
+    case 'mmu':
+      return index.mmu(arg.windows, arg.flags);
     default:
       return pageOf(index, what, arg);
   }

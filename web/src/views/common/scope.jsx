@@ -6,9 +6,10 @@ import { href } from '../../model/router.js';
 import { generationAt } from '../../model/parts.js';
 import { formatDuration } from '../../model/format.js';
 
-export function scopeOf(info, query) {
+// `summaries`: whether the view's whole-trace answers are the summaries (not the MMU's).
+export function scopeOf(info, query, { summaries = true } = {}) {
   const parts = info?.parts;
-  if (!parts || query?.scope === 'part' || parts.summaryError) return 'open';
+  if (!parts || query?.scope === 'part' || (summaries && parts.summaryError)) return 'open';
   return parts.complete ? 'whole' : 'open';
 }
 
@@ -17,15 +18,18 @@ export const scopeQuery = (query) => (query?.scope === 'part' ? { scope: 'part' 
 
 const generationsText = ({ first, last }) => (first === last ? `generation ${first + 1}` : `generations ${first + 1}–${last + 1}`);
 
-/** Says which scope a view shows, with a link to the other. */
-export function ScopeNote({ info, route, scope, what }) {
+/** Says which scope a view shows, with a link to the other (`summaries` as scopeOf's;
+ *  `unavailable`: why the view has no whole-trace answer, if it has none). */
+export function ScopeNote({ info, route, scope, what, summaries = true, unavailable = null }) {
   const parts = info?.parts;
   if (!parts) return null;
   const n = parts.generations.length;
   const to = (scope) => href(route.path, { ...route.query, scope });
   return (
     <p class="gt-scope" data-testid="scope-note" data-scope={scope}>
-      {parts.summaryError ? (
+      {unavailable ? (
+        <>This part's {what} ({generationsText(parts)} of {n}). {unavailable}</>
+      ) : summaries && parts.summaryError ? (
         <>This part's {what} ({generationsText(parts)} of {n}). The whole trace's are not kept in this tab: {parts.summaryError}.</>
       ) : scope === 'whole' ? (
         <>

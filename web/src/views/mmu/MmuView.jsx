@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { formatDuration, timelineHref } from '../../model/format.js';
-import { cached, statsOf } from '../../model/queries.js';
+import { cached, scopedPart, statsOf } from '../../model/queries.js';
+import { ScopeNote, scopeOf } from '../common/scope.jsx';
 import { Pending, useAsync } from '../common/query.jsx';
 import { chartGeometry, drawMmu } from './mmuChart.js';
 
@@ -41,17 +42,23 @@ function flagsOf(query) {
   return f;
 }
 
-export function MmuView({ trace, query = new URLSearchParams() }) {
+// Of a trace opened in parts, the whole trace's MMU (its index's curve, of the default
+// flags) or the part's (common/scope.jsx).
+export function MmuView({ trace, query = new URLSearchParams(), info, route }) {
   const flags = flagsOf(query);
   const picked = query.get('window') ? Number(query.get('window')) : null;
+  const defaultFlags = FLAGS.every(({ key, def }) => flags[key] === def);
+  const scope = defaultFlags ? scopeOf(info, Object.fromEntries(query), { summaries: false }) : 'open';
   const state = useAsync(async () => {
-    const stats = await statsOf(trace);
+    const stats = scope === 'whole' ? info.parts.stats : await statsOf(trace);
     const windows = windowsFor(stats.time.duration);
     if (picked && !windows.includes(picked)) windows.push(picked);
     windows.sort((a, b) => a - b);
-    const mmu = await cached(trace, `mmu ${JSON.stringify(flags)} ${windows}`, () => trace.mmu(windows, flags));
+    const mmu = scope === 'whole'
+      ? await scopedPart(trace, scope, 'mmu', { windows, flags })
+      : await cached(trace, `mmu ${JSON.stringify(flags)} ${windows}`, () => trace.mmu(windows, flags));
     return { stats, mmu, curve: fullCurve(mmu, stats.time.duration) };
-  }, [trace, JSON.stringify(flags), picked]);
+  }, [trace, JSON.stringify(flags), picked, scope]);
   const ref = useRef(null);
   const [hover, setHover] = useState(null);
   const mmu = state.data?.mmu;
@@ -87,7 +94,11 @@ export function MmuView({ trace, query = new URLSearchParams() }) {
       <a href="#/timeline">Timeline</a>
     </header>
   );
-  if (!mmu) return <section class="gt-view">{head}<Pending state={state} what="the MMU" /></section>;
+  const note = (
+    <ScopeNote info={info} route={route} scope={scope} what="MMU" summaries={false}
+      unavailable={defaultFlags ? null : "The whole trace's is of the default flags (every kind of GC work but per-proc)."} />
+  );
+  if (!mmu) return <section class="gt-view">{head}{note}<Pending state={state} what="the MMU" /></section>;
   const windowAt = (e) => {
     const box = e.currentTarget.getBoundingClientRect();
     const g = chartGeometry(box.width, box.height, curve.xMin, curve.xMax);
@@ -103,6 +114,7 @@ export function MmuView({ trace, query = new URLSearchParams() }) {
   return (
     <section class="gt-view" data-testid="mmu-view">
       {head}
+      {note}
       <p>GC work counted: <b data-testid="mmu-flags-text">{mmu.flags}</b>{mmu.series > 1 ? `, ${mmu.series} series (one per proc)` : ''}. Click the chart to list the worst windows of that length.</p>
       <canvas
         ref={ref}

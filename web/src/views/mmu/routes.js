@@ -3,5 +3,5 @@ import { MmuView } from './MmuView.jsx';
 import '../common/views.css';
 
 export const routes = [
-  { path: '/mmu', view: ({ trace, query }) => h(MmuView, { trace, query: new URLSearchParams(query) }), tab: { label: 'MMU', order: 70 } },
+  { path: '/mmu', view: ({ trace, query, info, route }) => h(MmuView, { trace, query: new URLSearchParams(query), info, route }), tab: { label: 'MMU', order: 70 } },
 ];

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <span>
+#include <string>
 #include <vector>
 #include "gotrace/analysis/mmu.h"
 #include "gotrace/json_writer.h"
@@ -15,5 +16,8 @@ void mmu_json(JsonWriter& w, unsigned flags, const MmuCurve& curve, const std::v
               std::span<const double> quantiles);
 // {"x_min", "x_max", "quantiles", "curve": [[window, value...]]}.
 void mmu_plot_json(JsonWriter& w, const MmuPlot& plot);
+// What the MMU view shows of a curve: {"mmu": mmu_json's, with the `worst` worst windows
+// of each window length, "plot": mmu_plot_json's}. Throws for a window under 1 ns.
+std::string mmu_view_json(const MmuCurve& curve, unsigned flags, std::span<const double> windows, int worst);
 
 }  // namespace gotrace::analysis

@@ -1,4 +1,7 @@
 #include "gotrace/analysis/mmu_json.h"
+
+#include <stdexcept>
+
 #include "gotrace/analysis/go_duration.h"
 
 namespace gotrace::analysis {
@@ -52,6 +55,22 @@ void mmu_plot_json(JsonWriter& w, const MmuPlot& plot) {
   }
   w.end_array();
   w.end_object();
+}
+
+std::string mmu_view_json(const MmuCurve& curve, unsigned flags, std::span<const double> windows, int worst) {
+  std::vector<MmuWindowResult> results;
+  for (double w : windows) {
+    if (!(w >= 1)) throw std::runtime_error("an MMU window must be at least 1 ns");
+    results.push_back(mmu_window(curve, static_cast<int64_t>(w), worst, kMudQuantiles));
+  }
+  return json_of(false, [&](JsonWriter& w) {
+    w.begin_object();
+    w.key("mmu");
+    mmu_json(w, flags, curve, results, kMudQuantiles);
+    w.key("plot");
+    mmu_plot_json(w, mmu_plot(curve, false));
+    w.end_object();
+  });
 }
 
 }  // namespace gotrace::analysis
