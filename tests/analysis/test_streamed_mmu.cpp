@@ -10,7 +10,7 @@
 #include "gotrace/analysis/mmu_json.h"
 #include "gotrace/session.h"
 #include "gotrace/streamed_mmu.h"
-#include "gotrace/streamed_read.h"
+#include "streamed_to.h"
 
 using namespace gotrace;
 using namespace gotrace::test;
@@ -26,12 +26,7 @@ TEST_CASE("a streamed read's MMU curve is the whole read's", "[streamed]") {
     const std::vector<uint8_t> bytes = read_bytes(path);
     TraceSession whole(read_trace(bytes));
     ReadResult r;
-    std::unique_ptr<StreamedMmu> streamed;
-    read_streamed(bytes, r, [&](const EventStore& s, size_t from, size_t to) {
-      if (!streamed) streamed = std::make_unique<StreamedMmu>(s, flags);
-      streamed->add(from, to);
-    });
-    if (!streamed) streamed = std::make_unique<StreamedMmu>(r.store, flags);
+    const auto streamed = read_streamed_to(bytes, r, [&](const EventStore& s) { return std::make_unique<StreamedMmu>(s, flags); });
     CHECK_THROWS_WITH(streamed->curve(), Catch::Contains("still being read"));
     streamed->finish();
     std::string expected, error;

@@ -12,8 +12,8 @@
 #include "corpus.h"
 #include "gotrace/analysis/histogram.h"
 #include "gotrace/session.h"
-#include "gotrace/streamed_read.h"
 #include "gotrace/streamed_summary.h"
+#include "streamed_to.h"
 
 using namespace gotrace;
 using namespace gotrace::analysis;
@@ -28,12 +28,7 @@ TEST_CASE("a streamed read's summary views answer as the whole read's", "[stream
     const std::vector<uint8_t> bytes = read_bytes(path);
     TraceSession whole(read_trace(bytes));
     ReadResult r;
-    std::unique_ptr<StreamedSummary> streamed;
-    read_streamed(bytes, r, [&](const EventStore& s, size_t from, size_t to) {
-      if (!streamed) streamed = std::make_unique<StreamedSummary>(s);
-      streamed->add(from, to);
-    });
-    if (!streamed) streamed = std::make_unique<StreamedSummary>(r.store);
+    const auto streamed = read_streamed_to(bytes, r, [](const EventStore& s) { return std::make_unique<StreamedSummary>(s); });
     CHECK_THROWS_WITH(streamed->views(), Catch::Contains("still being read"));
     streamed->finish();
     SummaryViews& part = streamed->views();
@@ -90,11 +85,8 @@ TEST_CASE("a streamed summary over its memory budget gives up, saying so", "[str
   for (size_t budget : {size_t{1} << 10, size_t{1} << 30}) {
     INFO(budget);
     ReadResult r;
-    std::unique_ptr<StreamedSummary> streamed;
-    read_streamed(bytes, r, [&](const EventStore& s, size_t from, size_t to) {
-      if (!streamed) streamed = std::make_unique<StreamedSummary>(s, budget);
-      streamed->add(from, to);
-    });
+    const auto streamed =
+        read_streamed_to(bytes, r, [&](const EventStore& s) { return std::make_unique<StreamedSummary>(s, budget); });
     streamed->finish();
     if (budget < (size_t{1} << 20)) {
       CHECK_THAT(streamed->given_up(), Catch::StartsWith("the whole trace's summaries would take more than 0 MiB"));
