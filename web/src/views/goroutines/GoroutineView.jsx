@@ -67,7 +67,10 @@ export function GoroutineView({ trace, id, info, openPart }) {
   if (!state.data || (trace.inParts && complete && !state.data.g && elsewhere.loading)) return <Pending state={state} what={`goroutine ${id}`} />;
   const { group, stats, g } = state.data;
   const wakes = woken.data?.id === id ? woken.data : null;
-  if (!g) return <p class="gt-error">There is no goroutine {id} in this trace. <a href="#/goroutines">All goroutines</a></p>;
+  if (!g) {
+    const where = trace.inParts && !complete ? 'part (the rest of the trace is still being read)' : 'trace';
+    return <p class="gt-error">There is no goroutine {id} in this {where}. <a href="#/goroutines">All goroutines</a></p>;
+  }
   const origin = trace.origin;  // where the times shown count from
   const t0 = g.creation || g.start || stats.time.start;
   const t1 = g.end || (away ? info.parts.generations.at(-1).end : stats.time.end);

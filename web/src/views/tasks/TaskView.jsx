@@ -63,7 +63,10 @@ export function TaskView({ trace, id, info, openPart }) {
   }, [trace, id, complete]);
   if (!state.data) return <Pending state={state} what={`task ${id}`} />;
   const { task, away, stats } = state.data;
-  if (!task) return <p class="gt-error">There is no task {id} in this trace. <a href="#/tasks">All tasks</a></p>;
+  if (!task) {
+    const where = trace.inParts && !complete ? 'part (the rest of the trace is still being read)' : 'trace';
+    return <p class="gt-error">There is no task {id} in this {where}. <a href="#/tasks">All tasks</a></p>;
+  }
   const start = stats.time.start;
   const t0 = task.start ?? start;
   const t1 = Math.max(t0 + 1, task.end ?? stats.time.end);
