@@ -116,8 +116,8 @@ try {
       if (hash) {
         await page.evaluate((h) => { location.hash = h; }, hash);
       } else {
-        // The group of the most goroutines: the first row, sorted by count.
-        await page.click('[data-testid=groups-table] th >> text=Goroutines');
+        // The group of the most goroutines: the first row, sorted by count (a numeric
+        // column sorts descending at its first click).
         await page.click('[data-testid=groups-table] th >> text=Goroutines');
         await page.click('[data-testid=group-link] >> nth=0');
       }
