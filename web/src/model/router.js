@@ -24,9 +24,13 @@ export function href(path, query = {}) {
     .filter(Boolean)
     .map((s) => encodeURIComponent(s))
     .join('/');
+  return `#/${p}${queryString(query)}`;
+}
+
+/** '?sort=total' from {sort:'total'} ('' when every value is empty). */
+export function queryString(query = {}) {
   const entries = Object.entries(query).filter(([, v]) => v !== undefined && v !== null && v !== '');
-  const qs = entries.length ? '?' + new URLSearchParams(entries.map(([k, v]) => [k, String(v)])).toString() : '';
-  return `#/${p}${qs}`;
+  return entries.length ? '?' + new URLSearchParams(entries.map(([k, v]) => [k, String(v)])).toString() : '';
 }
 
 /** Goes to a view. With replace, the history entry is replaced (for pan/zoom). */

@@ -1,8 +1,9 @@
 // Links between the views: each page's address, built in one place.
-import { href } from '../../model/router.js';
+import { href, queryString } from '../../model/router.js';
 
 export const goroutineHref = (id) => `#/goroutine/${id}`;
-export const groupHref = (name, query = {}) => `#/goroutines/group/${encodeURIComponent(name)}${href('/', query).slice(2)}`;
+// (A group's name is one segment, slashes and all: href would split it.)
+export const groupHref = (name, query = {}) => `#/goroutines/group/${encodeURIComponent(name)}${queryString(query)}`;
 export const taskHref = (id) => `#/task/${id}`;
 
 /** The critical path view: of a task, a region, a goroutine (over its life or a range),
