@@ -1,6 +1,6 @@
 // A streamed read handed to one consumer of events (StreamedSummary, StreamedMmu): made
-// on the read's store with its first events (`make(store)`), or on the empty store when
-// none came, and given every range of events in order.
+// on the read's store before it reads (`make(store)`: the read keeps its store where it
+// is) and given every range of events in order.
 #pragma once
 
 #include <cstdint>
@@ -14,12 +14,8 @@ namespace gotrace::test {
 
 template <class Make>
 auto read_streamed_to(const std::vector<uint8_t>& bytes, ReadResult& r, Make make) {
-  decltype(make(r.store)) out;
-  read_streamed(bytes, r, [&](const EventStore& s, size_t from, size_t to) {
-    if (!out) out = make(s);
-    out->add(from, to);
-  });
-  if (!out) out = make(r.store);
+  auto out = make(r.store);
+  read_streamed(bytes, r, [&](const EventStore&, size_t from, size_t to) { out->add(from, to); });
   return out;
 }
 

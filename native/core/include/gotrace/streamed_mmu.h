@@ -25,8 +25,8 @@ class StreamedMmu {
   // After the last events: the curve is made.
   void finish();
   unsigned flags() const { return flags_; }
-  // The curve of the whole trace; a logic_error before finish(), a runtime_error if the
-  // utilization could not be computed (its reason).
+  // The curve of the whole trace; a runtime_error before finish() ("still being read"),
+  // or if the utilization could not be computed (its reason).
   const analysis::MmuCurve& curve() const;
 
  private:

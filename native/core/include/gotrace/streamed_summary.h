@@ -33,8 +33,8 @@ class StreamedSummary {
   bool finished() const;
   // Why there is no summary, when the budget was passed ("" otherwise).
   const std::string& given_up() const;
-  // The views of the whole summary; a logic_error before finish(), a runtime_error
-  // (given_up()'s reason) once given up.
+  // The views of the whole summary; a runtime_error before finish() ("still being read")
+  // or once given up (given_up()'s reason).
   SummaryViews& views();
 
  private:

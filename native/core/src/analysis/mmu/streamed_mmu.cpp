@@ -41,7 +41,7 @@ void StreamedMmu::finish() {
 
 const analysis::MmuCurve& StreamedMmu::curve() const {
   if (!error_.empty()) throw std::runtime_error(error_);
-  if (!curve_) throw std::logic_error("the MMU curve is not finished: the trace is still being read");
+  if (!curve_) throw std::runtime_error("the trace is still being read: its MMU curve is made as the read goes");
   return *curve_;
 }
 

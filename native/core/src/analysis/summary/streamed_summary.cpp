@@ -116,7 +116,7 @@ const std::string& StreamedSummary::given_up() const { return impl_->given_up; }
 
 SummaryViews& StreamedSummary::views() {
   if (!impl_->given_up.empty()) throw std::runtime_error(impl_->given_up);
-  if (!impl_->views) throw std::logic_error("the summary is not finished: the trace is still being read");
+  if (!impl_->views) throw std::runtime_error("the trace is still being read: its summary is made as the read goes");
   return *impl_->views;
 }
 
