@@ -25,6 +25,7 @@
 #include "gotrace/stats.h"
 #include "gotrace/stepped_read.h"
 #include "gotrace/streamed_mmu.h"
+#include "gotrace/streamed_profiles.h"
 #include "gotrace/streamed_summary.h"
 #include "gotrace/analysis/mmu_json.h"
 
@@ -427,6 +428,35 @@ class WasmTraceIndex {
     return whole([&](SummaryViews& v) { return v.regions_in_bucket_json(name, min); });
   }
 
+  // The whole trace's profiles are made in a second read of it, once the first is over
+  // (a profile counts its goroutines' times from the first read's summary): this reads
+  // up to `generations` more of it, and is false once they are made or cannot be (their
+  // error then says why).
+  bool advance_profiles(double generations) {
+    if (profiles_done()) return false;
+    try {
+      if (!complete()) throw TraceError("the trace is still being read: its profiles are made once it is");
+      if (!profiles_read_) start_profiles();
+      if (profiles_read_->advance(generations >= 1 ? static_cast<size_t>(generations) : 1)) return true;
+      hand_to_profiles(profiles_result_->store);
+      profiles_->finish();
+    } catch (const std::exception& e) {
+      profiles_error_ = what_of(e);
+      profiles_.reset();
+    }
+    profiles_read_.reset();
+    profiles_result_.reset();
+    return false;
+  }
+  // The whole trace's flame graph and pprof of a profile type (WasmTrace's of a whole
+  // read, with no selection): {"error"} until made.
+  val flame(std::string type) {
+    return guard([&] { return to_js(TraceSession::flame_value(made_profiles().flame(TraceSession::profile_type(type)))); });
+  }
+  val pprof(std::string type) {
+    return guard([&] { return typed_copy(made_profiles().pprof(TraceSession::profile_type(type))); });
+  }
+
   // Goroutine `id`, seen in generations [first, last], over its whole life (its
   // generations read again, one at a time): goroutine_life_json, or {"error"}. While the
   // read goes on, a life that ends in the generations read is known (the generation being
@@ -474,6 +504,32 @@ class WasmTraceIndex {
     return guard([&] { return val(f(summary_.views())); });
   }
 
+  bool profiles_done() const { return !profiles_error_.empty() || (profiles_ && profiles_->finished()); }
+  StreamedProfiles& made_profiles() {
+    if (!profiles_error_.empty()) throw TraceError(profiles_error_);
+    if (!profiles_done()) throw TraceError("the trace is still being read: its profiles are made in a second read");
+    return *profiles_;
+  }
+  // The second read, over the same source: its events go through the profiles' pass and
+  // are let go.
+  void start_profiles() {
+    const analysis::Summary& summary = summary_.views().summary();  // says why not, once let go
+    profiles_result_ = std::make_unique<ReadResult>();
+    profiles_ = std::make_unique<StreamedProfiles>(result_.store, summary, profiles_result_->store);
+    profiles_handed_ = 0;
+    ReadOptions options;
+    options.on_generation = [this](EventStore& store) {
+      hand_to_profiles(store);
+      return true;
+    };
+    profiles_read_ = std::make_unique<SteppedRead>(source_, *profiles_result_, std::move(options));
+  }
+  void hand_to_profiles(EventStore& store) {
+    profiles_->add(profiles_handed_, store.size());
+    profiles_handed_ = store.size();
+    store.release_before(profiles_handed_);
+  }
+
   void hand_on(EventStore& store) {
     const size_t from = handed_, to = store.size();
     counter_.add(store, from, to);
@@ -504,6 +560,11 @@ class WasmTraceIndex {
   StreamedSummary summary_;
   StreamedMmu mmu_{result_.store, TraceSession::kDefaultMmuFlags};
   size_t handed_ = 0;  // events counted and summarized so far
+  std::unique_ptr<ReadResult> profiles_result_;  // the second read's, while it goes
+  std::unique_ptr<SteppedRead> profiles_read_;
+  std::unique_ptr<StreamedProfiles> profiles_;
+  size_t profiles_handed_ = 0;
+  std::string profiles_error_;
   std::vector<Span> spans_;
   std::string fatal_;
 };
@@ -567,6 +628,9 @@ EMSCRIPTEN_BINDINGS(gotrace_core) {
       .function("goroutineSummary", &WasmTraceIndex::goroutine)
       .function("summaryGivenUp", &WasmTraceIndex::summary_given_up)
       .function("mmu", &WasmTraceIndex::mmu)
+      .function("advanceProfiles", &WasmTraceIndex::advance_profiles)
+      .function("flame", &WasmTraceIndex::flame)
+      .function("pprof", &WasmTraceIndex::pprof)
       .function("taskTypes", &WasmTraceIndex::task_types)
       .function("tasksInBucket", &WasmTraceIndex::tasks_in_bucket)
       .function("task", &WasmTraceIndex::task)

@@ -12,7 +12,8 @@
 #include "gotrace/analysis/pprof_writer.h"
 #include "gotrace/analysis/profile_filter.h"
 #include "gotrace/reader.h"
-#include "gotrace/session.h"
+#include "gotrace/streamed_read.h"
+#include "summarized_read.h"
 
 namespace gotrace::cli {
 namespace {
@@ -57,20 +58,19 @@ int run_pprof(const Args& args) {
   const bool top = args.flag("top");
   if (!folded && !top && out_path.empty()) throw std::runtime_error("say where to write the profile (-o OUT.pb.gz), or use --folded or --top");
 
+  // Two streamed reads, each holding about a generation's events: the first summarizes
+  // the trace (the goroutines' times, which the profile counts within), the second
+  // profiles it.
   auto t0 = Clock::now();
-  std::vector<uint8_t> bytes = read_file(args.positional()[0]);
-  TraceSession session(read_trace(bytes));
-  const ReadResult& r = session.read();
+  const auto trace = read_summarized(args.positional()[0]);
+  const ReadResult& r = trace->read;
   double read_ms = ms_since(t0);
   if (!r.ok()) {
     // Go profiles what it read before the problem; so do we, and say so.
     std::fprintf(stderr, "gotrace pprof: %s\n", r.error->what());
     if (r.store.size() == 0) return 1;
   }
-
-  auto t1 = Clock::now();
-  const Summary& summary = session.summary();
-  double summary_ms = ms_since(t1);
+  const Summary& summary = trace->views().summary();
 
   auto t2 = Clock::now();
   GoroutineIntervals goroutines;
@@ -83,11 +83,17 @@ int run_pprof(const Args& args) {
   }
   ProfileFilter filter{&goroutines, std::nullopt};
   if (args.has_value("from") || args.has_value("to")) {
-    Time first = r.store.size() ? r.store.time(0) : 0, last = r.store.size() ? r.store.time(r.store.size() - 1) : 0;
-    filter.window = Interval{args.has_value("from") ? parse_time(args, "from") : first,
-                             args.has_value("to") ? parse_time(args, "to") : last};
+    filter.window = Interval{args.has_value("from") ? parse_time(args, "from") : trace->first_time,
+                             args.has_value("to") ? parse_time(args, "to") : trace->last_time};
   }
-  Profile profile = compute_profile(r.store, *type, filter);
+  ReadResult again;
+  ProfilePass pass(again.store, {&*type, 1}, filter);
+  read_streamed(trace->file->bytes(), again, [&](const EventStore& s, size_t from, size_t to) {
+    pass.add(from, to);
+    release_read_bytes(*trace->file, s);
+  });
+  const Profile profile = std::move(pass.take()[0]);
+  // The second read's tables are the first's: the profile names the first's stacks.
   PprofProfile pprof = build_pprof_profile(r.store, profile);
   double profile_ms = ms_since(t2);
 
@@ -104,8 +110,8 @@ int run_pprof(const Args& args) {
     print_top(pprof, n.empty() ? 20 : static_cast<size_t>(std::stoul(n)));
   }
   if (timing) {
-    std::fprintf(stderr, "read %.1f ms (%zu events), summary %.1f ms, profile %.1f ms\n", read_ms, r.store.size(),
-                 summary_ms, profile_ms);
+    std::fprintf(stderr, "read and summary %.1f ms (%zu events), profile (read again) %.1f ms\n", read_ms,
+                 r.store.size(), profile_ms);
   }
   return r.ok() ? 0 : 1;
 }

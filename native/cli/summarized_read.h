@@ -8,12 +8,15 @@
 
 #include "gotrace/reader.h"
 #include "gotrace/streamed_summary.h"
+#include "mapped_file.h"
 
 namespace gotrace::cli {
 
 struct SummarizedTrace {
+  std::unique_ptr<MappedFile> file;  // kept for a second read
   ReadResult read;  // its store: the tables the summaries name, the events released
   std::unique_ptr<StreamedSummary> summary;  // finished
+  Time first_time = 0, last_time = 0;  // of the first and last events read (0: none)
   SummaryViews& views() { return summary->views(); }
 };
 

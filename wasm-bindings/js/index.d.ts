@@ -698,6 +698,13 @@ export declare class TraceIndex {
   readonly summaryError: string;
   /** The whole trace's MMU, of the default flags only (others throw): as Trace.mmu(). */
   mmu(...args: Parameters<Trace['mmu']>): ReturnType<Trace['mmu']>;
+  /** Reads up to `generations` more of the second read that makes the whole trace's
+   *  profiles, once the first read is over: false once they are made (or cannot be). */
+  advanceProfiles(generations?: number): boolean;
+  /** The whole trace's profile of a type, once made: as Trace.flame(type) with no filter. */
+  flame(type: ProfileType): ReturnType<Trace['flame']>;
+  /** The whole trace's profile of a type, once made: as Trace.pprof(type) with no filter. */
+  pprof(type: ProfileType): ReturnType<Trace['pprof']>;
   goroutineSummary(id: number): ReturnType<Trace['goroutine']>;
   taskTypes(): ReturnType<Trace['taskTypes']>;
   tasksInBucket(name: string, min: number): ReturnType<Trace['tasksInBucket']>;

@@ -753,6 +753,28 @@ export class TraceIndex {
     return summaryViews.mmu(this.#live(), windows, flags, worst);
   }
 
+  /**
+   * The whole trace's profiles are made by a second read of it once the first is over (a
+   * profile counts goroutines from their first run to their end, which the first read's
+   * summaries tell): this reads up to `generations` more of it, false once they are made
+   * or cannot be (the summaries let go: flame() and pprof() say why).
+   */
+  advanceProfiles(generations = 1) {
+    return this.#live().advanceProfiles(generations);
+  }
+
+  /** The whole trace's profile of a type as a flame graph: as Trace.flame(type). */
+  flame(type) {
+    profileSelection(type, null);
+    return unwrap(this.#live().flame(type));
+  }
+
+  /** The whole trace's profile of a type, a gzipped pprof: as Trace.pprof(type). */
+  pprof(type) {
+    profileSelection(type, null);
+    return unwrap(this.#live().pprof(type));
+  }
+
   /** The whole trace's goroutine groups: as Trace.goroutineGroups(). */
   goroutineGroups() {
     return summaryViews.goroutineGroups(this.#live());

@@ -168,7 +168,10 @@ Value TraceSession::flame(std::string_view type, const ProfileSelection& sel) {
   const bool whole = sel.goroutines.empty() && !sel.group && !sel.region && !sel.range;
   FlameGraph picked =
       whole ? FlameGraph{} : flame_graph(build_pprof_profile(read_.store, select_profile(read_.store, summary(), t, sel)));
-  const FlameGraph& f = whole ? whole_flame(t) : picked;
+  return flame_value(whole ? whole_flame(t) : picked);
+}
+
+Value TraceSession::flame_value(const FlameGraph& f) {
   Value out = Value::object();
   out.set("names", Value::Strings(f.names));
   out.set("name", f.name);

@@ -184,6 +184,9 @@ class TraceSession {
   Value event_at(double index);
   Value clock_snapshots();
   Value flame(std::string_view type, const analysis::ProfileSelection& selection);
+  // A flame graph as flame() gives it (its columns as arrays).
+  static Value flame_value(const analysis::FlameGraph& f);
+  static analysis::ProfileType profile_type(std::string_view name);  // throws for an unknown one
   Value tracks();
   Value timeline_query(std::string_view kind, double id, std::string_view arg, double t0, double t1, double pixels,
                        double limit);
@@ -191,7 +194,6 @@ class TraceSession {
 
  private:
   struct Builds;
-  static analysis::ProfileType profile_type(std::string_view name);  // throws for an unknown one
   static analysis::TimelineView view_of(double t0, double t1, double pixels);  // throws for a bad width
   template <class Build, class Result, class... Args>
   bool advance_piece(std::unique_ptr<Result>& done, std::unique_ptr<Build>& build, size_t events, Args... args);

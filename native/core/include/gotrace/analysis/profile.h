@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -72,6 +73,26 @@ struct Profile {
 inline constexpr size_t kPprofMaxStack = 128;
 
 Profile compute_profile(const EventStore& store, ProfileType type, const ProfileFilter& filter = {});
+
+// compute_profiles a run of events at a time, for a read that hands its events on and
+// lets them go (streamed_read.h): add() takes events [from, to) of the store, which
+// follow those added before; take() gives the profiles, in the order of `types`, once.
+// What it keeps between runs is per goroutine in a tracked state (when and where it
+// entered it), so the events added before may be gone. The store and the filter must
+// outlive it.
+class ProfilePass {
+ public:
+  ProfilePass(const EventStore& store, std::span<const ProfileType> types, const ProfileFilter& filter = {});
+  ProfilePass(ProfilePass&&) noexcept;
+  ProfilePass& operator=(ProfilePass&&) noexcept;
+  ~ProfilePass();
+  void add(size_t from, size_t to);
+  std::vector<Profile> take();
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
 // Several types in one pass over the events: the same profiles as compute_profile's, in
 // the order of `types`.
 std::vector<Profile> compute_profiles(const EventStore& store, std::span<const ProfileType> types,

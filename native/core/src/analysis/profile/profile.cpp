@@ -190,8 +190,12 @@ std::span<const Interval> GoroutineIntervals::of(GoID g) const {
   return {intervals_.data() + begin_[k], begin_[k + 1] - begin_[k]};
 }
 
-std::vector<Profile> compute_profiles(const EventStore& store, std::span<const ProfileType> types,
-                                      const ProfileFilter& filter) {
+struct ProfilePass::State {
+  // Where a tracked goroutine entered its state (its event may be gone by its end).
+  struct Entered {
+    Time time;
+    StackID stack;
+  };
   // Each type's own state; the pass over the events and the reading of each transition
   // are shared.
   struct Computation {
@@ -199,14 +203,27 @@ std::vector<Profile> compute_profiles(const EventStore& store, std::span<const P
     TypeRule rule;
     ReasonCache reasons;
     StackMap stacks;
-    IdMap<uint64_t, 0> tracking;  // goroutine -> index + 1 of the event that put it in the state
+    IdMap<uint32_t, 0> tracking;  // goroutine -> index + 1 in `entered`
+    std::vector<Entered> entered;
+    std::vector<uint32_t> free;  // slots of `entered` no goroutine holds
   };
-  std::vector<Computation> each;
-  each.reserve(types.size());
-  for (ProfileType type : types) {
-    const TypeRule rule = rule_of(type);
-    each.push_back({type, rule, ReasonCache{rule.track_reason}, StackMap(store.stacks), {}});
+
+  State(const EventStore& s, std::span<const ProfileType> types, const ProfileFilter& f) : store(s), filter(f) {
+    each.reserve(types.size());
+    for (ProfileType type : types) {
+      const TypeRule rule = rule_of(type);
+      each.push_back({type, rule, ReasonCache{rule.track_reason}, StackMap(store.stacks), {}, {}, {}});
+    }
   }
+
+  void add(size_t from, size_t to);
+
+  const EventStore& store;
+  const ProfileFilter& filter;
+  std::vector<Computation> each;
+};
+
+void ProfilePass::State::add(size_t from, size_t to) {
   const auto& kinds = detail::event_kinds();
   // Go 1.27's rules for a store with its Syncs, Go 1.23's otherwise.
   const bool go127 = store.format.leading_syncs;
@@ -221,31 +238,60 @@ std::vector<Profile> compute_profiles(const EventStore& store, std::span<const P
       const StateTransition st = detail::read_transition(store, col, i, ev_type);
       if (st.resource.kind != ResourceKind::Goroutine) continue;
       const GoID id = st.resource.id;
-      const GoState to = st.go_to();
+      const GoState to_state = st.go_to();
 
       for (Computation& c : each) {
-        const uint64_t start = c.tracking.get(id);
-        if (start == 0) {
-          if (to == c.rule.state && c.reasons.tracked(st.reason)) c.tracking.set(id, i + 1);
+        const uint32_t slot = c.tracking.get(id);
+        if (slot == 0) {
+          if (to_state == c.rule.state && c.reasons.tracked(st.reason)) {
+            const Entered e{col.time(i), col.stack(i)};
+            if (c.free.empty()) {
+              c.entered.push_back(e);
+              c.tracking.set(id, static_cast<uint32_t>(c.entered.size()));
+            } else {
+              c.entered[c.free.back()] = e;
+              c.tracking.set(id, c.free.back() + 1);
+              c.free.pop_back();
+            }
+          }
           continue;
         }
-        if (to == c.rule.state) continue;  // still in the state: nothing new
-        const size_t begin = start - 1;
+        if (to_state == c.rule.state) continue;  // still in the state: nothing new
+        const Entered began = c.entered[slot - 1];
+        c.free.push_back(slot - 1);
         c.tracking.erase(id);
 
-        int64_t d = overlapping_duration(filter, id, {store.time(begin), store.time(i)});
+        int64_t d = overlapping_duration(filter, id, {began.time, col.time(i)});
         if (d > 0) {
-          ProfileRecord& rec = c.stacks.get_or_add(store.stack(begin));
+          ProfileRecord& rec = c.stacks.get_or_add(began.stack);
           rec.count++;
           rec.nanoseconds = wrap_add(rec.nanoseconds, d);
         }
       }
     }
   };
-  for_each_event_slice(store.size(), [&](size_t first, size_t end) { store.for_each_chunk(first, end, pass); });
+  for_each_event_slice_between(from, to, [&](size_t first, size_t end) { store.for_each_chunk(first, end, pass); });
+}
+
+ProfilePass::ProfilePass(const EventStore& store, std::span<const ProfileType> types, const ProfileFilter& filter)
+    : s_(std::make_unique<State>(store, types, filter)) {}
+ProfilePass::ProfilePass(ProfilePass&&) noexcept = default;
+ProfilePass& ProfilePass::operator=(ProfilePass&&) noexcept = default;
+ProfilePass::~ProfilePass() = default;
+
+void ProfilePass::add(size_t from, size_t to) { s_->add(from, to); }
+
+std::vector<Profile> ProfilePass::take() {
   std::vector<Profile> out;
-  for (Computation& c : each) out.push_back({c.type, c.stacks.take()});
+  for (State::Computation& c : s_->each) out.push_back({c.type, c.stacks.take()});
   return out;
+}
+
+std::vector<Profile> compute_profiles(const EventStore& store, std::span<const ProfileType> types,
+                                      const ProfileFilter& filter) {
+  ProfilePass pass(store, types, filter);
+  pass.add(0, store.size());
+  return pass.take();
 }
 
 Profile compute_profile(const EventStore& store, ProfileType type, const ProfileFilter& filter) {

@@ -1,0 +1,67 @@
+// The whole trace's profiles from streamed reads (StreamedProfiles: a second read with the
+// goroutines of the first read's StreamedSummary, each generation's events through the
+// profiles' pass, then released) are the whole read's, on every corpus trace: every
+// type's records, its flame graph, and its pprof, byte for byte.
+#include <catch2/catch.hpp>
+
+#include <memory>
+#include <string>
+
+#include "corpus.h"
+#include "gotrace/session.h"
+#include "gotrace/streamed_profiles.h"
+#include "gotrace/streamed_read.h"
+#include "gotrace/streamed_summary.h"
+#include "streamed_to.h"
+
+using namespace gotrace;
+using namespace gotrace::analysis;
+using namespace gotrace::test;
+
+TEST_CASE("streamed reads' profiles are the whole read's", "[streamed]") {
+  const auto paths = every_trace_path();
+  REQUIRE(paths.size() >= 80);
+  size_t released = 0, records = 0, profiled = 0;
+  for (const std::string& path : paths) {
+    INFO(path);
+    const std::vector<uint8_t> bytes = read_bytes(path);
+    TraceSession whole(read_trace(bytes));
+    ReadResult first;
+    const auto summary = read_streamed_to(bytes, first, [](const EventStore& s) { return std::make_unique<StreamedSummary>(s); });
+    summary->finish();
+    ReadResult second;
+    StreamedProfiles profiles(first.store, summary->views().summary(), second.store);
+    CHECK_THROWS_WITH(profiles.profile(ProfileType::Sched), Catch::Contains("still being read"));
+    read_streamed(bytes, second, [&](const EventStore&, size_t from, size_t to) { profiles.add(from, to); });
+    profiles.finish();
+    if (second.store.first_held() > 0) released++;
+    bool any = false;
+    for (ProfileType t : kProfileTypes) {
+      INFO(to_string(t));
+      const Profile& expected = whole.whole_profile(t);
+      const Profile& got = profiles.profile(t);
+      REQUIRE(got.records.size() == expected.records.size());
+      for (size_t k = 0; k < got.records.size(); k++) {
+        CHECK(got.records[k].stack == expected.records[k].stack);
+        CHECK(got.records[k].count == expected.records[k].count);
+        CHECK(got.records[k].nanoseconds == expected.records[k].nanoseconds);
+      }
+      records += got.records.size();
+      any = any || !got.records.empty();
+      const FlameGraph& f = profiles.flame(t);
+      const FlameGraph& g = whole.whole_flame(t);
+      CHECK(f.names == g.names);
+      CHECK(f.parent == g.parent);
+      CHECK(f.total_ns == g.total_ns);
+      CHECK(f.self_count == g.self_count);
+      CHECK(profiles.pprof(t) == whole.pprof(to_string(t), {}));
+    }
+    if (any) profiled++;
+  }
+  // Traces of many generations let go of their first events, and most traces have
+  // something to profile.
+  CHECK(released >= 25);
+  CHECK(profiled >= 80);
+  CHECK(records >= 2000);
+  WARN("released " << released << ", profiled " << profiled << ", records " << records);
+}
