@@ -431,11 +431,11 @@ class WasmTraceIndex {
   // The whole trace's profiles are made in a second read of it, once the first is over
   // (a profile counts its goroutines' times from the first read's summary): this reads
   // up to `generations` more of it, and is false once they are made or cannot be (their
-  // error then says why).
+  // error then says why); before the first read is over, it reads nothing (true).
   bool advance_profiles(double generations) {
     if (profiles_done()) return false;
+    if (!complete()) return true;
     try {
-      if (!complete()) throw TraceError("the trace is still being read: its profiles are made once it is");
       if (!profiles_read_) start_profiles();
       if (profiles_read_->advance(generations >= 1 ? static_cast<size_t>(generations) : 1)) return true;
       hand_to_profiles(profiles_result_->store);

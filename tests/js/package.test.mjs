@@ -317,13 +317,14 @@ test('TraceIndex.goroutine: a goroutine seen in a part, over its whole life, as 
   }
 });
 
-test('TraceIndex: the whole trace\'s goroutine, task and region views, as a whole Trace answers them', async () => {
+test('TraceIndex: the whole trace\'s goroutine, task, region, MMU and profile views, as a whole Trace answers them', async () => {
   // Traces with tasks, regions and logs, of one generation and of hundreds (released as
   // they are read): every group's page, every bucket's instances, every task.
   const files = ['go123-workload.trace', 'go122-workload.trace'].map((n) => path.join(corpus, n))
     .concat(['newest/go127-annotations-stress.stress.trace', 'newest/go127-gomaxprocs.stress.trace'].map((n) => path.join(corpusDir, n)));
   let buckets = 0;
   let tasks = 0;
+  let profiles = 0;
   for (const file of files) {
     const name = path.basename(file);
     const whole = await gotrace.openTraceFile(file, { allowPartial: true });
@@ -362,16 +363,31 @@ test('TraceIndex: the whole trace\'s goroutine, task and region views, as a whol
     assert.deepEqual(index.mmu(), whole.mmu(), `${name}: mmu`);
     assert.deepEqual(index.mmu([5e5, 2e7], {}, { worst: 5 }), whole.mmu([5e5, 2e7], {}, { worst: 5 }), `${name}: mmu`);
     assert.throws(() => index.mmu(undefined, { sweep: false }), /the whole trace's MMU is of the default flags/);
+    // The profiles, made by a second read a generation at a time.
+    assert.throws(() => index.flame('sched'), /still being read/, name);
+    let steps = 0;
+    while (index.advanceProfiles(1)) steps++;
+    assert.ok(steps >= Math.min(index.generations.length - 1, 100), `${name}: ${steps} steps`);
+    assert.equal(index.advanceProfiles(1), false);
+    for (const type of ['net', 'sync', 'syscall', 'sched']) {
+      assert.deepEqual(index.flame(type), whole.flame(type), `${name}: ${type} flame`);
+      assert.deepEqual(index.pprof(type), whole.pprof(type), `${name}: ${type} pprof`);
+      if (whole.flame(type).value[0] > 0) profiles++;
+    }
+    assert.throws(() => index.flame('cpu'), /unknown profile type cpu/);
     index.dispose();
     whole.dispose();
   }
   assert.ok(buckets > 20, `${buckets} buckets`);
   assert.ok(tasks > 100, `${tasks} tasks`);
+  assert.ok(profiles >= 10, `${profiles} profiles`);
   // Past its budget, the index lets the summaries go and says so.
   const small = await gotrace.openTraceIndex(files[0], { summaryBytes: 1000 });
   assert.ok(small.stats().events > 0);
   assert.throws(() => small.goroutineGroups(), /the whole trace's summaries would take more than 0 MiB/);
   assert.match(small.summaryError, /the whole trace's summaries would take more than 0 MiB/);
+  assert.equal(small.advanceProfiles(1), false);
+  assert.throws(() => small.flame('sync'), /the whole trace's summaries would take more than 0 MiB/);
   small.dispose();
 });
 

@@ -1,14 +1,17 @@
 // A trace too large to hold whole opens in parts (runs of its generations): its first
 // part shows while the rest is read; the part bar says which part the views show (the
-// goroutine, task and region views: the whole trace, once read); the overview gives the part's figures and the whole
+// goroutine, task, region, profile and MMU views: the whole trace, once read); the overview gives the part's figures and the whole
 // trace's (the CLI's); the part before or after, or the one that begins at a generation
 // clicked, opens in the same tab, every view then showing it; a trace small enough opened
 // next, or an older one (no generations), shows no part bar. The limits are made small
 // here so that a stress-mode corpus trace (700 generations) opens in parts.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useBrowser } from './browser.mjs';
-import { SAMPLE, corpusTrace, gotraceJson } from './fixtures.mjs';
+import { SAMPLE, corpusTrace, gotrace, gotraceJson } from './fixtures.mjs';
 import { openFile, openPage, show, timelineIdle } from './pages.mjs';
 
 const env = useBrowser();
@@ -143,7 +146,7 @@ test('a trace too large to hold whole opens in parts, each shown by every view',
   assert.deepEqual(problems, { errors: [], dialogs: [], csp: [] });
 });
 
-test('in parts, the goroutine, task and region views show the whole trace once it is read, and lead to the part of what they name', async () => {
+test('in parts, the goroutine, task, region, profile and MMU views show the whole trace once it is read, and lead to the part of what they name', async () => {
   // The annotation stress trace (668 generations, tasks, regions, logs) in parts of
   // 40,000 events: its last goroutines and tasks are not in the first part.
   const ANNOTATED = corpusTrace('newest/go127-annotations-stress.stress.trace');
@@ -199,6 +202,25 @@ test('in parts, the goroutine, task and region views show the whole trace once i
   await page.click('[data-flag=sweep]');
   await page.waitForSelector('[data-testid=scope-note][data-scope=open]');
   assert.match(await page.textContent('[data-testid=scope-note]'), /The whole trace's is of the default flags/);
+
+  // The profiles: the whole trace's (made in a second read), the CLI's; narrowed, the part's.
+  const schedNs = gotrace('pprof', '--type=sched', '--folded', ANNOTATED).trim().split('\n')
+    .reduce((sum, line) => sum + Number(line.split(' ')[1]), 0);
+  await show(page, '#/profiles/sched', '[data-testid=profiles-view][data-scope=whole]');
+  assert.equal(Number(await page.getAttribute('[data-testid=flame-total]', 'data-ns')), schedNs);
+  assert.match(await page.textContent('[data-testid=scope-note]'), /The whole trace's profile, all \d+ generations/);
+  const pprofFile = path.join(os.tmpdir(), `gotrace-parts-${process.pid}.pb.gz`);
+  gotrace('pprof', '--type=sched', '-o', pprofFile, ANNOTATED);
+  await page.click('[data-testid=download-pprof]');
+  await page.waitForSelector('[data-testid=pprof-size]');
+  assert.equal(count(await page.textContent('[data-testid=pprof-size]')), fs.statSync(pprofFile).size);
+  fs.rmSync(pprofFile);
+  await page.click('[data-testid=scope-part]');
+  await page.waitForSelector('[data-testid=profiles-view][data-scope=open]');
+  const partNs = Number(await page.getAttribute('[data-testid=flame-total]', 'data-ns'));
+  assert.ok(partNs < schedNs, `the part's ${partNs} ns of ${schedNs}`);
+  await show(page, `#/profiles/sched?group=${encodeURIComponent(big.name)}`, '[data-testid=profiles-view][data-scope=open]');
+  assert.match(await page.textContent('[data-testid=scope-note]'), /A narrowed profile is the part's/);
 
   // A goroutine of another part: its whole figures, and the part that holds it offered.
   const late = groups.goroutines.filter((g) => g.creation > 0).at(-1);

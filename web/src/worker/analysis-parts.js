@@ -64,8 +64,9 @@ export function analysisPart(trace, what, arg) {
 }
 
 // The same parts of the whole trace, for a trace opened in parts: answered by its index
-// (TraceIndex), which summarized the whole trace as it read it; an Error while the read
-// goes on, or where the summaries were let go (too large for the tab).
+// (TraceIndex), which summarized the whole trace as it read it (and profiled it in a
+// second read); an Error while the read goes on, or where the summaries were let go
+// (too large for the tab).
 export function wholeTracePart(index, what, arg) {
   switch (what) {
     case 'goroutineGroups':
@@ -78,6 +79,10 @@ export function wholeTracePart(index, what, arg) {
       return index.regionTypes();
     case 'mmu':
       return index.mmu(arg.windows, arg.flags);
+    case 'flame':
+      return index.flame(arg);
+    case 'pprof':
+      return index.pprof(arg);
     default:
       return pageOf(index, what, arg);
   }

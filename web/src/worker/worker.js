@@ -211,11 +211,21 @@ const methods = {
       index.advance(8);
     }
   },
-  // Of a trace opened in parts: a part of the whole trace's goroutine, task and region
-  // views (as `part` gives the part's), once the read is over.
-  whole(id, what, arg) {
-    if (!index) throw new Error('the trace open is not opened in parts');
-    return wholeTracePart(index, what, arg);
+  // Of a trace opened in parts: a part of the whole trace's goroutine, task, region and
+  // MMU views (as `part` gives the part's), or a profile of it ('flame', 'pprof'), once
+  // the read is over. The profiles are made by a second read (TraceIndex.advanceProfiles),
+  // a generation at a time between other requests, if the background has not made them.
+  async whole(id, what, arg) {
+    const ix = index;
+    if (!ix) throw new Error('the trace open is not opened in parts');
+    if ((what === 'flame' || what === 'pprof') && ix.complete) {
+      while (ix.advanceProfiles(1)) {
+        await nextTurn();
+        if (ix !== index) throw new Error('the trace was closed');
+        if (abandoned.has(id)) throw new Error('cancelled');
+      }
+    }
+    return wholeTracePart(ix, what, arg);
   },
   // Of a trace opened in parts: its generations and stats as read so far.
   partsInfo() {
@@ -300,7 +310,7 @@ function adopt(t, bytes, range) {
   comparison?.dispose();
   comparison = null;
   traceId++;
-  background = { trace: t, steps: [...backgroundSteps(t, pieceEvents), ...(range && !index.complete ? [indexStep] : [])] };
+  background = { trace: t, steps: [...backgroundSteps(t, pieceEvents), ...(range ? [indexStep, profilesStep] : [])] };
   // The summary's first slice before the stats: the engine then compiles the summary's
   // loop to optimized code while the stats are computed, where the background's first
   // pieces would otherwise run in baseline code (in Chromium the first two took twice
@@ -330,6 +340,18 @@ function indexStep() {
   const until = performance.now() + 50;
   while (performance.now() < until) {
     if (!index.advance(1)) return true;
+  }
+  return false;
+}
+
+// A background step that makes the whole trace's profiles (a second read of it, once the
+// first is over), for about 50 ms: done once they are made, or at once while the first
+// read is held or unfinished (a request for them then makes them).
+function profilesStep() {
+  if (!index.complete) return true;
+  const until = performance.now() + 50;
+  while (performance.now() < until) {
+    if (!index.advanceProfiles(1)) return true;
   }
   return false;
 }

@@ -1,8 +1,9 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { SortableTable } from '../common/SortableTable.jsx';
 import { formatCount, formatDuration, formatPercent, timelineHref } from '../../model/format.js';
-import { cached, groupsOf, regionTypesOf } from '../../model/queries.js';
+import { cached, groupsOf, regionTypesOf, scopedPart } from '../../model/queries.js';
 import { Pending, useAsync } from '../common/query.jsx';
+import { ScopeNote, scopeOf } from '../common/scope.jsx';
 import { layout, maxDepth, topFunctions } from './flameLayout.js';
 import { drawFlame, pick, ROW } from './flameRender.js';
 
@@ -69,14 +70,20 @@ function FlameGraph({ flame, highlight }) {
   );
 }
 
-export function ProfilesView({ trace, type = 'sync', query = new URLSearchParams() }) {
+// Of a trace opened in parts, the whole trace's profile (its index's, made in a second
+// read) when nothing narrows it, else the part's (common/scope.jsx).
+export function ProfilesView({ trace, type = 'sync', query = new URLSearchParams(), info, route }) {
   const filter = filterOf(query);
   const key = JSON.stringify(filter);
+  const filtered = key !== '{}';
+  const scope = filtered ? 'open' : scopeOf(info, Object.fromEntries(query));
   const [highlight, setHighlight] = useState('');
   const state = useAsync(async () => {
-    const flame = await cached(trace, `flame ${type} ${key}`, () => trace.flame(type, filter));
-    return { shown: `${type} ${key}`, flame };
-  }, [trace, type, key]);
+    const flame = scope === 'whole'
+      ? await scopedPart(trace, scope, 'flame', type)
+      : await cached(trace, `flame ${type} ${key}`, () => trace.flame(type, filter));
+    return { shown: `${type} ${key}`, flame, scope };
+  }, [trace, type, key, scope]);
   // The choices of the filters need the goroutine and region analyses: asked for only
   // when a filter is used, so that the profile itself opens fast.
   const [choices, setChoices] = useState(null);
@@ -107,7 +114,11 @@ export function ProfilesView({ trace, type = 'sync', query = new URLSearchParams
       ))}
     </nav>
   );
-  if (!state.data) return <section class="gt-view">{tabs}<Pending state={state} what="the profile" /></section>;
+  const note = (
+    <ScopeNote info={info} route={route} scope={scope} what="profile"
+      unavailable={filtered ? "A narrowed profile is the part's (the whole trace's is of every goroutine over all of it)." : null} />
+  );
+  if (!state.data) return <section class="gt-view">{tabs}{note}<Pending state={state} what="the profile" /></section>;
   const { flame } = state.data;
   const total = flame.value[0];
   const columns = [
@@ -119,7 +130,7 @@ export function ProfilesView({ trace, type = 'sync', query = new URLSearchParams
     { key: 'count', label: 'Count', numeric: true, value: (r) => r.count, format: formatCount },
   ];
   const saveAs = async () => {
-    const bytes = await trace.pprof(type, filter);
+    const bytes = scope === 'whole' ? await trace.call('whole', 'pprof', type) : await trace.pprof(type, filter);
     const url = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }));
     setDownload({ url, size: bytes.length });
     const a = document.createElement('a');
@@ -131,11 +142,12 @@ export function ProfilesView({ trace, type = 'sync', query = new URLSearchParams
   };
   const range = filter.range;
   return (
-    <section class="gt-view" data-testid="profiles-view" data-shown={state.data.shown} data-loading={state.loading ? 1 : 0}>
+    <section class="gt-view" data-testid="profiles-view" data-shown={state.data.shown} data-scope={state.data.scope} data-loading={state.loading ? 1 : 0}>
       <header class="gt-view-head">
         <h2>Profiles</h2>
         {tabs}
       </header>
+      {note}
       <div class="gt-filters">
         <label>Goroutine group{' '}
           <select data-testid="filter-group" onFocus={loadChoices} onMouseDown={loadChoices} value={filter.group ?? ''} onChange={(e) => set('group', e.currentTarget.value)}>
@@ -156,7 +168,7 @@ export function ProfilesView({ trace, type = 'sync', query = new URLSearchParams
             <a href={timelineHref(range[0], range[1])}>timeline</a>{' '}
             <button type="button" onClick={() => { const q = new URLSearchParams(query); q.delete('t0'); q.delete('t1'); location.hash = profileHref(type, q); }}>whole trace</button>
           </span>
-        ) : <span>whole trace (select a range on the timeline to narrow it)</span>}
+        ) : <span>{info?.parts && scope !== 'whole' ? 'all of this part' : 'whole trace'} (select a range on the timeline to narrow it)</span>}
         <label>Find <input type="search" value={highlight} onInput={(e) => setHighlight(e.currentTarget.value)} placeholder="function" /></label>
         <button type="button" data-testid="download-pprof" onClick={saveAs}>Download pprof</button>
         {download && <span data-testid="pprof-size">{formatCount(download.size)} bytes</span>}

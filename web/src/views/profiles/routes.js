@@ -2,8 +2,8 @@ import { h } from 'preact';
 import { ProfilesView } from './ProfilesView.jsx';
 import '../common/views.css';
 
-const view = ({ trace, params, query }) =>
-  h(ProfilesView, { trace, type: params.type ?? 'sync', query: new URLSearchParams(query) });
+const view = ({ trace, params, query, info, route }) =>
+  h(ProfilesView, { trace, type: params.type ?? 'sync', query: new URLSearchParams(query), info, route });
 
 export const routes = [
   { path: '/profiles', view, tabPath: '/profiles/sync' },
