@@ -74,14 +74,16 @@ int run_pprof(const Args& args) {
 
   auto t2 = Clock::now();
   GoroutineIntervals goroutines;
+  ProfileFilter filter{&goroutines, std::nullopt};
   if (args.has_value("region")) {
     goroutines = region_type_intervals(summary, args.value("region"));
+  } else if (args.value("goroutine").empty() && !summary.goroutines.empty()) {
+    filter = {nullptr, std::nullopt, &summary};  // every goroutine: read from the summary as it goes
   } else {
     goroutines = goroutine_group_intervals(summary, args.value("goroutine"));
     if (goroutines.goroutines() == 0)
       throw std::runtime_error("failed to find matching goroutines for name: " + args.value("goroutine"));
   }
-  ProfileFilter filter{&goroutines, std::nullopt};
   if (args.has_value("from") || args.has_value("to")) {
     filter.window = Interval{args.has_value("from") ? parse_time(args, "from") : trace->first_time,
                              args.has_value("to") ? parse_time(args, "to") : trace->last_time};

@@ -48,8 +48,7 @@ class StreamedProfiles {
  private:
   static constexpr size_t kTypes = std::size(analysis::kProfileTypes);
   const EventStore& tables_;
-  std::unique_ptr<analysis::GoroutineIntervals> goroutines_;  // the filter, while the pass goes
-  std::unique_ptr<analysis::ProfileFilter> filter_;
+  analysis::ProfileFilter filter_;  // the summary's goroutines, from their first run to their end
   std::optional<analysis::ProfilePass> pass_;
   std::optional<std::array<analysis::Profile, kTypes>> profiles_;
   std::array<std::unique_ptr<analysis::FlameGraph>, kTypes> flames_;

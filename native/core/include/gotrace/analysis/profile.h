@@ -55,6 +55,10 @@ struct ProfileFilter {
   const GoroutineIntervals* goroutines = nullptr;
   // Only this part of the trace.
   std::optional<Interval> window;
+  // Instead of `goroutines`: every goroutine of this summary from its first run to its end
+  // (goroutine_group_intervals(*lifetimes)'s intervals, read from the summary rather than
+  // made: none to hold for a trace of millions of goroutines).
+  const Summary* lifetimes = nullptr;
 };
 
 struct ProfileRecord {

@@ -70,14 +70,20 @@ int64_t overlap(Interval a, Interval b) {
 }
 
 // Go's pprofOverlappingDuration, with the optional window applied to the sample first.
-int64_t overlapping_duration(const ProfileFilter& f, GoID g, Interval sample) {
+int64_t overlapping_duration(const ProfileFilter& f, GoID g_id, Interval sample) {
   if (f.window) {
     if (sample.end < f.window->start || f.window->end < sample.start) return 0;
     sample = {std::max(sample.start, f.window->start), std::min(sample.end, f.window->end)};
   }
+  if (f.lifetimes) {
+    const GoroutineSummary* g = f.lifetimes->goroutine(g_id);
+    if (!g) return 0;
+    const int64_t o = overlap({g->start_time, g->end_time != 0 ? g->end_time : f.lifetimes->last_time}, sample);
+    return o > 0 ? o : 0;
+  }
   if (!f.goroutines) return sample.duration();
   int64_t total = 0;
-  for (const Interval& iv : f.goroutines->of(g)) {
+  for (const Interval& iv : f.goroutines->of(g_id)) {
     int64_t o = overlap(iv, sample);
     if (o > 0) total += o;
   }

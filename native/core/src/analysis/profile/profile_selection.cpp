@@ -20,6 +20,15 @@ std::vector<Profile> select_profiles(const EventStore& store, const Summary& sum
     if (!ids.empty() && !std::binary_search(ids.begin(), ids.end(), g.id)) return false;
     return !selection.group || g.name == *selection.group;
   };
+  if (summary.goroutines.empty()) {
+    std::vector<Profile> empty;
+    for (ProfileType type : types) empty.push_back({type, {}});
+    return empty;
+  }
+  // Every goroutine, from its first run to its end: read from the summary as it goes.
+  if (ids.empty() && !selection.group && !selection.region) {
+    return compute_profiles(store, types, ProfileFilter{nullptr, selection.range, &summary});
+  }
   GoroutineIntervals intervals;
   if (selection.region) {
     GoroutineIntervals in_regions = region_type_intervals(summary, *selection.region);
@@ -30,7 +39,6 @@ std::vector<Profile> select_profiles(const EventStore& store, const Summary& sum
       for (const Interval& iv : in_regions.of(g)) intervals.add(g, iv);
     }
   } else {
-    if (ids.empty() && !selection.group) intervals.reserve(summary.goroutines.size(), summary.goroutines.size());  // all
     for (const GoroutineSummary& g : summary.goroutines) {
       if (!selected(g)) continue;
       // As goroutine_group_intervals: alive at the end counts until the last event.

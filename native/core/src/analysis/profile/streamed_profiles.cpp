@@ -6,18 +6,15 @@
 
 #include "gotrace/analysis/pprof_profile.h"
 #include "gotrace/analysis/pprof_writer.h"
-#include "gotrace/analysis/profile_filter.h"
 
 namespace gotrace {
 
 using analysis::ProfileType;
 
 StreamedProfiles::StreamedProfiles(const EventStore& tables, const analysis::Summary& summary, const EventStore& events)
-    : tables_(tables),
-      goroutines_(std::make_unique<analysis::GoroutineIntervals>(analysis::goroutine_group_intervals(summary))),
-      filter_(std::make_unique<analysis::ProfileFilter>(analysis::ProfileFilter{goroutines_.get(), std::nullopt})) {
+    : tables_(tables), filter_{nullptr, std::nullopt, &summary} {
   // As select_profiles: a trace without goroutines has empty profiles.
-  if (goroutines_->goroutines() != 0) pass_.emplace(events, analysis::kProfileTypes, *filter_);
+  if (!summary.goroutines.empty()) pass_.emplace(events, analysis::kProfileTypes, filter_);
 }
 
 StreamedProfiles::~StreamedProfiles() = default;
@@ -35,8 +32,6 @@ void StreamedProfiles::finish() {
     for (analysis::Profile& p : pass_->take()) (*profiles_)[static_cast<size_t>(p.type)] = std::move(p);
   }
   pass_.reset();
-  filter_.reset();
-  goroutines_.reset();
 }
 
 const analysis::Profile& StreamedProfiles::profile(ProfileType type) const {
