@@ -235,7 +235,7 @@ class WasmTrace {
     return views([&](SummaryViews& v) { return v.regions_in_bucket_json(name, min); });
   }
   val task_logs_matching(std::string text, double limit) {
-    return guard([&] { return val(session_->task_logs_matching_json(text, limit > 0 ? static_cast<size_t>(limit) : 0)); });
+    return views([&](SummaryViews& v) { return v.task_logs_matching_json(text, limit > 0 ? static_cast<size_t>(limit) : 0); });
   }
   val goroutine_wakeups(double id, double t0, double t1, double pixels, double limit) {
     return guard([&] { return val(session_->goroutine_wakeups_json(id, t0, t1, pixels, limit)); });
@@ -424,6 +424,9 @@ class WasmTraceIndex {
   }
   val task(double id) { return whole([&](SummaryViews& v) { return v.task_json(id); }); }
   val region_types() { return whole([](SummaryViews& v) { return v.region_types_json(); }); }
+  val task_logs_matching(std::string text, double limit) {
+    return whole([&](SummaryViews& v) { return v.task_logs_matching_json(text, limit > 0 ? static_cast<size_t>(limit) : 0); });
+  }
   val regions_in_bucket(std::string name, double min) {
     return whole([&](SummaryViews& v) { return v.regions_in_bucket_json(name, min); });
   }
@@ -635,5 +638,6 @@ EMSCRIPTEN_BINDINGS(gotrace_core) {
       .function("tasksInBucket", &WasmTraceIndex::tasks_in_bucket)
       .function("task", &WasmTraceIndex::task)
       .function("regionTypes", &WasmTraceIndex::region_types)
-      .function("regionsInBucket", &WasmTraceIndex::regions_in_bucket);
+      .function("regionsInBucket", &WasmTraceIndex::regions_in_bucket)
+      .function("taskLogsMatching", &WasmTraceIndex::task_logs_matching);
 }

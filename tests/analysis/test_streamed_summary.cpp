@@ -22,7 +22,7 @@ using namespace gotrace::test;
 TEST_CASE("a streamed read's summary views answer as the whole read's", "[streamed]") {
   const auto paths = every_trace_path();
   REQUIRE(paths.size() >= 80);
-  size_t released = 0, logs = 0, regions = 0, groups = 0;
+  size_t released = 0, logs = 0, regions = 0, groups = 0, logs_matched = 0;
   for (const std::string& path : paths) {
     INFO(path);
     const std::vector<uint8_t> bytes = read_bytes(path);
@@ -59,6 +59,12 @@ TEST_CASE("a streamed read's summary views answer as the whole read's", "[stream
       const double min = static_cast<double>(TimeHistogram::bucket_min(b));
       CHECK(part.tasks_in_bucket_json(name, min) == all.tasks_in_bucket_json(name, min));
     }
+    // The search's logs: by category and by message, any case, and none.
+    for (const char* text : {"", "a", "E", "no log says this"}) {
+      const std::string matched = all.task_logs_matching_json(text, 40);
+      CHECK(part.task_logs_matching_json(text, 40) == matched);
+      if (matched != "[]") logs_matched++;
+    }
 
     REQUIRE(part.region_types_json() == all.region_types_json());
     for (const RegionSummary& rs : s.regions) {
@@ -77,6 +83,8 @@ TEST_CASE("a streamed read's summary views answer as the whole read's", "[stream
   CHECK(logs >= 50000);
   CHECK(regions >= 50000);
   CHECK(groups >= 1000);
+  CHECK(logs_matched >= 30);
+  WARN("logs matched in " << logs_matched << " searches");
 }
 
 TEST_CASE("a streamed summary over its memory budget gives up, saying so", "[streamed]") {

@@ -156,14 +156,15 @@ TEST_CASE("task logs match their category or message without ASCII case", "[anal
   size_t logs = 0;
   for (const TaskSummary& t : s.tasks) logs += t.logs.size();
   REQUIRE(logs > 0);
-  CHECK(logs_matching(a.read.store, s, "", logs + 1).size() == logs);
-  CHECK(logs_matching(a.read.store, s, "", 3).size() == std::min<size_t>(3, logs));
-  const auto [task, first] = logs_matching(a.read.store, s, "", 1).front();
+  const StoreEvents events(a.read.store);
+  CHECK(logs_matching(events, s, "", logs + 1).size() == logs);
+  CHECK(logs_matching(events, s, "", 3).size() == std::min<size_t>(3, logs));
+  const auto [task, first] = logs_matching(events, s, "", 1).front();
   Log l = EventView(a.read.store, first).log();
   std::string word(l.message.empty() ? l.category : l.message);
   for (char& c : word) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  auto found = logs_matching(a.read.store, s, word, logs + 1);
+  auto found = logs_matching(events, s, word, logs + 1);
   REQUIRE_FALSE(found.empty());
   CHECK(found.front().first == task);
-  CHECK(logs_matching(a.read.store, s, "\x01no such log\x02", logs + 1).empty());
+  CHECK(logs_matching(events, s, "\x01no such log\x02", logs + 1).empty());
 }

@@ -163,6 +163,10 @@ test('in parts, the goroutine, task, region, profile and MMU views show the whol
   // While the rest is unread: the part's goroutines, saying so.
   await show(page, '#/goroutines', '[data-testid=groups-table]');
   assert.match(await page.textContent('[data-testid=scope-note]'), /This part's goroutines \(generations 1–\d+ of \d+ read so far\): the whole trace's once the rest is read/);
+  await page.fill('[data-testid=search]', 'G1');
+  await page.waitForSelector('[data-testid=search-scope][data-scope=open]');
+  assert.match(await page.textContent('[data-testid=search-scope]'), /In this part \(the whole trace once it is read\)/);
+  await page.keyboard.press('Escape');
   const goroutinesShown = async () => Number(/^([\d,]+) goroutines/.exec(await page.textContent('[data-testid=goroutines-view] .gt-view-head span'))[1].replace(/,/g, ''));
   const partCount = await goroutinesShown();
   assert.ok(partCount < groups.goroutines.length, `${partCount} goroutines in the first part`);
@@ -222,8 +226,22 @@ test('in parts, the goroutine, task, region, profile and MMU views show the whol
   await show(page, `#/profiles/sched?group=${encodeURIComponent(big.name)}`, '[data-testid=profiles-view][data-scope=open]');
   assert.match(await page.textContent('[data-testid=scope-note]'), /A narrowed profile is the part's/);
 
-  // A goroutine of another part: its whole figures, and the part that holds it offered.
+  // The search: the whole trace's goroutines and task logs (a late goroutine; every log
+  // of a message, the late tasks' among them).
   const late = groups.goroutines.filter((g) => g.creation > 0).at(-1);
+  await page.fill('[data-testid=search]', `G${late.id}`);
+  await page.waitForSelector('[data-testid=search-scope][data-scope=whole]');
+  await page.waitForSelector(`[data-testid=search-results] a[data-kind=goroutine][href="#/goroutine/${late.id}"]`);
+  const message = 'fanout region4';
+  const logged = tasks.tasks.flatMap((t) => t.logs.filter((l) => l.message.includes(message)).map(() => `task ${t.id}`));
+  assert.ok(logged.length > 1 && logged.length < 30, `${logged.length} logs`);
+  await page.fill('[data-testid=search]', message.toUpperCase());
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=search-results] a[data-kind=log]').length === n, logged.length);
+  const found = await page.locator('[data-testid=search-results] a[data-kind=log] .muted').allTextContents();
+  assert.deepEqual(found.map((d) => d.split(',')[0]), logged);
+  await page.keyboard.press('Escape');
+
+  // A goroutine of another part: its whole figures, and the part that holds it offered.
   await show(page, `#/goroutine/${late.id}`, '[data-testid=outside-part]');
   assert.equal(Number(await page.locator('[data-testid=goroutine-view] [data-stat=total]').first().getAttribute('data-ns')), late.stats.total);
   assert.equal(await page.locator('[data-testid=goroutine-critical-path-link]').count(), 0);

@@ -701,6 +701,8 @@ export declare class TraceIndex {
   /** Reads up to `generations` more of the second read that makes the whole trace's
    *  profiles, once the first read is over: false once they are made (or cannot be). */
   advanceProfiles(generations?: number): boolean;
+  /** The whole trace's task logs whose category or message holds `text`: as Trace.taskLogsMatching(). */
+  taskLogsMatching(...args: Parameters<Trace['taskLogsMatching']>): ReturnType<Trace['taskLogsMatching']>;
   /** The whole trace's profile of a type, once made: as Trace.flame(type) with no filter. */
   flame(type: ProfileType): ReturnType<Trace['flame']>;
   /** The whole trace's profile of a type, once made: as Trace.pprof(type) with no filter. */

@@ -806,6 +806,11 @@ export class TraceIndex {
     return summaryViews.task(this.#live(), id);
   }
 
+  /** The whole trace's task logs whose category or message holds `text`: as Trace.taskLogsMatching(). */
+  taskLogsMatching(text, limit = 30) {
+    return JSON.parse(unwrap(this.#live().taskLogsMatching(String(text), limit)));
+  }
+
   /** The whole trace's region types: as Trace.regionTypes(). */
   regionTypes() {
     return summaryViews.regionTypes(this.#live());

@@ -45,12 +45,6 @@ std::string TraceSession::json(std::string_view name, bool pretty) {
   return json(*a, pretty);
 }
 
-std::string TraceSession::task_logs_matching_json(std::string_view text, size_t limit) {
-  const Summary& s = summary();
-  auto logs = logs_matching(read_.store, s, text, limit);
-  return json_of(false, [&](JsonWriter& w) { task_logs_json(w, read_.store, logs); });
-}
-
 TimelineView TraceSession::view_of(double t0, double t1, double pixels) {
   if (!(pixels >= 1) || pixels > 1e7) throw std::runtime_error("pixels must be between 1 and 10000000");
   return TimelineView{static_cast<Time>(t0), static_cast<Time>(t1), static_cast<uint32_t>(pixels)};

@@ -118,4 +118,9 @@ std::string SummaryViews::regions_in_bucket_json(std::string_view type, double m
   });
 }
 
+std::string SummaryViews::task_logs_matching_json(std::string_view text, size_t limit) {
+  const auto logs = logs_matching(events_, summary_, text, limit);
+  return json_of(false, [&](JsonWriter& w) { task_logs_json(w, events_, logs); });
+}
+
 }  // namespace gotrace

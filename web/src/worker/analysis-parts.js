@@ -19,8 +19,9 @@ const taskTypes = (trace) => kept(trace, 'taskTypes', () => trace.taskTypes());
 const regionTypes = (trace) => kept(trace, 'regionTypes', () => trace.regionTypes());
 
 // What searchIndex.search reads, answered by the engine: goroutines and tasks by id,
-// the types, and only the task logs that match.
-function searchSources(trace, text, limit) {
+// the types, and only the task logs that match (`trace`: a Trace, or a TraceIndex of the
+// whole trace; `goroutineOf(id)`: its goroutine `id`'s {goroutine, group}).
+function searchSources(trace, goroutineOf, text, limit) {
   const byId = (get) => {
     const seen = new Map();
     const one = (id) => {
@@ -36,7 +37,7 @@ function searchSources(trace, text, limit) {
     tasks.at(-1).logs.push(l);
   }
   return {
-    goroutines: { byId: byId((id) => trace.goroutine(id)?.goroutine), groups: groups(trace).groups },
+    goroutines: { byId: byId((id) => goroutineOf(id)?.goroutine), groups: groups(trace).groups },
     tasks: { byId: byId((id) => trace.task(id)), types: taskTypes(trace).types, tasks },
     regions: regionTypes(trace),
   };
@@ -57,7 +58,7 @@ export function analysisPart(trace, what, arg) {
     case 'regionTypes':
       return regionTypes(trace);
     case 'search':
-      return search(arg, searchSources(trace, arg, 30));
+      return search(arg, searchSources(trace, (id) => trace.goroutine(id), arg, 30));
     default:
       return pageOf(trace, what, arg);
   }
@@ -83,6 +84,8 @@ export function wholeTracePart(index, what, arg) {
       return index.flame(arg);
     case 'pprof':
       return index.pprof(arg);
+    case 'search':
+      return search(arg, searchSources(index, (id) => index.goroutineSummary(id), arg, 30));
     default:
       return pageOf(index, what, arg);
   }

@@ -153,7 +153,6 @@ class TraceSession {
 
   // The parts a viewer shows of them: views() (summary_views.h), and these, which read
   // the events (see wasm-bindings/js/index.d.ts for their shapes).
-  std::string task_logs_matching_json(std::string_view text, size_t limit);
   std::string goroutine_wakeups_json(double id, double t0, double t1, double pixels, double limit);
   std::string wakeups_json(double id, double t0, double t1);
   std::string mmu_json(std::span<const double> windows, unsigned flags, int worst);

@@ -47,6 +47,8 @@ class SummaryViews {
   std::string task_json(double id);
   std::string region_types_json(bool pretty = false);
   std::string regions_in_bucket_json(std::string_view type, double min);
+  // Task logs whose category or message contains `text` (logs_matching), at most `limit`.
+  std::string task_logs_matching_json(std::string_view text, size_t limit);
 
  private:
   const EventStore& tables_;

@@ -1,9 +1,12 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { part } from '../../model/queries.js';
+import { scopedPart } from '../../model/queries.js';
+import { scopeOf } from '../common/scope.jsx';
 
 // One box for everything (keyboard: /). The search runs in the worker, beside the
-// analyses it looks through (worker/analysis-parts.js).
-export function SearchBox({ trace }) {
+// analyses it looks through (worker/analysis-parts.js): of a trace opened in parts, the
+// whole trace's once it is read (common/scope.jsx), the part's until then.
+export function SearchBox({ trace, info }) {
+  const scope = scopeOf(info, {});
   const input = useRef(null);
   const [text, setText] = useState('');
   const [found, setFound] = useState({ text: '', results: [] });
@@ -31,13 +34,13 @@ export function SearchBox({ trace }) {
     let live = true;
     setLoading(true);
     const timer = setTimeout(() => {
-      part(trace, 'search', q).then(
+      scopedPart(trace, scope, 'search', q).then(
         (results) => { if (live) { setFound({ text: q, results }); setLoading(false); } },
         () => live && setLoading(false),
       );
     }, 60);
     return () => { live = false; clearTimeout(timer); };
-  }, [trace, text]);
+  }, [trace, text, scope]);
   const results = found.text === text.trim() ? found.results : [];
   const go = (r) => {
     if (!r) return;
@@ -67,6 +70,11 @@ export function SearchBox({ trace }) {
       />
       {open && text.trim() && (
         <ul class="gt-search-results" data-testid="search-results" role="listbox">
+          {info?.parts && (
+            <li class="muted" data-testid="search-scope" data-scope={scope}>
+              {scope === 'whole' ? 'In the whole trace' : info.parts.complete ? 'In this part' : 'In this part (the whole trace once it is read)'}
+            </li>
+          )}
           {loading && results.length === 0 && <li class="muted">Searching…</li>}
           {!loading && results.length === 0 && <li class="muted">Nothing found</li>}
           {results.map((r, i) => (

@@ -43,7 +43,7 @@ std::vector<const RegionSummary*> regions_in_bucket(const Summary& s, std::strin
 
 // Task logs whose category or message contains `text` (ASCII letters compared without
 // case), in task order, at most `limit`: (task, log event index).
-std::vector<std::pair<const TaskSummary*, uint64_t>> logs_matching(const EventStore& store, const Summary& s,
+std::vector<std::pair<const TaskSummary*, uint64_t>> logs_matching(const SummaryEvents& events, const Summary& s,
                                                                    std::string_view text, size_t limit);
 
 // A group without its goroutines' ids: {"name", "count", "exec", "sched_wait", "syscall",
@@ -55,7 +55,7 @@ void goroutine_group_json(JsonWriter& w, const Summary& s, const GoroutineGroup&
 void goroutine_group_page_json(JsonWriter& w, const Summary& s, const GoroutineGroup& group,
                                std::span<const GoroutineSummary* const> rows, size_t from, size_t to);
 // Task logs (logs_matching): [{"task", "time", "goroutine", "category", "message"}].
-void task_logs_json(JsonWriter& w, const EventStore& store,
+void task_logs_json(JsonWriter& w, const SummaryEvents& events,
                     std::span<const std::pair<const TaskSummary*, uint64_t>> logs);
 // One task as `gotrace tasks --json` lists it (its logs' fields from `events`).
 void task_entry_json(JsonWriter& w, const EventStore& store, const Summary& s, const TaskSummary& t);

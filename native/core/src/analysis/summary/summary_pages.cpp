@@ -129,13 +129,13 @@ bool contains_folded(std::string_view hay, std::string_view needle) {
 
 }  // namespace
 
-std::vector<std::pair<const TaskSummary*, uint64_t>> logs_matching(const EventStore& store, const Summary& s,
+std::vector<std::pair<const TaskSummary*, uint64_t>> logs_matching(const SummaryEvents& events, const Summary& s,
                                                                    std::string_view text, size_t limit) {
   std::vector<std::pair<const TaskSummary*, uint64_t>> out;
   for (const TaskSummary& t : s.tasks) {
     for (uint64_t i : t.logs) {
       if (out.size() >= limit) return out;
-      Log l = EventView(store, i).log();
+      const LogFields l = events.log(i);
       if (contains_folded(l.category, text) || contains_folded(l.message, text)) out.push_back({&t, i});
     }
   }
@@ -213,13 +213,13 @@ void region_entry_json(JsonWriter& w, const Summary& s, const RegionSummary& r) 
   w.end_object();
 }
 
-void task_logs_json(JsonWriter& w, const EventStore& store,
+void task_logs_json(JsonWriter& w, const SummaryEvents& events,
                     std::span<const std::pair<const TaskSummary*, uint64_t>> logs) {
   w.begin_array();
   for (auto [t, i] : logs) {
     w.begin_object();
     w.field("task", t->id);
-    log_fields_json(w, StoreEvents(store).log(i));
+    log_fields_json(w, events.log(i));
     w.end_object();
   }
   w.end_array();
