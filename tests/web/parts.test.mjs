@@ -263,6 +263,14 @@ test('in parts, the goroutine, task, region, profile and MMU views show the whol
   await page.click('[data-testid=task-timeline-link]');
   await page.waitForSelector('[data-testid=timeline-canvas]');
   await page.waitForSelector('[data-testid=outside-part]');
+  // Staying in this part lets the line go; the link offers the part again.
+  await page.click('[data-testid=dismiss-outside-part]');
+  await page.waitForSelector('[data-testid=outside-part]', { state: 'detached' });
+  assert.match(await partText(page), /generations 1–/);
+  await show(page, `#/task/${lateTask.id}`, '[data-testid=outside-part]');
+  await page.click('[data-testid=task-timeline-link]');
+  await page.waitForSelector('[data-testid=timeline-canvas]');
+  await page.waitForSelector('[data-testid=outside-part]');
   await page.click('[data-testid=open-outside-part]');
   await page.waitForFunction(() => !/generations 1–/.test(document.querySelector('[data-testid=part-text]')?.textContent ?? ''), null, { timeout: 60_000 });
   await timelineIdle(page);

@@ -50,9 +50,10 @@ export function ScopeNote({ info, route, scope, what, summaries = true, unavaila
 
 /**
  * Of a trace opened in parts: what a view names lies outside the part open, between
- * times t0 and t1 (ns); offers the part that begins where it does.
+ * times t0 and t1 (ns); offers the part that begins where it does (and, with
+ * `onDismiss`, to stay in this one).
  */
-export function OutsidePart({ info, openPart, t0, t1, what }) {
+export function OutsidePart({ info, openPart, t0, t1, what, onDismiss }) {
   const parts = info?.parts;
   if (!parts) return null;
   const gens = parts.generations;
@@ -65,6 +66,11 @@ export function OutsidePart({ info, openPart, t0, t1, what }) {
       {openPart && (
         <button type="button" data-testid="open-outside-part" onClick={() => openPart(k, null)}>
           Open the part from generation {k + 1}
+        </button>
+      )}{' '}
+      {onDismiss && (
+        <button type="button" data-testid="dismiss-outside-part" onClick={onDismiss}>
+          Stay in this part
         </button>
       )}
     </p>

@@ -36,7 +36,8 @@ export function Timeline({ trace, query, info, openPart }) {
   const [list, setList] = useState(null);
   const [error, setError] = useState(null);
   // Of a trace opened in parts, a link may name a range of another part: kept once seen
-  // (the canvas then writes the range it shows, this part's, into the address).
+  // (the canvas then writes the range it shows, this part's, into the address), until
+  // another part opens or the person stays in this one.
   const [outside, setOutside] = useState(null);
   const [t0, t1] = [num(query.t0), num(query.t1)];
   if (list && info?.parts && t0 !== null && t1 !== null && !clampSpan(t0, t1, list.start, Math.max(list.end, list.start + 1)) &&
@@ -67,6 +68,7 @@ export function Timeline({ trace, query, info, openPart }) {
             navigate('/timeline', { ...parseQueryNow(), t0: outside[0], t1: outside[1] }, { replace: true });
             openPart(first, last);
           }}
+          onDismiss={() => setOutside(null)}
         />
       )}
       <TimelineCanvas trace={trace} list={list} query={query} />
