@@ -117,7 +117,7 @@ try {
       ['the largest group', null, '[data-testid=group-goroutines]'],
       ['tasks', '#/tasks', '[data-testid=tasks-view]'],
       ['regions', '#/regions', '[data-testid=regions-view]'],
-      ['profiles', '#/profiles/sync', `[data-testid=profiles-view]${inParts ? '[data-scope=whole]' : ''} [data-testid=flame-total]`],
+      ['profiles', '#/profiles/sync', '[data-testid=flame-total]'],
       ['MMU', '#/mmu', '[data-testid=mmu-flags-text]'],
     ];
     for (const [name, hash, selector] of walk) {
@@ -131,7 +131,9 @@ try {
         await page.click('[data-testid=group-link] >> nth=0');
       }
       await page.waitForSelector(selector, { timeout: 300_000 });
-      viewTimes.push(`${name} ${((Date.now() - t) / 1000).toFixed(2)} s`);
+      // In parts: whether the view shows the whole trace or the part (its scope line).
+      const scope = await page.locator('[data-testid=scope-note]').first().getAttribute('data-scope', { timeout: 100 }).catch(() => null);
+      viewTimes.push(`${name} ${((Date.now() - t) / 1000).toFixed(2)} s${scope ? ` (${scope === 'whole' ? 'whole trace' : 'part'})` : ''}`);
     }
   }
   console.log(`trace                      ${trace}${partEvents ? ` (in parts of at most ${partEvents} events)` : ''}`);

@@ -79,13 +79,19 @@ void StreamedSummary::add(size_t from, size_t to) {
   if (m.summary) throw std::logic_error("events added to a finished summary");
   if (!m.given_up.empty()) return;
   if (!m.summarizer) {
+    // Sized from the first generation, scaled to the file; given up before anything is
+    // reserved when that is past the budget.
     const std::array<uint64_t, 256> expected = detail::expected_events(m.store);
+    const uint64_t foretold = detail::Summarizer::bytes_for(detail::Summarizer::room_for(expected));
+    if (foretold > m.budget) {
+      m.give_up("the first generation foretells " + std::to_string(foretold >> 20) + " MiB");
+      return;
+    }
     m.summarizer = std::make_unique<detail::Summarizer>(m.store, m.names, &expected);
     m.summarizer->note_events(&m.noted);
   }
   if (m.summarizer->summary_bytes() > m.budget) {
-    const std::string mib = std::to_string(m.summarizer->summary_bytes() >> 20) + " MiB";
-    m.give_up(m.events == 0 ? "the first generation foretells " + mib : mib + " after " + std::to_string(m.events) + " events");
+    m.give_up(std::to_string(m.summarizer->summary_bytes() >> 20) + " MiB after " + std::to_string(m.events) + " events");
     return;
   }
   m.summarizer->run(m.names, from, to);

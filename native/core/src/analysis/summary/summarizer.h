@@ -31,6 +31,19 @@ class Summarizer {
   // events_by_type: the store's counts by type if known (else counted here).
   Summarizer(const EventStore& s, const RangeNames& names, const std::array<uint64_t, 256>* events_by_type = nullptr);
 
+  // The room a summarizer makes for events of these counts by type, for every goroutine,
+  // task and region they can make, and the bytes summary_bytes() then says: what a reader
+  // with a budget checks before any of it is reserved (in WebAssembly a reservation
+  // takes address space, untouched or not).
+  struct Room {
+    uint64_t goroutines = 0, tasks = 0, regions = 0;  // 64 bits, also where size_t has 32
+  };
+  static Room room_for(const std::array<uint64_t, 256>& events_by_type);
+  static uint64_t bytes_for(const Room& room) {
+    return room.goroutines * sizeof(GoroutineSummary) + room.regions * sizeof(RegionSummary) +
+           room.tasks * sizeof(TaskSummary);
+  }
+
   void begin_event(Time t) {
     if (!any_) {
       any_ = true;

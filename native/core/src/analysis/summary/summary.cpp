@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <optional>
+#include <stdexcept>
 #include <type_traits>
 
 #include "analysis/event_pass.h"
@@ -85,18 +87,27 @@ uint32_t Summarizer::task_slot(TaskID id) {
   return k;
 }
 
+Summarizer::Room Summarizer::room_for(const std::array<uint64_t, 256>& of_type) {
+  const uint64_t goroutines = of_type[v2::EvGoCreate] + of_type[v2::EvGoCreateBlocked] + of_type[v2::EvGoCreateSyscall] +
+                              of_type[v2::EvGoStatus] + of_type[v2::EvGoStatusStack];
+  return {goroutines + 16, of_type[v2::EvUserTaskBegin] + 16, of_type[v2::EvUserRegionBegin] + 16};
+}
+
 Summarizer::Summarizer(const EventStore& s, const RangeNames& names, const std::array<uint64_t, 256>* events_by_type)
     : s_(s), names_(names), go127_(s.format.leading_syncs) {
   // Room for every goroutine, task and region that can appear, so that the arrays do
   // not grow by copying. (Counting types is cheap next to the pass.)
-  const std::array<uint64_t, 256> of_type = events_by_type ? *events_by_type : s.count_by_type();
-  const size_t goroutines = of_type[v2::EvGoCreate] + of_type[v2::EvGoCreateBlocked] + of_type[v2::EvGoCreateSyscall] +
-                            of_type[v2::EvGoStatus] + of_type[v2::EvGoStatusStack];
-  const size_t tasks = of_type[v2::EvUserTaskBegin], regions = of_type[v2::EvUserRegionBegin];
-  goroutines_.reserve(goroutines + 16);
-  records_.reserve(goroutines + 16);
-  tasks_.reserve(tasks + 16);
-  regions_.reserve(regions + 16);
+  // Counts foretold for a file read streamed may be more than memory has room for (a
+  // huge file whose first generation is small): then the arrays grow as they fill.
+  const Room room = room_for(events_by_type ? *events_by_type : s.count_by_type());
+  try {
+    goroutines_.reserve(static_cast<size_t>(room.goroutines));
+    records_.reserve(static_cast<size_t>(room.goroutines));
+    tasks_.reserve(static_cast<size_t>(room.tasks));
+    regions_.reserve(static_cast<size_t>(room.regions));
+  } catch (const std::bad_alloc&) {
+  } catch (const std::length_error&) {
+  }
   for (uint32_t k = 0; k < s.regions_at_start.size(); k++) seeds_.push_back({s.regions_at_start[k].g, k});
   std::sort(seeds_.begin(), seeds_.end());
 }
