@@ -35,7 +35,7 @@ class StreamedProfiles {
   // Events [from, to) of the second read's store, which follow those added before, while
   // it holds them.
   void add(size_t from, size_t to);
-  // After the last events: the profiles are made (and the goroutines' times let go).
+  // After the last events: the profiles are made.
   void finish();
   bool finished() const { return profiles_.has_value(); }
   // The whole trace's profile of a type, as TraceSession::whole_profile gives it for the

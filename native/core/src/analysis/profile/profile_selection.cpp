@@ -20,11 +20,13 @@ std::vector<Profile> select_profiles(const EventStore& store, const Summary& sum
     if (!ids.empty() && !std::binary_search(ids.begin(), ids.end(), g.id)) return false;
     return !selection.group || g.name == *selection.group;
   };
-  if (summary.goroutines.empty()) {
+  // A selection no goroutine matches: empty profiles.
+  auto none = [&] {
     std::vector<Profile> empty;
     for (ProfileType type : types) empty.push_back({type, {}});
     return empty;
-  }
+  };
+  if (summary.goroutines.empty()) return none();
   // Every goroutine, from its first run to its end: read from the summary as it goes.
   if (ids.empty() && !selection.group && !selection.region) {
     return compute_profiles(store, types, ProfileFilter{nullptr, selection.range, &summary});
@@ -45,11 +47,7 @@ std::vector<Profile> select_profiles(const EventStore& store, const Summary& sum
       intervals.add(g.id, {g.start_time, g.end_time != 0 ? g.end_time : summary.last_time});
     }
   }
-  if (intervals.goroutines() == 0) {
-    std::vector<Profile> empty;
-    for (ProfileType type : types) empty.push_back({type, {}});
-    return empty;
-  }
+  if (intervals.goroutines() == 0) return none();
   return compute_profiles(store, types, ProfileFilter{&intervals, selection.range});
 }
 
