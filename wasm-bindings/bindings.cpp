@@ -364,6 +364,7 @@ class WasmTraceIndex {
     read_.reset();
     summary_.finish();  // of what was read, where the read broke off
     mmu_.finish();
+    overview_.finish();
     return false;
   }
   bool complete() const { return !read_; }
@@ -414,6 +415,27 @@ class WasmTraceIndex {
         throw TraceError("the whole trace's MMU is of the default flags (STW, background and assist marking, sweeping)");
       std::vector<double> ws = emscripten::vecFromJSArray<double>(windows);
       return val(mmu_view_json(mmu_.curve(), mmu_.flags(), ws, static_cast<int>(worst)));
+    });
+  }
+  // The whole trace's timeline zoomed out (TimelineOverview), queried as WasmTrace's
+  // timeline is, for the tracks it has: {"error"} until the read is over.
+  val timeline(std::string kind, double id, std::string arg, double t0, double t1, double pixels) {
+    return guard([&] {
+      if (!overview_.finished()) throw TraceError("the trace is still being read: its whole timeline is made as it is read");
+      return to_js(timeline_overview_query(overview_, result_.store, kind, id, arg, t0, t1, pixels));
+    });
+  }
+  // {start, end, bucket}: the whole timeline's first and last event's time and its
+  // detail (ns per bucket), or {"error"} until the read is over.
+  val timeline_extent() {
+    return guard([&] {
+      if (!overview_.finished()) throw TraceError("the trace is still being read: its whole timeline is made as it is read");
+      val o = val::object();
+      o.set("start", static_cast<double>(overview_.start()));
+      o.set("end", static_cast<double>(overview_.end()));
+      o.set("bucket", static_cast<double>(overview_.bucket_ns()));
+      o.set("bytes", static_cast<double>(overview_.memory()));
+      return o;
     });
   }
   // Why the whole trace's summaries were let go ("" while kept).
@@ -538,6 +560,7 @@ class WasmTraceIndex {
     counter_.add(store, from, to);
     summary_.add(from, to);
     mmu_.add(from, to);
+    overview_.add(from, to);
     if (from < to && !store.generations.empty()) {
       const size_t k = store.generations.size() - 1;
       if (spans_.size() <= k) spans_.resize(k + 1, Span{store.time(from), store.time(to - 1)});
@@ -562,6 +585,7 @@ class WasmTraceIndex {
   StatsCounter counter_;
   StreamedSummary summary_;
   StreamedMmu mmu_{result_.store, TraceSession::kDefaultMmuFlags};
+  analysis::TimelineOverview overview_{result_.store};
   size_t handed_ = 0;  // events counted and summarized so far
   std::unique_ptr<ReadResult> profiles_result_;  // the second read's, while it goes
   std::unique_ptr<SteppedRead> profiles_read_;
@@ -631,6 +655,8 @@ EMSCRIPTEN_BINDINGS(gotrace_core) {
       .function("goroutineSummary", &WasmTraceIndex::goroutine)
       .function("summaryGivenUp", &WasmTraceIndex::summary_given_up)
       .function("mmu", &WasmTraceIndex::mmu)
+      .function("timeline", &WasmTraceIndex::timeline)
+      .function("timelineExtent", &WasmTraceIndex::timeline_extent)
       .function("advanceProfiles", &WasmTraceIndex::advance_profiles)
       .function("flame", &WasmTraceIndex::flame)
       .function("pprof", &WasmTraceIndex::pprof)

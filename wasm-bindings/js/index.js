@@ -754,6 +754,31 @@ export class TraceIndex {
   }
 
   /**
+   * The whole trace's timeline zoomed out, made as the index read it: Trace.timeline()'s
+   * answer for the proc, thread, gc, stw and sweep tracks and the series, at the detail of
+   * timelineExtent().bucket ns (a rectangle or a point per bucket in view, or per pixel
+   * where buckets are narrower; the times in each state are the whole trace's over each
+   * bucket). Other tracks (goroutines, groups, tasks, instants, wake-ups) are an Error: a
+   * part of the trace (openPart) has them. An Error while the read goes on.
+   */
+  timeline(track, t0, t1, pixels) {
+    if (track == null || typeof track.kind !== 'string') throw new TypeError('a track is an object with a kind');
+    checkTime('t0', t0);
+    checkTime('t1', t1);
+    if (!Number.isInteger(pixels) || pixels < 1) throw new Error('pixels must be a positive integer');
+    const id = track.id ?? 0;
+    if (typeof id !== 'number') throw new TypeError('a track id is a number');
+    const arg = track.kind === 'series' ? String(track.name ?? '') : '';
+    return unwrap(this.#live().timeline(track.kind, id, arg, t0, t1, pixels));
+  }
+
+  /** {start, end, bucket, bytes}: the whole timeline's first and last event's time (ns),
+   *  the width of its buckets (ns), and the bytes it holds; an Error while the read goes on. */
+  timelineExtent() {
+    return unwrap(this.#live().timelineExtent());
+  }
+
+  /**
    * The whole trace's profiles are made by a second read of it once the first is over (a
    * profile counts goroutines from their first run to their end, which the first read's
    * summaries tell): this reads up to `generations` more of it, false once they are made

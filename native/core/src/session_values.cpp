@@ -43,6 +43,50 @@ std::optional<TrackKind> slice_track_kind(std::string_view name) {
   return std::nullopt;
 }
 
+SeriesKind series_kind(std::string_view name) {
+  for (size_t i = 0; i < kSeriesKinds; i++)
+    if (to_string(static_cast<SeriesKind>(i)) == name) return static_cast<SeriesKind>(i);
+  throw std::runtime_error("unknown series '" + std::string(name) + "'");
+}
+
+// A slice track's rectangles as timeline() gives them: the goroutine each proc or thread
+// runs, the label of a goroutine's wait or an STW's kind (strings of `s`).
+Value slices_value(const EventStore& s, TrackKind k, SliceRects& r) {
+  Value out = Value::object();
+  const bool exec = k == TrackKind::Proc || k == TrackKind::Thread;
+  const bool labelled = k == TrackKind::Goroutine || k == TrackKind::STW;
+  std::vector<double> goroutine(r.size(), -1);
+  std::vector<int32_t> label(r.size(), -1);
+  LocalStrings labels(s, true);
+  for (size_t i = 0; i < r.size(); i++) {
+    if (exec) goroutine[i] = static_cast<double>(r.detail[i]);
+    if (labelled) label[i] = labels(static_cast<StringID>(r.detail[i]));
+  }
+  out.set("type", "slices");
+  out.set("start", f64_column(r.start));
+  out.set("end", f64_column(r.end));
+  out.set("state", u8_column(r.state));
+  out.set("count", std::move(r.count));
+  out.set("goroutine", std::move(goroutine));
+  out.set("label", std::move(label));
+  out.set("labels", labels.texts());
+  Value time_in = Value::array();
+  for (const auto& col : r.time_in) time_in.push(f64_column(col));
+  out.set("timeIn", std::move(time_in));
+  return out;
+}
+
+Value series_value(SeriesPoints& r) {
+  Value out = Value::object();
+  out.set("type", "series");
+  out.set("exact", r.exact);
+  out.set("time", f64_column(r.time));
+  out.set("value", f64_column(r.value));
+  out.set("min", f64_column(r.min));
+  out.set("max", f64_column(r.max));
+  return out;
+}
+
 // A clock snapshot: trace time (ns), monotonic clock (ns), and the wall clock as Go
 // prints it (RFC 3339, UTC) and as ms since the epoch (a Date's value).
 Value clock_value(const ClockSnapshot& c) {
@@ -64,6 +108,22 @@ std::string event_text(const EventStore& s, size_t i) {
 }
 
 }  // namespace
+
+Value timeline_overview_query(const TimelineOverview& o, const EventStore& s, std::string_view kind, double id,
+                              std::string_view arg, double t0, double t1, double pixels) {
+  const TimelineView v = TraceSession::view_of(t0, t1, pixels);
+  if (kind == "series") {
+    SeriesPoints r = o.series(series_kind(arg), v);
+    return series_value(r);
+  }
+  const auto k = slice_track_kind(kind);
+  if (!k || !o.has(*k)) {
+    throw std::runtime_error("the whole trace's timeline has proc, thread, gc, stw and sweep tracks and the series, not '" +
+                             std::string(kind) + "' (open the part that holds the time for it)");
+  }
+  SliceRects r = o.slices({*k, static_cast<int64_t>(id)}, v);
+  return slices_value(s, *k, r);
+}
 
 Value TraceSession::events_page(double from, double limit, double goroutine, double proc, double thread,
                                 double kind_mask) {
@@ -220,26 +280,7 @@ Value TraceSession::timeline_query(std::string_view kind, double id, std::string
   Value out = Value::object();
   if (auto k = slice_track_kind(kind)) {
     SliceRects r = query_slices(index, {*k, static_cast<int64_t>(id)}, v);
-    const bool exec = *k == TrackKind::Proc || *k == TrackKind::Thread;
-    const bool labelled = *k == TrackKind::Goroutine || *k == TrackKind::STW;
-    std::vector<double> goroutine(r.size(), -1);
-    std::vector<int32_t> label(r.size(), -1);
-    LocalStrings labels(s, true);
-    for (size_t i = 0; i < r.size(); i++) {
-      if (exec) goroutine[i] = static_cast<double>(r.detail[i]);
-      if (labelled) label[i] = labels(static_cast<StringID>(r.detail[i]));
-    }
-    out.set("type", "slices");
-    out.set("start", f64_column(r.start));
-    out.set("end", f64_column(r.end));
-    out.set("state", u8_column(r.state));
-    out.set("count", std::move(r.count));
-    out.set("goroutine", std::move(goroutine));
-    out.set("label", std::move(label));
-    out.set("labels", labels.texts());
-    Value time_in = Value::array();
-    for (const auto& col : r.time_in) time_in.push(f64_column(col));
-    out.set("timeIn", std::move(time_in));
+    out = slices_value(s, *k, r);
   } else if (kind == "regions" || kind == "tasks") {
     SpanRects r = kind == "regions" ? query_regions(index, static_cast<GoID>(id), v) : query_tasks(index, v);
     LocalStrings names(s, false);
@@ -267,17 +308,8 @@ Value TraceSession::timeline_query(std::string_view kind, double id, std::string
     out.set("count", std::move(r.count));
     out.set("event", f64_column(r.event));
   } else if (kind == "series") {
-    std::optional<SeriesKind> series;
-    for (size_t i = 0; i < kSeriesKinds; i++)
-      if (to_string(static_cast<SeriesKind>(i)) == arg) series = static_cast<SeriesKind>(i);
-    if (!series) throw std::runtime_error("unknown series '" + std::string(arg) + "'");
-    SeriesPoints r = query_series(index, *series, v);
-    out.set("type", "series");
-    out.set("exact", r.exact);
-    out.set("time", f64_column(r.time));
-    out.set("value", f64_column(r.value));
-    out.set("min", f64_column(r.min));
-    out.set("max", f64_column(r.max));
+    SeriesPoints r = query_series(index, series_kind(arg), v);
+    out = series_value(r);
   } else if (kind == "group") {
     // `id`: the index of a goroutine group in tracks().goroutines.groups.
     const auto& members = timeline_group_members();

@@ -39,8 +39,9 @@ export class OpenedTrace {
     return this.#client.requestFor(this.#id, method, args, signal);
   }
 
-  /** Several timeline() queries in one round trip: requests are [track, t0, t1, pixels]. */
-  timelines(requests) {
-    return this.#client.requestFor(this.#id, 'timelines', [requests]);
+  /** Several timeline() queries in one round trip: requests are [track, t0, t1, pixels].
+   *  `whole`: of a part of a trace opened in parts and read, the whole trace's around it. */
+  timelines(requests, whole = false) {
+    return this.#client.requestFor(this.#id, 'timelines', [requests, whole]);
   }
 }

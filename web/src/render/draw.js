@@ -22,7 +22,7 @@ const STRIP_BUDGET = 3;
  * frame: { width, height, dpr, t0, t1, start, end (the trace's), rows, scrollY,
  *          data: Map(key → result), selection: { rowKey, start, end } | null,
  *          task: the id of a task to mark in the Tasks row | null,
- *          range: [a, b] | null, arrows: [{ fromY, fromTime, toY, toTime, color, label? }],
+ *          range: [a, b] | null, detail: [a, b] (the part open, of a trace opened in parts drawn whole) | null, arrows: [{ fromY, fromTime, toY, toTime, color, label? }],
  *          hoverX, cache (createStripCache(); none: everything drawn directly),
  *          labelWidth (the label column's, LABEL_WIDTH by default), theme (theme.js),
  *          clock (wallClock.js: a wall-clock ruler; none: times from the trace's start) }
@@ -145,6 +145,15 @@ export function drawFrame(ctx, f) {
   }
   ctx.restore();
 
+  // Of a trace opened in parts drawn whole: the time outside the part open (f.detail,
+  // [start, end]) is the whole trace's zoomed-out timeline, shaded.
+  if (f.detail) {
+    const a = Math.min(width, Math.max(LW, x(f.detail[0])));
+    const b = Math.max(LW, Math.min(width, x(f.detail[1])));
+    ctx.fillStyle = T.outsidePart;
+    if (a > LW) ctx.fillRect(LW, top, a - LW, height - top);
+    if (b < width) ctx.fillRect(b, top, width - b, height - top);
+  }
   // Range selection.
   if (f.range) {
     const a = Math.max(LW, x(f.range[0]));

@@ -17,6 +17,7 @@ export const LIGHT = {
   sticky: '#e8edf6',
   strong: '#111827',
   hover: 'rgba(0, 0, 0, 0.25)',
+  outsidePart: 'rgba(100, 100, 120, 0.10)',
   grid: '#e0e0e0',
 };
 
@@ -35,6 +36,7 @@ export const DARK = {
   sticky: '#262c38',
   strong: '#f3f4f6',
   hover: 'rgba(255, 255, 255, 0.35)',
+  outsidePart: 'rgba(200, 200, 220, 0.08)',
   grid: '#2e333c',
 };
 

@@ -80,6 +80,8 @@ export function wholeTracePart(index, what, arg) {
       return index.regionTypes();
     case 'mmu':
       return index.mmu(arg.windows, arg.flags);
+    case 'timelineExtent':
+      return index.timelineExtent();
     case 'flame':
       return index.flame(arg);
     case 'pprof':

@@ -38,11 +38,13 @@ let core = null;
 // stats, its generations), and `trace` is then the part open, generations [first, last].
 let index = null;
 let openInfo = null;  // what open or openPart returned for the open trace
-// Files larger than this are opened in parts of at most PART_EVENTS events (tests make
-// both small). The 94 MB trace (16.8 M events) opens whole; a part of 8 M events and its
-// analyses take about 700 MB of WebAssembly memory.
-const partBytes = () => self.gotracePartBytes ?? 256 * 2 ** 20;
-const partEvents = () => self.gotracePartEvents ?? 8e6;
+// Files larger than this are opened in parts of at most partEvents() events (tests make
+// both small): the timeline, goroutine, task, region, profile and MMU views show the whole
+// trace once it is read, the part in full detail. A part of 1 M events (about 2 s of a busy
+// server's trace) shows in about a second: the 94 MB trace (16.8 M events) so takes
+// 573 MiB in all, where held whole it took 1 GB and five seconds.
+const partBytes = () => self.gotracePartBytes ?? 48 * 2 ** 20;
+const partEvents = () => self.gotracePartEvents ?? 1e6;
 
 // The part that begins at generation `first`, read on until its generations hold more
 // than a part's events (the last one read waits for the next), or all are read.
@@ -249,9 +251,13 @@ const methods = {
     if (!trace || !comparison) throw new Error('no trace to compare with');
     return trace.diffPprofFrom(comparison, type);
   },
-  timelines(id, requests) {
+  // Timeline queries of the trace open; with `whole`, of a trace opened in parts and read,
+  // the whole trace's: the part's answer within the part, the index's zoomed-out timeline
+  // around it (for the tracks it has; the others show the part alone).
+  timelines(id, requests, whole = false) {
     if (!trace) throw new Error('no trace is open');
-    return requests.map(([track, t0, t1, pixels]) => trace.timeline(track, t0, t1, pixels));
+    if (whole && !(index?.complete && openInfo?.parts)) throw new Error('the whole trace is still being read');
+    return requests.map((r) => (whole ? wholeTimeline(r) : trace.timeline(...r)));
   },
   part(id, what, arg) {
     if (!trace) throw new Error('no trace is open');
@@ -287,6 +293,60 @@ const methods = {
     return null;
   },
 };
+
+// The tracks the index's zoomed-out timeline has (TraceIndex.timeline).
+const OVERVIEW_TRACKS = new Set(['proc', 'thread', 'gc', 'stw', 'sweep', 'series']);
+
+// One timeline query of the whole trace opened in parts: before and after the part open,
+// the index's; within it, the part's, at the same pixels per ns.
+function wholeTimeline([track, t0, t1, pixels]) {
+  if (!OVERVIEW_TRACKS.has(track.kind)) return trace.timeline(track, t0, t1, pixels);
+  const gens = index.generations;
+  const { first, last } = openInfo.parts;
+  const [ps, pe] = [gens[first].start, gens[last].end + 1];
+  const perPixel = (t1 - t0) / pixels;
+  const pieces = [];
+  const piece = (source, a, b) => {
+    if (b > a) pieces.push(source.timeline(track, a, b, Math.max(1, Math.round((b - a) / perPixel))));
+  };
+  piece(index, t0, Math.min(t1, ps));
+  piece(trace, Math.max(t0, ps), Math.min(t1, pe));
+  piece(index, Math.max(t0, pe), t1);
+  return pieces.length ? joinTimelines(pieces) : trace.timeline(track, t0, t1, pixels);
+}
+
+// Answers of one track over consecutive times as one: their columns end to end, the
+// labels of each renumbered into one table.
+function joinTimelines(pieces) {
+  if (pieces.length === 1) return pieces[0];
+  const join = (columns) => {
+    if (!ArrayBuffer.isView(columns[0])) return columns.flatMap((c) => [...c]);
+    const out = new columns[0].constructor(columns.reduce((n, c) => n + c.length, 0));
+    let at = 0;
+    for (const c of columns) {
+      out.set(c, at);
+      at += c.length;
+    }
+    return out;
+  };
+  const out = { ...pieces[0] };
+  for (const [key, value] of Object.entries(out)) {
+    if (key === 'exact') out.exact = pieces.every((p) => p.exact);
+    else if (key === 'timeIn') out.timeIn = value.map((_, k) => join(pieces.map((p) => p.timeIn[k])));
+    else if (key === 'label') {
+      const labels = [];
+      out.label = join(pieces.map((p) => {
+        const base = labels.length;
+        labels.push(...p.labels);
+        return p.label.map((l) => (l >= 0 ? l + base : l));
+      }));
+      out.labels = labels;
+    } else if (key !== 'labels' && (ArrayBuffer.isView(value) || Array.isArray(value))) {
+      out[key] = join(pieces.map((p) => p[key]));
+    }
+  }
+  return out;
+}
 
 // Reports a read's progress to the page, at most every 50 ms (and at each phase's change and end).
 function progressPoster(id) {

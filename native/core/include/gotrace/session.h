@@ -28,6 +28,7 @@
 #include "gotrace/analysis/summary_pages.h"
 #include "gotrace/analysis/tasks.h"
 #include "gotrace/analysis/timeline.h"
+#include "gotrace/analysis/timeline_overview.h"
 #include "gotrace/analysis/timeline_query.h"
 #include "gotrace/analysis/trace_diff.h"
 #include "gotrace/analysis/wake_index.h"
@@ -190,10 +191,10 @@ class TraceSession {
   Value timeline_query(std::string_view kind, double id, std::string_view arg, double t0, double t1, double pixels,
                        double limit);
   Value slice_at(std::string_view kind, double id, double time);
+  static analysis::TimelineView view_of(double t0, double t1, double pixels);  // throws for a bad width
 
  private:
   struct Builds;
-  static analysis::TimelineView view_of(double t0, double t1, double pixels);  // throws for a bad width
   template <class Build, class Result, class... Args>
   bool advance_piece(std::unique_ptr<Result>& done, std::unique_ptr<Build>& build, size_t events, Args... args);
   void prepare_whole_profiles();
@@ -228,5 +229,11 @@ class TraceSession {
   // What table `table` is computed from (every table's, for ""), made on first need.
   analysis::SqlSource sql_source(int64_t trace_id, std::string path, std::string_view table);
 };
+
+// The whole trace's timeline overview (of a streamed read) queried as TraceSession's
+// timeline_query is, for the tracks and series it has: a track of another kind is a
+// runtime_error that says so. `store`: the streamed read's (its strings name STW kinds).
+Value timeline_overview_query(const analysis::TimelineOverview& overview, const EventStore& store, std::string_view kind,
+                              double id, std::string_view arg, double t0, double t1, double pixels);
 
 }  // namespace gotrace

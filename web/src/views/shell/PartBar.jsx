@@ -32,7 +32,8 @@ export function PartBar({ parts, eventCount, bytes, onOpenPart, busy }) {
         Showing {formatDuration(gens[first].start - t0)} – {formatDuration(gens[last].end - t0)} of{' '}
         {formatDuration(span)}: {first === last ? `generation ${first + 1}` : `generations ${first + 1}–${last + 1}`} of {gens.length}, {formatCount(eventCount)} of{' '}
         {formatCount(stats.events)} events{complete ? '' : ' read so far'}. The trace is too large to hold whole: the
-        goroutine, task, region, profile and MMU views show all of it once it is read, the others this part.
+        timeline, goroutine, task, region, profile and MMU views show all of it once it is read (the timeline this part
+        in full detail), the others this part.
         {!complete && (
           <span class="muted" data-testid="part-reading">
             {' '}

@@ -16,7 +16,9 @@ import { arrowsFor, flowArrows } from './arrows.js';
 import { useUrlSync } from './urlSync.js';
 import { savedLabelWidth, saveLabelWidth } from './labelWidth.js';
 import { tipLines } from './tooltip.js';
-import { OutsidePart } from '../common/scope.jsx';
+import { OutsidePart, ScopeNote, scopeOf } from '../common/scope.jsx';
+import { generationAt } from '../../model/parts.js';
+import { formatDuration } from '../../model/format.js';
 
 const tracksOf = new WeakMap();
 // What one instant of each instants row is, in the details panel.
@@ -32,15 +34,37 @@ export function trackList(trace) {
   return p;
 }
 
-export function Timeline({ trace, query, info, openPart }) {
+// Of a trace opened in parts and read, the timeline is the whole trace's: the part open in
+// full detail, the rest zoomed out (the index's buckets, for the proc, thread, GC, STW and
+// sweep tracks and the counters); zoomed in on the rest further than its buckets allow
+// (a bucket wider than ZOOMED_IN_PIXELS), the part there opens in place of this one.
+const ZOOMED_IN_PIXELS = 4;
+
+export function Timeline({ trace, query, info, openPart, route }) {
   const [list, setList] = useState(null);
   const [error, setError] = useState(null);
+  // The whole trace's timeline: {start, end, bucket}, or false where it cannot be had
+  // (the part is shown then, as before the trace is read).
+  const [extent, setExtent] = useState(null);
+  const whole = scopeOf(info, query, { summaries: false }) === 'whole' && extent !== false;
+  useEffect(() => {
+    let live = true;
+    setExtent(null);
+    if (whole) {
+      trace.call('whole', 'timelineExtent')
+        .then((e) => live && setExtent(e))
+        .catch(() => live && setExtent(false));
+    }
+    return () => {
+      live = false;
+    };
+  }, [trace, info?.parts?.complete, query.scope]);
   // Of a trace opened in parts, a link may name a range of another part: kept once seen
   // (the canvas then writes the range it shows, this part's, into the address), until
   // another part opens or the person stays in this one.
   const [outside, setOutside] = useState(null);
   const [t0, t1] = [num(query.t0), num(query.t1)];
-  if (list && info?.parts && t0 !== null && t1 !== null && !clampSpan(t0, t1, list.start, Math.max(list.end, list.start + 1)) &&
+  if (list && info?.parts && !whole && t0 !== null && t1 !== null && !clampSpan(t0, t1, list.start, Math.max(list.end, list.start + 1)) &&
       (outside?.[0] !== t0 || outside?.[1] !== t1)) {
     setOutside([t0, t1]);
   }
@@ -53,10 +77,27 @@ export function Timeline({ trace, query, info, openPart }) {
       live = false;
     };
   }, [trace]);
+  // The part open, where the whole trace's timeline has every track in full.
+  const part = useMemo(() => (whole && list && extent ? { start: list.start, end: list.end, bucket: extent.bucket } : null), [whole, list, extent]);
+  const shown = useMemo(() => (part ? { ...list, start: extent.start, end: extent.end } : list), [part, list, extent]);
   if (error) return <div class="page warning">The timeline could not be built: {error}</div>;
-  if (!list) return <div class="page muted">Building the timeline…</div>;
+  if (!list || (whole && !extent)) return <div class="page muted">Building the timeline…</div>;
+  // Zoomed in on time outside the part: the part that begins there opens, the view kept.
+  const openPartAt = (a, b) => {
+    navigate('/timeline', { ...parseQueryNow(), t0: Math.round(a), t1: Math.round(b) }, { replace: true });
+    openPart(generationAt(info.parts.generations, a), null);
+  };
   return (
     <>
+      {info?.parts && (
+        <ScopeNote info={info} route={route} scope={whole ? 'whole' : 'open'} what="timeline" summaries={false} />
+      )}
+      {whole && (
+        <p class="gt-scope muted" data-testid="timeline-overview-note">
+          Outside this part (shaded) the timeline shows procs, threads, GC, STW, sweeps and the counters at{' '}
+          {formatDuration(extent.bucket)} a step; zoomed in there, the part that holds the time opens.
+        </p>
+      )}
       {outside && (
         <OutsidePart
           info={info}
@@ -71,12 +112,12 @@ export function Timeline({ trace, query, info, openPart }) {
           onDismiss={() => setOutside(null)}
         />
       )}
-      <TimelineCanvas trace={trace} list={list} query={query} />
+      <TimelineCanvas key={whole ? 'whole' : 'part'} trace={trace} list={shown} query={query} part={part} onOutside={openPartAt} />
     </>
   );
 }
 
-function TimelineCanvas({ trace, list, query }) {
+function TimelineCanvas({ trace, list, query, part, onOutside }) {
   const origin = trace.origin;  // where the ruler and the panels count from
   const start = list.start;
   const end = Math.max(list.end, list.start + 1);
@@ -186,6 +227,7 @@ function TimelineCanvas({ trace, list, query }) {
       labelWidth: labelWidth(),
       theme: themeRef.current,
       clock: clockRef.current,
+      detail: part && [part.start, part.end],
     });
     s.axes = axes;
     s.ruler = ruler;
@@ -260,7 +302,7 @@ function TimelineCanvas({ trace, list, query }) {
       for (const batch of batches) {
         if (!batch.length) continue;
         if (s.dirty && batch[0][0].kind === 'group') break;
-        const res = await trace.timelines(batch);
+        const res = await trace.timelines(batch, Boolean(part));
         for (let i = 0; i < batch.length; i++) {
           const key = trackKey(batch[i][0]);
           s.data.set(key, res[i]);
@@ -281,6 +323,21 @@ function TimelineCanvas({ trace, list, query }) {
   // ---- URL ----
   const syncUrl = useUrlSync(v);
 
+  // Of the whole trace opened in parts, once the view settles: zoomed in on time mostly
+  // outside the part, further than the whole trace's buckets show, the part there opens.
+  const partInView = useCallback(() => {
+    const s = v.current;
+    clearTimeout(s.partTimer);
+    if (!part) return;
+    s.partTimer = setTimeout(() => {
+      const inPart = Math.max(0, Math.min(s.t1, part.end) - Math.max(s.t0, part.start));
+      const nsPerPixel = (s.t1 - s.t0) / plotWidth();
+      if (inPart < (s.t1 - s.t0) / 2 && part.bucket > nsPerPixel * ZOOMED_IN_PIXELS) {
+        onOutside(Math.max(s.t0, start), Math.min(s.t1, end));
+      }
+    }, 400);
+  }, [part, onOutside, start, end]);
+
   const setView = useCallback(
     (t0, t1) => {
       const s = v.current;
@@ -297,9 +354,14 @@ function TimelineCanvas({ trace, list, query }) {
       requestDraw();
       fetchVisible();
       syncUrl();
+      partInView();
     },
-    [start, end, requestDraw, fetchVisible, syncUrl],
+    [start, end, requestDraw, fetchVisible, syncUrl, partInView],
   );
+  useEffect(() => {
+    partInView();  // a view of another part's time in the address (a reload, a link)
+    return () => clearTimeout(v.current.partTimer);
+  }, []);
 
   const zoom = useCallback(
     (factor, atX) => {

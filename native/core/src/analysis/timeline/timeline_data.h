@@ -239,6 +239,12 @@ void build_instants(TimelineData& d);
 
 // The series' checkpoints, fed event by event by the slice tracks' pass over the events
 // (SliceTrackBuild), which decodes the same transitions.
+// The series' values, changed by an event as the index's series are (a mask of the kinds
+// changed comes back): what the whole trace's overview counts (timeline_overview.cpp).
+using SeriesValues = std::array<int64_t, kSeriesKinds>;
+unsigned apply_series_metric(uint8_t type, uint64_t value, SeriesValues& v);
+unsigned apply_series_transition(const StateTransition& st, SeriesValues& v);
+
 class SeriesBuilder {
  public:
   SeriesBuilder(SeriesTiles& t, size_t events);

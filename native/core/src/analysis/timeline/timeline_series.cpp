@@ -95,6 +95,9 @@ size_t first_event_at(const EventStore& s, Time t) {
 
 static_assert(std::tuple_size_v<Values> == kKinds);
 
+unsigned apply_series_metric(uint8_t type, uint64_t value, SeriesValues& v) { return apply_metric(type, value, v); }
+unsigned apply_series_transition(const StateTransition& st, SeriesValues& v) { return apply_transition(st, v); }
+
 SeriesBuilder::SeriesBuilder(SeriesTiles& t, size_t events) : t_(t), events_(events) {
   const size_t tiles = (events + kTileEvents - 1) / kTileEvents;
   for (size_t k = 0; k < kKinds; k++) {
