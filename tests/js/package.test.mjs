@@ -252,6 +252,50 @@ test('openTraceIndex: the whole trace\'s stats, and any run of its generations o
   await assert.rejects(gotrace.openTraceIndex(new Uint8Array(10)), /not a Go execution trace/);
 });
 
+test('TraceIndex.timeline: the whole trace zoomed out, each bucket as the whole Trace has it', async () => {
+  // Every v2 corpus trace and a stress trace of 700 generations: over up to 40 buckets of
+  // each, every proc, thread, GC and STW track's time in each state is the whole trace's
+  // there, and each counter's value at the bucket's end.
+  const files = [...v2Traces().map((n) => path.join(corpus, n)), path.join(corpusDir, 'newest/go127-gomaxprocs.stress.trace')];
+  let buckets = 0;
+  let busy = 0;
+  const sum = (columns) => columns.map((c) => c.reduce((n, t) => n + t, 0));
+  for (const file of files) {
+    const name = path.basename(file);
+    const whole = await gotrace.openTraceFile(file);
+    const early = await gotrace.openTraceIndex(file, { generations: 1 });
+    if (!early.complete) assert.throws(() => early.timelineExtent(), /still being read/, name);
+    early.dispose();
+    const index = await gotrace.openTraceIndex(file);
+    const list = whole.tracks();
+    const extent = index.timelineExtent();
+    assert.deepEqual([extent.start, extent.end], [list.start, list.end], name);
+    const tracks = [...Object.values(list.procs).map((id) => ({ kind: 'proc', id })), ...Object.values(list.threads).map((id) => ({ kind: 'thread', id })),
+      { kind: 'gc' }, { kind: 'stw' }];
+    const n = Math.floor((extent.end - extent.start) / extent.bucket) + 1;
+    for (let b = 0; b < n; b += Math.max(1, Math.floor(n / 40))) {
+      const [a, z] = [extent.start + b * extent.bucket, extent.start + (b + 1) * extent.bucket];
+      for (const track of tracks) {
+        const got = index.timeline(track, a, z, 1);
+        const want = whole.timeline(track, a, z, 1);
+        assert.deepEqual(sum(got.timeIn), sum(want.timeIn), `${name}: ${track.kind} ${track.id ?? ''} bucket ${b}`);
+        buckets++;
+        if (want.start.length) busy++;
+      }
+      for (const series of ['goroutines-running', 'heap-alloc']) {
+        const got = index.timeline({ kind: 'series', name: series }, a, z, 1);
+        const want = whole.timeline({ kind: 'series', name: series }, a, z, 1 << 20);
+        if (want.value.length) assert.equal(got.value.at(-1), want.value.at(-1), `${name}: ${series} bucket ${b}`);
+      }
+    }
+    assert.throws(() => index.timeline({ kind: 'goroutine', id: 1 }, extent.start, extent.end, 10), /not 'goroutine' \(open the part/);
+    index.dispose();
+    whole.dispose();
+  }
+  assert.ok(busy >= 1000, `${busy} of ${buckets} buckets busy`);
+  console.log(`TraceIndex.timeline: ${busy} of ${buckets} buckets busy`);
+});
+
 test('a part names the wait of a goroutine blocked before it, as the whole trace does', async () => {
   // go124-stacks.stress: main.main sleeps through most of the trace's 1,384 generations.
   const file = path.join(corpusDir, 'newest/go124-stacks.stress.trace');

@@ -42,6 +42,63 @@ async function openPartOf(page) {
   return { first, last: m[2] ? Number(m[2]) - 1 : first, of: Number(m[3]), events: count(m[4]), total: count(m[5]) };
 }
 
+test('the timeline of a trace opened in parts: the whole trace around the part, the part zoomed in on opened', async () => {
+  const whole = gotraceJson('stats', TRACE);
+  const { page, problems } = await openPage(env.browser, env.site.url);
+  await smallParts(page);
+  await openFile(page, TRACE);
+  await page.waitForSelector('[data-testid=part-bar]', { timeout: 60_000 });
+  // Before the rest is read, the part's timeline.
+  await show(page, '#/timeline', '[data-testid=timeline-canvas]');
+  await page.waitForSelector('[data-testid=part-reading]', { state: 'detached', timeout: 60_000 });
+  await page.waitForSelector('[data-testid=timeline-overview-note]', { timeout: 60_000 });
+  assert.equal(await page.getAttribute('[data-testid=scope-note]', 'data-scope'), 'whole');
+  await timelineIdle(page);
+  const part = await openPartOf(page);
+  assert.equal(part.first, 0);
+  // It shows the part, in full; Fit shows the whole trace.
+  const inPart = await page.evaluate(() => window.__gotraceTimeline.view());
+  assert.equal(inPart.t0, whole.time.start);
+  assert.ok(inPart.t1 < whole.time.end, `${inPart.t1} < ${whole.time.end}`);
+  await page.evaluate(() => window.__gotraceTimeline.fit());
+  await page.waitForFunction((t) => window.__gotraceTimeline.view().t1 === t, whole.time.end);
+  await page.waitForTimeout(100);
+  await timelineIdle(page);
+  // The procs' and GC's slices and the counters go on to the trace's end, past the part.
+  const extent = (key) => page.evaluate((k) => {
+    const d = window.__gotraceTimeline.data(k);
+    return d && { first: d.start?.[0] ?? d.time[0], last: d.end?.[d.end.length - 1] ?? d.time[d.time.length - 1], n: (d.start ?? d.time).length };
+  }, key);
+  const late = whole.time.end - (whole.time.end - inPart.t1) * 0.05;
+  for (const key of ['proc:0', 'series:heap-alloc']) {
+    const got = await extent(key);
+    assert.ok(got && got.last >= late && got.n > 10, `${key}: ${JSON.stringify(got)}, the part ends at ${inPart.t1}`);
+  }
+  const gc = await extent('gc');
+  assert.ok(gc && gc.last > inPart.t1 + (whole.time.end - inPart.t1) / 2 && gc.n > 10, `gc: ${JSON.stringify(gc)}`);
+  // Zoomed in on time of another part, past what the whole trace's steps show: that part
+  // opens, the view kept.
+  const t0 = Math.round(whole.time.start + (whole.time.end - whole.time.start) * 0.8);
+  const t1 = t0 + Math.round((whole.time.end - whole.time.start) / 2000);
+  await page.evaluate(([a, b]) => { location.hash = `#/timeline?t0=${a}&t1=${b}`; }, [t0, t1]);
+  await page.waitForFunction(() => !/generations? 1\b/.test(document.querySelector('[data-testid=part-text]')?.textContent), null, { timeout: 60_000 });
+  const there = await openPartOf(page);
+  assert.ok(there.first > part.last, `generations ${there.first + 1}–${there.last + 1}`);
+  await page.waitForSelector('[data-testid=timeline-overview-note]', { timeout: 60_000 });
+  await timelineIdle(page);
+  const view = await page.evaluate(() => window.__gotraceTimeline.view());
+  assert.deepEqual([Math.round(view.t0), Math.round(view.t1)], [t0, t1]);
+  // In the part: its goroutines' lanes and the procs' every slice.
+  const proc = await extent('proc:0');
+  assert.ok(proc && proc.n > 0 && proc.first <= t1 && proc.last >= t0, JSON.stringify(proc));
+  // Only this part's: the part's timeline alone.
+  await page.click('[data-testid=scope-part]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=scope-note]')?.dataset.scope === 'open');
+  assert.equal(await page.locator('[data-testid=timeline-overview-note]').count(), 0);
+  assert.deepEqual(problems.errors, []);
+  await page.close();
+});
+
 test('a trace too large to hold whole opens in parts, each shown by every view', async () => {
   const whole = gotraceJson('stats', TRACE);
   const { page, problems } = await openPage(env.browser, env.site.url);
@@ -260,22 +317,29 @@ test('in parts, the goroutine, task, region, profile and MMU views show the whol
   await show(page, `#/task/${lateTask.id}`, '[data-testid=outside-part]');
   assert.match(await page.textContent('[data-testid=task-title]'), new RegExp(`${lateTask.id}$`));
   assert.equal(await page.locator('[data-testid=task-logs] tbody tr').count(), lateTask.logs.length);
+  // The whole trace's timeline there, on the task.
   await page.click('[data-testid=task-timeline-link]');
   await page.waitForSelector('[data-testid=timeline-canvas]');
-  await page.waitForSelector('[data-testid=outside-part]');
-  // Staying in this part lets the line go; the link offers the part again.
+  await page.waitForSelector('[data-testid=timeline-overview-note]', { timeout: 60_000 });
+  await timelineIdle(page);
+  assert.equal(await page.locator('[data-testid=outside-part]').count(), 0);
+  let view = await page.evaluate(() => window.__gotraceTimeline.view());
+  assert.ok(view.t0 <= lateTask.start && view.t1 >= lateTask.start, `${view.t0}–${view.t1} holds ${lateTask.start}`);
+  // The part's own timeline (Only this part's) offers the part of a range outside it;
+  // staying in this part lets the line go.
+  const range = [Math.round(view.t0), Math.round(view.t1)];
+  await page.locator('[data-testid=part-strip]').click({ position: { x: 1, y: 5 } });
+  await page.waitForFunction(() => /generations 1–/.test(document.querySelector('[data-testid=part-text]')?.textContent ?? ''), null, { timeout: 60_000 });
+  await show(page, `#/timeline?scope=part&t0=${range[0]}&t1=${range[1]}`, '[data-testid=outside-part]');
   await page.click('[data-testid=dismiss-outside-part]');
   await page.waitForSelector('[data-testid=outside-part]', { state: 'detached' });
   assert.match(await partText(page), /generations 1–/);
-  await show(page, `#/task/${lateTask.id}`, '[data-testid=outside-part]');
-  await page.click('[data-testid=task-timeline-link]');
-  await page.waitForSelector('[data-testid=timeline-canvas]');
-  await page.waitForSelector('[data-testid=outside-part]');
+  await show(page, `#/timeline?scope=part&t0=${range[0]}&t1=${range[1]}`, '[data-testid=outside-part]');
   await page.click('[data-testid=open-outside-part]');
   await page.waitForFunction(() => !/generations 1–/.test(document.querySelector('[data-testid=part-text]')?.textContent ?? ''), null, { timeout: 60_000 });
   await timelineIdle(page);
   assert.equal(await page.locator('[data-testid=outside-part]').count(), 0);
-  const view = await page.evaluate(() => window.__gotraceTimeline.view());
+  view = await page.evaluate(() => window.__gotraceTimeline.view());
   assert.ok(view.t0 <= lateTask.start && view.t1 >= lateTask.start, `${view.t0}–${view.t1} holds ${lateTask.start}`);
 
   // Summaries past the tab's budget are let go: the views show the part's, saying why.

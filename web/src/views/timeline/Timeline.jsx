@@ -146,7 +146,8 @@ function TimelineCanvas({ trace, list, query, part, onOutside }) {
   // Mutable view state: pan and zoom redraw without re-rendering the component.
   const v = useRef(null);
   if (!v.current) {
-    const [t0, t1] = clampSpan(num(query.t0), num(query.t1), start, end) ?? [start, end];
+    // Of the whole trace opened in parts, the part open at first.
+    const [t0, t1] = clampSpan(num(query.t0), num(query.t1), start, end) ?? (part ? [part.start, part.end] : [start, end]);
     v.current = {
       t0,
       t1,
