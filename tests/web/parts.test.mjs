@@ -95,6 +95,11 @@ test('the timeline of a trace opened in parts: the whole trace around the part, 
   await page.click('[data-testid=scope-part]');
   await page.waitForFunction(() => document.querySelector('[data-testid=scope-note]')?.dataset.scope === 'open');
   assert.equal(await page.locator('[data-testid=timeline-overview-note]').count(), 0);
+  // Opened whole instead: no part bar, every event in the timeline's trace.
+  await page.click('[data-testid=open-whole]');
+  await page.waitForSelector('[data-testid=part-bar]', { state: 'detached', timeout: 60_000 });
+  await show(page, '#/overview', '[data-testid=overview]');
+  assert.equal(count(await statOf(page, 'events')), whole.events);
   assert.deepEqual(problems.errors, []);
   await page.close();
 });

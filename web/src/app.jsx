@@ -18,7 +18,7 @@ export function App() {
   routeRef.current = route;
   // Another trace: the same view, without what named the one before (ids, times).
   const onNewTrace = () => navigate(viewOfAnyTrace(routeRef.current), {}, { replace: true });
-  const { opened, loading, error, setError, openBlob, openUrl, openPart, cancel } = useSession({ onNewTrace });
+  const { opened, loading, error, setError, openBlob, openUrl, openPart, openWhole, cancel } = useSession({ onNewTrace });
   const fileInput = useRef(null);
   const [dragging, setDragging] = useState(false);
 
@@ -101,7 +101,7 @@ export function App() {
       {error && <ErrorBanner error={error} onClose={() => setError(null)} />}
       {loading && <Progress name={loading.name} progress={loading.progress} onCancel={cancel} />}
       {ready && opened.info.parts && (
-        <PartBar parts={opened.info.parts} eventCount={opened.info.eventCount} bytes={opened.info.bytes} onOpenPart={openPart}
+        <PartBar parts={opened.info.parts} eventCount={opened.info.eventCount} bytes={opened.info.bytes} onOpenPart={openPart} onOpenWhole={openWhole}
           busy={loading !== null} />
       )}
       <main class="main">{body}</main>

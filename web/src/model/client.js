@@ -123,8 +123,8 @@ export class TraceClient {
    * before stays open until this one is read: if it cannot be, that one is still open.
    * info.trace numbers the new trace (for requestFor and OpenedTrace).
    */
-  async open(blob, { onProgress } = {}) {
-    const info = await this.#request('open', [blob], onProgress);
+  async open(blob, { onProgress, whole = false } = {}) {
+    const info = await this.#request('open', [blob, { whole }], onProgress);
     this.#traceId = info.trace;
     return info;
   }

@@ -77,9 +77,12 @@ export function useSession({ onNewTrace } = {}) {
     [client],
   );
 
+  // The file of the trace open (a trace opened in parts can be opened whole).
+  const blobRef = useRef(null);
   const openBlob = useCallback(
     async (blob, name, { source = 'file' } = {}) => {
       dropLoad();
+      blobRef.current = blob;
       const shown = await load(
         name,
         { phase: 'reading', bytesDone: 0, bytesTotal: blob.size },
@@ -139,6 +142,20 @@ export function useSession({ onNewTrace } = {}) {
     [client, opened, load],
   );
 
+  // A trace opened in parts, opened whole instead: every view then shows all of it in
+  // full (the timeline's every track, critical paths, SQL), in more time and memory.
+  const openWhole = useCallback(async () => {
+    const blob = blobRef.current;
+    if (!opened?.info.parts || !blob || loadingRef.current) return;
+    const { name } = opened;
+    await load(
+      name,
+      { phase: 'reading', bytesDone: 0, bytesTotal: blob.size },
+      (onProgress) => client.open(blob, { onProgress, whole: true }),
+      `Could not open ${name} whole`,
+    );
+  }, [client, opened, load]);
+
   // A trace opened in parts is read on in the background: what the part bar and the
   // overview show of it (generations, stats) follows, once a second until it is read.
   useEffect(() => {
@@ -186,7 +203,7 @@ export function useSession({ onNewTrace } = {}) {
     }
   }, []);
 
-  return { client, opened, loading, error, setError, openBlob, openUrl, openPart, cancel };
+  return { client, opened, loading, error, setError, openBlob, openUrl, openPart, openWhole, cancel };
 }
 
 // Keeps ?url= in the address in step with what is open (a reload fetches it again).

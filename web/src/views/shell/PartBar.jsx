@@ -4,8 +4,9 @@
 // the one that begins at a generation clicked.
 import { formatCount, formatDuration } from '../../model/format.js';
 import { navigate, parseHash } from '../../model/router.js';
+import { WHOLE_AT_MOST } from '../../model/parts.js';
 
-export function PartBar({ parts, eventCount, bytes, onOpenPart, busy }) {
+export function PartBar({ parts, eventCount, bytes, onOpenPart, onOpenWhole, busy }) {
   const { generations: gens, first, last, stats, complete } = parts;
   const bytesRead = gens.reduce((n, g) => n + g.bytes, 0);
   const t0 = gens[0].start;
@@ -44,6 +45,15 @@ export function PartBar({ parts, eventCount, bytes, onOpenPart, busy }) {
         {formatCount(stats.events)} events{complete ? '' : ' read so far'}. The trace is too large to hold whole: the
         timeline, goroutine, task, region, profile and MMU views show all of it once it is read (the timeline this part
         in full detail), the others this part.
+        {onOpenWhole && bytes <= WHOLE_AT_MOST && (
+          <>
+            {' '}
+            <button type="button" class="link-button" data-testid="open-whole" disabled={busy} onClick={onOpenWhole}
+              title="Every view then shows all of the trace in full (critical paths and SQL too), in more time and memory">
+              Open it whole
+            </button>
+          </>
+        )}
         {!complete && (
           <span class="muted" data-testid="part-reading">
             {' '}
