@@ -6,6 +6,8 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <memory>
 #include <string>
 
@@ -106,6 +108,7 @@ TEST_CASE("the streamed overview's buckets are the whole timeline's", "[streamed
     }
   }
   // Traces of many generations let go of their first events; long ones widen the buckets.
+  // (Goroutine groups: below.)
   CHECK(traces >= 80);
   CHECK(released >= 25);
   CHECK(halved >= 50);
@@ -113,4 +116,47 @@ TEST_CASE("the streamed overview's buckets are the whole timeline's", "[streamed
   CHECK(series_checked >= 10000);
   WARN("traces " << traces << ", released " << released << ", widened " << halved << ", buckets " << buckets_checked
                  << " (busy " << busy << "), series " << series_checked);
+}
+
+// The goroutine groups' time in each state, all groups together, is the time the whole
+// trace's goroutines spent in it: the whole index's activity of every goroutine.
+TEST_CASE("the streamed overview's goroutine groups hold every goroutine's time", "[streamed][timeline]") {
+  const auto paths = every_trace_path();
+  REQUIRE(paths.size() >= 80);
+  size_t checked = 0, busy = 0, grouped = 0;
+  for (const std::string& path : paths) {
+    INFO(path);
+    const std::vector<uint8_t> bytes = read_bytes(path);
+    ReadResult whole = read_trace(bytes);
+    if (whole.store.size() == 0) continue;
+    const TimelineIndex index = build_timeline_index(whole.store);
+    index.build_goroutine_lanes();
+    const auto ids = index.ids(TrackKind::Goroutine);
+    const std::vector<GoID> all(ids.begin(), ids.end());
+    ReadResult streamed;
+    const auto overview = read_streamed_to(bytes, streamed, [](const EventStore& s) { return std::make_unique<TimelineOverview>(s); });
+    overview->finish();
+    const std::vector<std::string_view> groups = overview->groups();
+    if (groups.size() > 1) grouped++;
+    const Time w = overview->bucket_ns();
+    for (size_t b : some_buckets(*overview, 24)) {
+      INFO("bucket " << b);
+      const Time from = overview->start() + static_cast<Time>(b) * w;
+      const TimelineView view{from, from + w, 1};
+      const GroupActivity want = query_group_activity(index, all, view);
+      for (SliceState state : {SliceState::Running, SliceState::Runnable, SliceState::Waiting, SliceState::Syscall}) {
+        INFO(to_string(state));
+        double got = 0;
+        for (std::string_view g : groups) got += overview->group_activity(g, view).in[static_cast<size_t>(state)][0];
+        const double expected = want.in[static_cast<size_t>(state)][0];
+        // Goroutine-nanoseconds: the groups' are kept in floats.
+        CHECK(std::abs(got - expected) * static_cast<double>(w) <= 1000 + expected * static_cast<double>(w) * 1e-5);
+        checked++;
+        if (expected > 0) busy++;
+      }
+    }
+  }
+  CHECK(grouped >= 80);
+  CHECK(busy >= 2000);
+  WARN("group buckets checked " << checked << " (busy " << busy << "), traces with several groups " << grouped);
 }

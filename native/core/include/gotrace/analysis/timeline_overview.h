@@ -1,20 +1,23 @@
 // The whole trace's timeline zoomed out, made in one streamed read (streamed_read.h): what
-// its proc, thread, GC, STW and sweep tracks and its series show, in at most kBuckets
-// buckets of one width over the trace (the width doubles as the read goes on), so that a
-// trace too large to hold whole is drawn whole at a glance. A bucket keeps what the
-// timeline index's merged rectangles say of its slices (the time in each state, from the
-// first one's start to the last one's end, how many begin there, the longest one's
-// detail) and a series' extremes and last value. The index's state rules make it
-// (timeline_rules.h), over the same events, so each bucket's times are those of the
-// whole trace's index over the bucket. Zoomed in further than a bucket a pixel, a viewer
-// reads the generations there instead.
+// its proc, thread, GC, STW and sweep tracks, its series and its goroutine groups show, in
+// at most kBuckets buckets of one width over the trace (the width doubles as the read goes
+// on), so that a trace too large to hold whole is drawn whole at a glance. A bucket keeps
+// what the timeline index's merged rectangles say of its slices (the time in each state,
+// from the first one's start to the last one's end, how many begin there, the longest
+// one's detail), a series' extremes and last value, and a goroutine group's time in each
+// state. The index's state rules make it (timeline_rules.h), over the same events, so each
+// bucket's times are those of the whole trace's index over the bucket. Zoomed in further
+// than a bucket a pixel, a viewer reads the generations there instead.
 #pragma once
 
 #include <cstddef>
 #include <memory>
 #include <vector>
 
+#include <string_view>
+
 #include "gotrace/analysis/timeline.h"
+#include "gotrace/analysis/timeline_group.h"
 #include "gotrace/analysis/timeline_query.h"
 
 namespace gotrace::analysis {
@@ -51,6 +54,11 @@ class TimelineOverview {
   // has none here), or an overview that stopped short, is a runtime_error.
   SliceRects slices(Track track, const TimelineView& view) const;
   SeriesPoints series(SeriesKind kind, const TimelineView& view) const;
+  // The goroutine groups (by start function, as list_tracks groups them; at most 512), and
+  // a group's activity as query_group_activity gives it, each bucket's times spread evenly
+  // over it. A goroutine's time counts for the start function it had when the time ended.
+  std::vector<std::string_view> groups() const;
+  GroupActivity group_activity(std::string_view group, const TimelineView& view) const;
 
   // Bytes held.
   size_t memory() const;

@@ -8,7 +8,9 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 
+#include "gotrace/analysis/timeline_group.h"
 #include "timeline_rules.h"
 
 namespace gotrace::analysis {
@@ -56,6 +58,19 @@ struct SeriesBucket {
   int64_t lo = 0, hi = 0, last = 0;
 };
 
+// A goroutine alive now: its start function (the rules name it) and its state since when.
+struct LiveGoroutine {
+  uint32_t func = 0;
+  int slot = kGap;  // GoroutineFamily's
+  Time since = 0;
+};
+
+// A group's buckets: its goroutines' time in each of GoroutineFamily's states.
+using GroupBucket = std::array<float, GoroutineFamily::kStates.size()>;
+// Groups kept at most (each up to kBuckets buckets); goroutines of more start functions
+// than this are not drawn outside a part.
+constexpr size_t kMostGroups = 512;
+
 }  // namespace
 
 struct OverviewData {
@@ -68,6 +83,16 @@ struct OverviewData {
   std::array<IdMap<uint32_t, ~uint32_t{0}>, kTrackKinds> track_of;
   SeriesValues values{};
   std::array<std::vector<SeriesBucket>, kSeriesKinds> series;
+  // The goroutines alive and their groups (by start function, as the timeline's list of
+  // tracks groups them), each group's buckets.
+  FlatMap<LiveGoroutine> live;
+  std::vector<uint32_t> group_of_func;  // StringID -> group (kNoGroup: not looked up yet)
+  std::unordered_map<std::string_view, uint32_t> group_of_name;
+  std::vector<std::string_view> group_names;
+  std::vector<std::vector<GroupBucket>> groups;
+  static constexpr uint32_t kNoGroup = ~uint32_t{0};
+  Time now = 0;      // the event being read's time,
+  size_t event = 0;  // and index
 
   explicit OverviewData(const EventStore& s) : store(s) {}
 
@@ -92,6 +117,15 @@ struct OverviewData {
         }
         b.resize((b.size() + 1) / 2);
       }
+    }
+    for (auto& g : groups) {
+      for (size_t i = 0; 2 * i < g.size(); i++) {
+        GroupBucket m = g[2 * i];
+        if (2 * i + 1 < g.size())
+          for (size_t k = 0; k < m.size(); k++) m[k] += g[2 * i + 1][k];
+        g[i] = m;
+      }
+      g.resize((g.size() + 1) / 2);
     }
     for (auto& s : series) {
       for (size_t i = 0; 2 * i < s.size(); i++) {
@@ -164,6 +198,59 @@ struct OverviewData {
         if (tr.seen && tr.slot != kGap) add_slice(tr, tr.since, last, tr.slot, tr.detail);
         tr.slot = kGap;
       }
+    live.for_each([&](uint64_t, LiveGoroutine& g) {
+      if (g.slot != kGap) add_group_time(g.func, g.since, last, g.slot);
+    });
+    live.clear();
+  }
+
+  uint32_t group_of(uint32_t func) {
+    if (func >= group_of_func.size()) group_of_func.resize(func + 1, kNoGroup);
+    uint32_t& g = group_of_func[func];
+    if (g != kNoGroup) return g;
+    const std::string_view name = func == 0 ? std::string_view{} : store.strings.get(func);
+    auto it = group_of_name.find(name);
+    if (it != group_of_name.end()) return g = it->second;
+    if (groups.size() >= kMostGroups) return kNoGroup;  // stays unlooked-up: cheap to ask again
+    g = static_cast<uint32_t>(groups.size());
+    group_of_name.emplace(name, g);
+    group_names.push_back(name);
+    groups.emplace_back();
+    return g;
+  }
+
+  // [a, b) of a goroutine of start function `func` in state `slot`, spread over its group's buckets.
+  void add_group_time(uint32_t func, Time a, Time b, int slot) {
+    if (b <= a) return;
+    const uint32_t g = group_of(func);
+    if (g == kNoGroup) return;
+    std::vector<GroupBucket>& buckets = groups[g];
+    const size_t first = bucket_of(a), final = bucket_of(b - 1);
+    if (buckets.size() <= final) buckets.resize(final + 1, GroupBucket{});
+    for (size_t i = first; i <= final; i++) {
+      const Time bs = origin + static_cast<Time>(i) * width;
+      buckets[i][static_cast<size_t>(slot)] += static_cast<float>(std::min(b, bs + width) - std::max(a, bs));
+    }
+  }
+
+  // A goroutine's transition (before the rules name it): the slice it ends goes to its group.
+  void goroutine_changed(const StateTransition& st) {
+    if (st.resource.kind != ResourceKind::Goroutine || st.old_state == st.new_state) return;
+    const GoID g = st.resource.id;
+    bool first = false;
+    LiveGoroutine* lg = live.find(static_cast<uint64_t>(g));
+    if (lg && lg->slot != kGap) add_group_time(lg->func, lg->since, now, lg->slot);
+    if (st.go_to() == GoState::NotExist) {
+      if (lg) live.erase(static_cast<uint64_t>(g));
+      return;
+    }
+    if (!lg) {
+      lg = live.try_emplace(static_cast<uint64_t>(g)).first;
+      *lg = LiveGoroutine{};
+      first = true;
+    }
+    lg->slot = GoroutineFamily::slot_of(st.go_to());
+    lg->since = first && GoroutineFamily::backdated(store, static_cast<uint32_t>(event)) ? origin : now;
   }
 
   // The series at event i, before its change: buckets up to its time exist.
@@ -199,11 +286,16 @@ class OverviewTracks {
   void emit(int64_t id, uint32_t e) {
     if (kept_) d_->change(kind_, id, e);
   }
+  // A goroutine's start function, where the rules name it (goroutine_changed made it live).
+  uint32_t& aux(int64_t id) {
+    if (kind_ != TrackKind::Goroutine) return unused_;
+    LiveGoroutine* g = d_->live.find(static_cast<uint64_t>(id));
+    return g ? g->func : unused_;
+  }
   void note(int64_t id) {
     if (kept_) d_->track(kind_, id);
   }
   void retire(int64_t) {}
-  uint32_t& aux(int64_t) { return unused_; }  // goroutines' start functions: not kept
 
  private:
   OverviewData* d_ = nullptr;
@@ -215,9 +307,16 @@ class OverviewTracks {
 class OverviewSeries {
  public:
   explicit OverviewSeries(OverviewData& d) : d_(d) {}
-  void before(size_t i) { d_.series_at(d_.store.time(i)); }
+  void before(size_t i) {
+    d_.now = d_.store.time(i);
+    d_.event = i;
+    d_.series_at(d_.now);
+  }
   void metric(uint8_t type, uint64_t value) { d_.series_changed(apply_series_metric(type, value, d_.values)); }
-  void transition(const StateTransition& st) { d_.series_changed(apply_series_transition(st, d_.values)); }
+  void transition(const StateTransition& st) {
+    d_.series_changed(apply_series_transition(st, d_.values));
+    d_.goroutine_changed(st);
+  }
   void after(size_t) {}
   void finish() {}
 
@@ -375,12 +474,48 @@ SeriesPoints TimelineOverview::series(SeriesKind kind, const TimelineView& view)
   return out;
 }
 
+std::vector<std::string_view> TimelineOverview::groups() const { return s_->data.group_names; }
+
+GroupActivity TimelineOverview::group_activity(std::string_view name, const TimelineView& view) const {
+  if (!s_->data.error.empty()) throw std::runtime_error(s_->data.error);
+  const OverviewData& d = s_->data;
+  GroupActivity out;
+  const uint32_t pixels = std::max<uint32_t>(1, view.pixels);
+  out.from = view.from;
+  out.ns_per_pixel = std::max(1.0, static_cast<double>(view.to - view.from)) / pixels;
+  for (auto& column : out.in) column.assign(pixels, 0.0);
+  auto it = d.group_of_name.find(name);
+  if (it == d.group_of_name.end() || view.to <= view.from) return out;
+  const std::vector<GroupBucket>& buckets = d.groups[it->second];
+  const double npp = out.ns_per_pixel;
+  // Each bucket's times spread evenly over it, each pixel taking its share.
+  for (size_t b = d.bucket_of(view.from); b < buckets.size(); b++) {
+    const Time bs = d.origin + static_cast<Time>(b) * d.width, be = bs + d.width;
+    if (bs >= view.to) break;
+    const double a = static_cast<double>(std::max(bs, view.from) - view.from);
+    const double z = static_cast<double>(std::min(be, view.to) - view.from);
+    const auto p0 = static_cast<int64_t>(a / npp);
+    const auto p1 = std::min<int64_t>(pixels - 1, static_cast<int64_t>(std::ceil(z / npp)) - 1);
+    for (int64_t p = std::max<int64_t>(0, p0); p <= p1; p++) {
+      const double o = std::min(z, static_cast<double>(p + 1) * npp) - std::max(a, static_cast<double>(p) * npp);
+      if (o <= 0) continue;
+      for (size_t k = 0; k < GoroutineFamily::kStates.size(); k++) {
+        const double t = buckets[b][k];
+        const size_t state = static_cast<size_t>(GoroutineFamily::kStates[k]);
+        if (t > 0) out.in[state][static_cast<size_t>(p)] += t * o / (static_cast<double>(d.width) * npp);
+      }
+    }
+  }
+  return out;
+}
+
 size_t TimelineOverview::memory() const {
   const OverviewData& d = s_->data;
   size_t bytes = 0;
   for (const auto& kind : d.tracks)
     for (const OverviewTrack& t : kind) bytes += sizeof(OverviewTrack) + t.buckets.capacity() * sizeof(Bucket);
   for (const auto& s : d.series) bytes += s.capacity() * sizeof(SeriesBucket);
+  for (const auto& g : d.groups) bytes += g.capacity() * sizeof(GroupBucket);
   return bytes;
 }
 
