@@ -425,8 +425,9 @@ class WasmTraceIndex {
       return to_js(timeline_overview_query(overview_, result_.store, kind, id, arg, t0, t1, pixels));
     });
   }
-  // {start, end, bucket}: the whole timeline's first and last event's time and its
-  // detail (ns per bucket), or {"error"} until the read is over.
+  // {start, end, bucket, bytes, groups}: the whole timeline's first and last event's time,
+  // its detail (ns per bucket), what it holds, and its goroutine groups' names; {"error"}
+  // until the read is over.
   val timeline_extent() {
     return guard([&] {
       if (!overview_.finished()) throw TraceError("the trace is still being read: its whole timeline is made as it is read");
@@ -435,6 +436,9 @@ class WasmTraceIndex {
       o.set("end", static_cast<double>(overview_.end()));
       o.set("bucket", static_cast<double>(overview_.bucket_ns()));
       o.set("bytes", static_cast<double>(overview_.memory()));
+      val groups = val::array();
+      for (std::string_view g : overview_.groups()) groups.call<void>("push", std::string(g));
+      o.set("groups", groups);
       return o;
     });
   }

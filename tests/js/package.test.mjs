@@ -255,7 +255,7 @@ test('openTraceIndex: the whole trace\'s stats, and any run of its generations o
 test('TraceIndex.timeline: the whole trace zoomed out, each bucket as the whole Trace has it', async () => {
   // Every v2 corpus trace and a stress trace of 700 generations: over up to 40 buckets of
   // each, every proc, thread, GC and STW track's time in each state is the whole trace's
-  // there, and each counter's value at the bucket's end.
+  // there, so is the goroutine groups' together, and each counter's value at the bucket's end.
   const files = [...v2Traces().map((n) => path.join(corpus, n)), path.join(corpusDir, 'newest/go127-gomaxprocs.stress.trace')];
   let buckets = 0;
   let busy = 0;
@@ -281,6 +281,14 @@ test('TraceIndex.timeline: the whole trace zoomed out, each bucket as the whole 
         assert.deepEqual(sum(got.timeIn), sum(want.timeIn), `${name}: ${track.kind} ${track.id ?? ''} bucket ${b}`);
         buckets++;
         if (want.start.length) busy++;
+      }
+      // Each goroutine group's activity, all goroutines together, is the whole trace's.
+      const activity = extent.groups.map((name) => index.timeline({ kind: 'group', name }, a, z, 1));
+      const groups = list.goroutines.groups.map((_, id) => whole.timeline({ kind: 'group', id }, a, z, 1));
+      for (const state of ['running', 'runnable', 'waiting', 'syscall']) {
+        const got = activity.reduce((n, g) => n + g[state][0], 0);
+        const want = groups.reduce((n, g) => n + g[state][0], 0);
+        assert.ok(Math.abs(got - want) * extent.bucket <= 1000 + want * extent.bucket * 1e-5, `${name}: ${state} bucket ${b}: ${got} vs ${want}`);
       }
       for (const series of ['goroutines-running', 'heap-alloc']) {
         const got = index.timeline({ kind: 'series', name: series }, a, z, 1);

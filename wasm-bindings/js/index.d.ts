@@ -698,10 +698,11 @@ export declare class TraceIndex {
   readonly summaryError: string;
   /** The whole trace's MMU, of the default flags only (others throw): as Trace.mmu(). */
   mmu(...args: Parameters<Trace['mmu']>): ReturnType<Trace['mmu']>;
-  /** The whole trace's timeline zoomed out (proc, thread, gc, stw, sweep tracks and the
-   *  series), at timelineExtent().bucket ns of detail: as Trace.timeline(). */
+  /** The whole trace's timeline zoomed out (proc, thread, gc, stw, sweep tracks, the series
+   *  and the goroutine groups, {kind: 'group', name}), at timelineExtent().bucket ns of
+   *  detail: as Trace.timeline(). */
   timeline(...args: Parameters<Trace['timeline']>): ReturnType<Trace['timeline']>;
-  timelineExtent(): { start: number; end: number; bucket: number; bytes: number };
+  timelineExtent(): { start: number; end: number; bucket: number; bytes: number; groups: string[] };
   /** Reads up to `generations` more of the second read that makes the whole trace's
    *  profiles, once the first read is over: false once they are made (or cannot be). */
   advanceProfiles(generations?: number): boolean;

@@ -755,10 +755,12 @@ export class TraceIndex {
 
   /**
    * The whole trace's timeline zoomed out, made as the index read it: Trace.timeline()'s
-   * answer for the proc, thread, gc, stw and sweep tracks and the series, at the detail of
+   * answer for the proc, thread, gc, stw and sweep tracks, the series and the goroutine
+   * groups (a track {kind: 'group', name}: the start function, as tracks() names the
+   * groups; at most 512 groups are kept, and `size` is 0), at the detail of
    * timelineExtent().bucket ns (a rectangle or a point per bucket in view, or per pixel
    * where buckets are narrower; the times in each state are the whole trace's over each
-   * bucket). Other tracks (goroutines, groups, tasks, instants, wake-ups) are an Error: a
+   * bucket). Other tracks (goroutines, tasks, instants, wake-ups) are an Error: a
    * part of the trace (openPart) has them. An Error while the read goes on.
    */
   timeline(track, t0, t1, pixels) {
@@ -768,12 +770,13 @@ export class TraceIndex {
     if (!Number.isInteger(pixels) || pixels < 1) throw new Error('pixels must be a positive integer');
     const id = track.id ?? 0;
     if (typeof id !== 'number') throw new TypeError('a track id is a number');
-    const arg = track.kind === 'series' ? String(track.name ?? '') : '';
+    const arg = track.kind === 'series' || track.kind === 'group' ? String(track.name ?? '') : '';
     return unwrap(this.#live().timeline(track.kind, id, arg, t0, t1, pixels));
   }
 
-  /** {start, end, bucket, bytes}: the whole timeline's first and last event's time (ns),
-   *  the width of its buckets (ns), and the bytes it holds; an Error while the read goes on. */
+  /** {start, end, bucket, bytes, groups}: the whole timeline's first and last event's time
+   *  (ns), the width of its buckets (ns), the bytes it holds, and its goroutine groups'
+   *  names; an Error while the read goes on. */
   timelineExtent() {
     return unwrap(this.#live().timelineExtent());
   }

@@ -76,6 +76,18 @@ Value slices_value(const EventStore& s, TrackKind k, SliceRects& r) {
   return out;
 }
 
+// A group's activity as timeline() gives it (`size`: its goroutines).
+Value activity_value(GroupActivity& r, size_t size) {
+  Value out = Value::object();
+  out.set("type", "activity");
+  out.set("from", static_cast<double>(r.from));
+  out.set("step", r.ns_per_pixel);
+  out.set("size", static_cast<double>(size));
+  for (SliceState st : {SliceState::Running, SliceState::Runnable, SliceState::Waiting, SliceState::Syscall})
+    out.set(std::string(to_string(st)), std::move(r.in[static_cast<size_t>(st)]));
+  return out;
+}
+
 Value series_value(SeriesPoints& r) {
   Value out = Value::object();
   out.set("type", "series");
@@ -116,9 +128,13 @@ Value timeline_overview_query(const TimelineOverview& o, const EventStore& s, st
     SeriesPoints r = o.series(series_kind(arg), v);
     return series_value(r);
   }
+  if (kind == "group") {  // `arg`: the group's name (its start function)
+    GroupActivity r = o.group_activity(arg, v);
+    return activity_value(r, 0);
+  }
   const auto k = slice_track_kind(kind);
   if (!k || !o.has(*k)) {
-    throw std::runtime_error("the whole trace's timeline has proc, thread, gc, stw and sweep tracks and the series, not '" +
+    throw std::runtime_error("the whole trace's timeline has proc, thread, gc, stw and sweep tracks, the series and the goroutine groups, not '" +
                              std::string(kind) + "' (open the part that holds the time for it)");
   }
   SliceRects r = o.slices({*k, static_cast<int64_t>(id)}, v);
@@ -316,12 +332,7 @@ Value TraceSession::timeline_query(std::string_view kind, double id, std::string
     if (!(id >= 0) || id >= static_cast<double>(members.size()))
       throw std::runtime_error("no goroutine group " + std::to_string(static_cast<long long>(id)));
     GroupActivity r = query_group_activity(index, members[static_cast<size_t>(id)], v);
-    out.set("type", "activity");
-    out.set("from", static_cast<double>(r.from));
-    out.set("step", r.ns_per_pixel);
-    out.set("size", static_cast<double>(members[static_cast<size_t>(id)].size()));
-    for (SliceState st : {SliceState::Running, SliceState::Runnable, SliceState::Waiting, SliceState::Syscall})
-      out.set(std::string(to_string(st)), std::move(r.in[static_cast<size_t>(st)]));
+    out = activity_value(r, members[static_cast<size_t>(id)].size());
   } else if (kind == "edges") {
     const uint32_t lim = limit >= 0 ? static_cast<uint32_t>(std::min(limit, 4e9)) : v.pixels * 2;
     WakeEdges r = query_wake_edges(index, v, lim);

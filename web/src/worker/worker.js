@@ -296,24 +296,37 @@ const methods = {
 };
 
 // The tracks the index's zoomed-out timeline has (TraceIndex.timeline).
-const OVERVIEW_TRACKS = new Set(['proc', 'thread', 'gc', 'stw', 'sweep', 'series']);
+const OVERVIEW_TRACKS = new Set(['proc', 'thread', 'gc', 'stw', 'sweep', 'series', 'group']);
+
+// The part's goroutine groups' names (a group track's id numbers them; the index names them).
+const partGroups = new WeakMap();
+function groupName(t, id) {
+  if (!partGroups.has(t)) partGroups.set(t, t.tracks().goroutines.groups);
+  return partGroups.get(t)[id];
+}
 
 // One timeline query of the whole trace opened in parts: before and after the part open,
-// the index's; within it, the part's, at the same pixels per ns.
+// the index's; within it, the part's. The part's bounds are put on the view's pixels, so
+// that a group's activity (a column per pixel) lines up.
 function wholeTimeline([track, t0, t1, pixels]) {
   if (!OVERVIEW_TRACKS.has(track.kind)) return trace.timeline(track, t0, t1, pixels);
   const gens = index.generations;
   const { first, last } = openInfo.parts;
-  const [ps, pe] = [gens[first].start, gens[last].end + 1];
   const perPixel = (t1 - t0) / pixels;
+  const pixelOf = (t) => Math.min(pixels, Math.max(0, Math.round((t - t0) / perPixel)));
+  const [inPart, pastPart] = [pixelOf(gens[first].start), pixelOf(gens[last].end + 1)];
+  const ofIndex = track.kind === 'group' ? { kind: 'group', name: groupName(trace, track.id) } : track;
   const pieces = [];
-  const piece = (source, a, b) => {
-    if (b > a) pieces.push(source.timeline(track, a, b, Math.max(1, Math.round((b - a) / perPixel))));
+  const piece = (source, asked, a, b) => {
+    if (b > a) pieces.push(source.timeline(asked, t0 + a * perPixel, t0 + b * perPixel, b - a));
   };
-  piece(index, t0, Math.min(t1, ps));
-  piece(trace, Math.max(t0, ps), Math.min(t1, pe));
-  piece(index, Math.max(t0, pe), t1);
-  return pieces.length ? joinTimelines(pieces) : trace.timeline(track, t0, t1, pixels);
+  piece(index, ofIndex, 0, inPart);
+  piece(trace, track, inPart, pastPart);
+  piece(index, ofIndex, pastPart, pixels);
+  const joined = joinTimelines(pieces);
+  // An activity's figures: the part's group size, over the whole view's pixels.
+  if (joined.type === 'activity') Object.assign(joined, { from: t0, step: perPixel, size: Math.max(...pieces.map((p) => p.size)) });
+  return joined;
 }
 
 // Answers of one track over consecutive times as one: their columns end to end, the

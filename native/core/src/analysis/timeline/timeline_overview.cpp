@@ -239,6 +239,13 @@ struct OverviewData {
     const GoID g = st.resource.id;
     bool first = false;
     LiveGoroutine* lg = live.find(static_cast<uint64_t>(g));
+    // Named here as the rules then name it (their name()), so that the time before the
+    // first stack counts for the start function it shows, as the index counts it.
+    if (lg && lg->func == 0 && st.go_from() != GoState::NotExist && st.go_from() != GoState::Undetermined &&
+        st.has_stack && st.stack != 0) {
+      auto frames = store.stacks.frames(st.stack);
+      if (!frames.empty()) lg->func = store.stacks.frame(frames.back()).func;
+    }
     if (lg && lg->slot != kGap) add_group_time(lg->func, lg->since, now, lg->slot);
     if (st.go_to() == GoState::NotExist) {
       if (lg) live.erase(static_cast<uint64_t>(g));
