@@ -95,8 +95,14 @@ test('the timeline of a trace opened in parts: the whole trace around the part, 
   await page.click('[data-testid=scope-part]');
   await page.waitForFunction(() => document.querySelector('[data-testid=scope-note]')?.dataset.scope === 'open');
   assert.equal(await page.locator('[data-testid=timeline-overview-note]').count(), 0);
-  // Opened whole instead: no part bar, every event in the timeline's trace.
-  await page.click('[data-testid=open-whole]');
+  // Critical paths and SQL need every event held: they say they show the part, and offer
+  // the trace whole (as the part bar does). Opened whole: no part bar, every event there.
+  assert.equal(await page.locator('[data-testid=open-whole]').count(), 1);
+  await show(page, '#/critical-path?goroutine=1', '[data-testid=critical-path-view]');
+  assert.match(await page.textContent('[data-testid=scope-note]'), /This part's critical paths \(generations? [\d–]+ of \d+\)\. The whole trace's need all its events held/);
+  await show(page, '#/sql', '[data-testid=sql-view]');
+  assert.match(await page.textContent('[data-testid=scope-note]'), /This part's tables/);
+  await page.click('[data-testid=scope-open-whole]');
   await page.waitForSelector('[data-testid=part-bar]', { state: 'detached', timeout: 60_000 });
   await show(page, '#/overview', '[data-testid=overview]');
   assert.equal(count(await statOf(page, 'events')), whole.events);
@@ -333,8 +339,11 @@ test('in parts, the goroutine, task, region, profile and MMU views show the whol
   // The part's own timeline (Only this part's) offers the part of a range outside it;
   // staying in this part lets the line go.
   const range = [Math.round(view.t0), Math.round(view.t1)];
+  // (Once the timeline has settled: zoomed in on another part's time, it opens that part.)
+  await page.waitForTimeout(600);
+  await page.waitForFunction(() => !window.__gotraceBusy(), null, { timeout: 60_000 });
   await page.locator('[data-testid=part-strip]').click({ position: { x: 1, y: 5 } });
-  await page.waitForFunction(() => /generations 1–/.test(document.querySelector('[data-testid=part-text]')?.textContent ?? ''), null, { timeout: 60_000 });
+  await page.waitForFunction(() => /generations 1–/.test(document.querySelector('[data-testid=part-text]')?.textContent ?? '') && !window.__gotraceBusy(), null, { timeout: 60_000 });
   await show(page, `#/timeline?scope=part&t0=${range[0]}&t1=${range[1]}`, '[data-testid=outside-part]');
   await page.click('[data-testid=dismiss-outside-part]');
   await page.waitForSelector('[data-testid=outside-part]', { state: 'detached' });

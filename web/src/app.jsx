@@ -70,7 +70,7 @@ export function App() {
   const ready = opened !== null;
   let body;
   if (ready) {
-    body = <RouteView key={opened.serial} route={route} trace={opened.trace} info={opened.info} openPart={openPart} />;
+    body = <RouteView key={opened.serial} route={route} trace={opened.trace} info={opened.info} openPart={openPart} openWhole={openWhole} />;
   } else {
     body = <Welcome onPick={pick} onSample={openSample} loading={loading !== null} />;
   }
@@ -136,12 +136,12 @@ function viewOfAnyTrace(route) {
   return r.tabPath ?? route.path;
 }
 
-function RouteView({ route, trace, info, openPart }) {
+function RouteView({ route, trace, info, openPart, openWhole }) {
   for (const r of routes) {
     const params = match(r.path, route.segments);
     if (params) {
       const View = r.view;
-      return <View trace={trace} info={info} params={params} query={route.query} route={route} openPart={openPart} />;
+      return <View trace={trace} info={info} params={params} query={route.query} route={route} openPart={openPart} openWhole={openWhole} />;
     }
   }
   return (

@@ -7,6 +7,7 @@ import { TraceClient, CancelledError } from './client.js';
 import { OpenedTrace } from './openedTrace.js';
 import { rememberFile, recallFile } from './recent.js';
 import { formatBytes } from './format.js';
+import { navigate, parseHash } from './router.js';
 
 /**
  * onNewTrace(): called as a trace the person chose is shown, not one reopened on start
@@ -127,10 +128,12 @@ export function useSession({ onNewTrace } = {}) {
   // Another part of a trace opened in parts: shown in place of the part open, in the
   // same view (its ids and times may not be in the new part: the views say so).
   // Generations [first, last], or (one of them null) the part that begins at `first` or
-  // ends at `last`, as the worker chooses it.
+  // ends at `last`, as the worker chooses it. `timeline`: [t0, t1], the timeline's span to
+  // show in it (put in the address, unless another load is under way and this one is not made).
   const openPart = useCallback(
-    async (first, last) => {
+    async (first, last, { timeline } = {}) => {
       if (!opened?.info.parts || loadingRef.current) return;
+      if (timeline) navigate('/timeline', { ...parseHash().query, t0: Math.round(timeline[0]), t1: Math.round(timeline[1]) }, { replace: true });
       const { name } = opened;
       await load(
         name,

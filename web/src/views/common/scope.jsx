@@ -5,6 +5,20 @@
 import { href } from '../../model/router.js';
 import { generationAt } from '../../model/parts.js';
 import { formatDuration } from '../../model/format.js';
+import { WHOLE_AT_MOST } from '../../model/parts.js';
+
+/** Of a view that shows the part of a trace opened in parts (its answers need every event
+ *  held): says so, and offers to open the trace whole where it is small enough. */
+export function PartOnlyNote({ info, route, what, openWhole }) {
+  if (!info?.parts) return null;
+  const canWhole = openWhole && info.bytes <= WHOLE_AT_MOST;
+  return (
+    <ScopeNote info={info} route={route} scope="open" what={what} summaries={false}
+      unavailable={<>The whole trace's need all its events held, which this tab does not.{canWhole && (
+        <>{' '}<button type="button" class="link-button" data-testid="scope-open-whole" onClick={openWhole}>Open it whole</button></>
+      )}</>} />
+  );
+}
 
 // `summaries`: whether the view's whole-trace answers are the summaries (not the MMU's).
 export function scopeOf(info, query, { summaries = true } = {}) {

@@ -5,6 +5,7 @@ import { cached, statsOf } from '../../model/queries.js';
 import { Pending, useAsync } from '../common/query.jsx';
 import { SortableTable } from '../common/SortableTable.jsx';
 import { PathChart } from './PathChart.jsx';
+import { PartOnlyNote } from '../common/scope.jsx';
 import { categoryColor, segmentCategory } from './states.js';
 
 // The critical path of a task, a region or a goroutine (one path), or the paths of a
@@ -120,7 +121,7 @@ function Aggregate({ agg, sel }) {
   );
 }
 
-export function CriticalPathView({ trace, query }) {
+export function CriticalPathView({ trace, query, info, route, openWhole }) {
   const parsed = selectionOf(query);
   const key = JSON.stringify(parsed);
   const state = useAsync(async () => {
@@ -140,6 +141,7 @@ export function CriticalPathView({ trace, query }) {
         where it was blocked, the path follows the wake-up to the goroutine that woke it and goes on along that one.
         Waits no goroutine ended (network, timers, the runtime) stay as Go names them.
       </p>
+      <PartOnlyNote info={info} route={route} what="critical paths" openWhole={openWhole} />
       {!parsed && <p class="gt-error">Choose a task, a region or a goroutine: a task's page and a goroutine's page link here.</p>}
       {parsed && !state.data && <Pending state={state} what={`the critical path of ${what(parsed.selection)}`} />}
       {state.data && (parsed.aggregate

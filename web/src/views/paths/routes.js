@@ -4,5 +4,5 @@ import '../common/views.css';
 import './paths.css';
 
 export const routes = [
-  { path: '/critical-path', view: ({ trace, query }) => h(CriticalPathView, { trace, query }), tabPath: '/tasks' },
+  { path: '/critical-path', view: (props) => h(CriticalPathView, props), tabPath: '/tasks' },
 ];

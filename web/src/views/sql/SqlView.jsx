@@ -8,11 +8,12 @@ import { EXAMPLES } from './examples.js';
 import { linkColumns } from './rowLinks.js';
 import { ResultTable } from './ResultTable.jsx';
 import { SchemaList } from './SchemaList.jsx';
+import { PartOnlyNote } from '../common/scope.jsx';
 import './sql.css';
 
 const PAGE = 100;
 
-export function SqlView({ trace, info, query }) {
+export function SqlView({ trace, info, query, route, openWhole }) {
   const session = useMemo(() => sqlSession(trace), [trace]);
   const [schema, setSchema] = useState(null);
   const [startError, setStartError] = useState(null);
@@ -94,6 +95,7 @@ export function SqlView({ trace, info, query }) {
           DuckDB over this trace's tables, in this page: nothing leaves it. Times are nanoseconds since the
           trace's start; a table is loaded the first time a query names it.
         </p>
+        <PartOnlyNote info={info} route={route} what="tables" openWhole={openWhole} />
       </header>
       <div class="gt-sql-body">
         {schema ? <SchemaList schema={schema} isLoaded={(name) => session.loaded(name)} onPick={(name) => setText(`SELECT * FROM ${quoteIdent(name)} LIMIT 100`)} />

@@ -36,8 +36,9 @@ export function trackList(trace) {
 
 // Of a trace opened in parts and read, the timeline is the whole trace's: the part open in
 // full detail, the rest zoomed out (the index's buckets, for the proc, thread, GC, STW and
-// sweep tracks and the counters); zoomed in on the rest further than its buckets allow
-// (a bucket wider than ZOOMED_IN_PIXELS), the part there opens in place of this one.
+// sweep tracks, the counters and the goroutine groups); zoomed in on the rest further than
+// its buckets allow (a bucket wider than ZOOMED_IN_PIXELS), the part there opens in place
+// of this one.
 const ZOOMED_IN_PIXELS = 4;
 
 export function Timeline({ trace, query, info, openPart, route }) {
@@ -63,9 +64,12 @@ export function Timeline({ trace, query, info, openPart, route }) {
   // (the canvas then writes the range it shows, this part's, into the address), until
   // another part opens or the person stays in this one.
   const [outside, setOutside] = useState(null);
+  const [stayed, setStayed] = useState(null);  // the range the person chose to stay in this part rather than see
   const [t0, t1] = [num(query.t0), num(query.t1)];
+  const same = (r) => r?.[0] === t0 && r?.[1] === t1;
+  if (stayed && !same(stayed)) setStayed(null);  // the address moved on: a link there offers the part again
   if (list && info?.parts && !whole && t0 !== null && t1 !== null && !clampSpan(t0, t1, list.start, Math.max(list.end, list.start + 1)) &&
-      (outside?.[0] !== t0 || outside?.[1] !== t1)) {
+      !same(outside) && !same(stayed)) {
     setOutside([t0, t1]);
   }
   useEffect(() => {
@@ -83,10 +87,7 @@ export function Timeline({ trace, query, info, openPart, route }) {
   if (error) return <div class="page warning">The timeline could not be built: {error}</div>;
   if (!list || (whole && !extent)) return <div class="page muted">Building the timeline…</div>;
   // Zoomed in on time outside the part: the part that begins there opens, the view kept.
-  const openPartAt = (a, b) => {
-    navigate('/timeline', { ...parseQueryNow(), t0: Math.round(a), t1: Math.round(b) }, { replace: true });
-    openPart(generationAt(info.parts.generations, a), null);
-  };
+  const openPartAt = (a, b) => openPart(generationAt(info.parts.generations, a), null, { timeline: [a, b] });
   return (
     <>
       {info?.parts && (
@@ -94,8 +95,9 @@ export function Timeline({ trace, query, info, openPart, route }) {
       )}
       {whole && (
         <p class="gt-scope muted" data-testid="timeline-overview-note">
-          Outside this part (shaded) the timeline shows procs, threads, GC, STW, sweeps and the counters at{' '}
-          {formatDuration(extent.bucket)} a step; zoomed in there, the part that holds the time opens.
+          Outside this part (shaded) the timeline shows the procs, threads, GC, STW, sweeps, counters and goroutine
+          groups at {formatDuration(extent.bucket)} a step (a goroutine's own lane, tasks, logs and samples: in its
+          part); zoomed in there, the part that holds the time opens.
         </p>
       )}
       {outside && (
@@ -109,7 +111,10 @@ export function Timeline({ trace, query, info, openPart, route }) {
             navigate('/timeline', { ...parseQueryNow(), t0: outside[0], t1: outside[1] }, { replace: true });
             openPart(first, last);
           }}
-          onDismiss={() => setOutside(null)}
+          onDismiss={() => {
+            setStayed(outside);
+            setOutside(null);
+          }}
         />
       )}
       <TimelineCanvas key={whole ? 'whole' : 'part'} trace={trace} list={shown} query={query} part={part} onOutside={openPartAt} />
