@@ -348,6 +348,8 @@ test('in parts, the goroutine, task, region, profile and MMU views show the whol
   await page.click('[data-testid=dismiss-outside-part]');
   await page.waitForSelector('[data-testid=outside-part]', { state: 'detached' });
   assert.match(await partText(page), /generations 1–/);
+  // The address says what is shown (this part's span), and a link to the range offers it again.
+  await page.waitForFunction((t0) => !location.hash.includes(`t0=${t0}&`), range[0], { timeout: 10_000 });
   await show(page, `#/timeline?scope=part&t0=${range[0]}&t1=${range[1]}`, '[data-testid=outside-part]');
   await page.click('[data-testid=open-outside-part]');
   await page.waitForFunction(() => !/generations 1–/.test(document.querySelector('[data-testid=part-text]')?.textContent ?? ''), null, { timeout: 60_000 });
