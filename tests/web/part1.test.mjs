@@ -149,7 +149,14 @@ test('zoom and pan change the visible range', async () => {
   const box = await page.locator('[data-testid=timeline-canvas]').boundingBox();
   await page.mouse.move(box.x + 700, box.y + 200);
   await page.mouse.wheel(0, 400);
-  const wheeled = await view();
+  // The wheel's events may come in pieces: the view once it stops changing.
+  let wheeled = await view();
+  for (let i = 0; i < 50; i++) {
+    await page.waitForTimeout(50);
+    const now = await view();
+    if (now.t0 === wheeled.t0 && now.t1 === wheeled.t1) break;
+    wheeled = now;
+  }
   assert.ok(wheeled.t1 - wheeled.t0 > panned.t1 - panned.t0, 'the wheel zooms out');
   await page.mouse.move(box.x + 600, box.y + 200);
   await page.mouse.down();
