@@ -22,7 +22,7 @@ using namespace v2;
 // by id at the end.
 class TrackBuilder {
  public:
-  void emit(int64_t id, uint32_t event) {
+  void emit(int64_t id, uint32_t event, int /*slot*/, GoID /*goroutine*/) {  // the lanes read states back
     uint32_t lane = lane_.get(id);
     if (lane == kNoLane) {
       lane = static_cast<uint32_t>(ids_.size());

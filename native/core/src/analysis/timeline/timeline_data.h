@@ -248,9 +248,9 @@ unsigned apply_series_transition(const StateTransition& st, SeriesValues& v);
 class SeriesBuilder {
  public:
   SeriesBuilder(SeriesTiles& t, size_t events);
-  // Around each event i, in order: before(i), then metric or transition if it is one,
+  // Around each event i, in order: before(i, its time), then metric or transition if it is one,
   // then after(i).
-  void before(size_t i) {
+  void before(size_t i, Time /*time*/) {
     if (i % kTileEvents == 0) open_tile();
   }
   void metric(uint8_t type, uint64_t value);

@@ -18,7 +18,7 @@ namespace detail {
 namespace {
 
 constexpr size_t kBuckets = TimelineOverview::kBuckets;
-constexpr Time kFirstWidth = 1024;  // ns; doubled whenever the trace outgrows the buckets
+constexpr int kFirstShift = 10;  // buckets of 2^10 ns at first, doubled whenever the trace outgrows them
 
 // What a bucket holds of one track's slices.
 struct Bucket {
@@ -76,7 +76,9 @@ constexpr size_t kMostGroups = 512;
 struct OverviewData {
   const EventStore& store;
   Time origin = 0, last = 0;
-  Time width = kFirstWidth;
+  int shift = kFirstShift;  // the buckets' width is 2^shift ns
+  Time width = Time{1} << kFirstShift;
+  Time series_end = 0;  // where the series' last bucket ends (an event before it is in it)
   bool started = false, finished = false;
   std::string error;  // why the overview stopped short ("" while it goes on)
   std::array<std::vector<OverviewTrack>, kTrackKinds> tracks;
@@ -98,14 +100,15 @@ struct OverviewData {
 
   static bool kept(TrackKind k) { return k != TrackKind::Goroutine && k != TrackKind::MarkAssist; }
 
-  size_t bucket_of(Time t) const { return static_cast<size_t>((std::max(t, origin) - origin) / width); }
+  size_t bucket_of(Time t) const { return static_cast<size_t>(static_cast<uint64_t>(std::max(t, origin) - origin) >> shift); }
 
   // Makes room for time t: the buckets are merged in pairs until it falls within them.
   void reach(Time t) {
     last = std::max(last, t);
-    while (static_cast<uint64_t>(t - origin) / static_cast<uint64_t>(width) >= kBuckets) halve();
+    while ((static_cast<uint64_t>(t - origin) >> shift) >= kBuckets) halve();
   }
   void halve() {
+    shift++;
     width *= 2;
     for (auto& kind : tracks) {
       for (OverviewTrack& tr : kind) {
@@ -173,12 +176,13 @@ struct OverviewData {
     }
   }
 
-  // A change of a track at event e (the index's entry): the slice before it ends.
-  void change(TrackKind k, int64_t id, uint32_t e) {
-    const Time t = store.time(e);
-    int64_t detail = 0;
+  // A change of a track at event e (the index's entry) to state `slot` (a proc or thread
+  // running goroutine g): the slice before it ends. (The state is what the index reads back.)
+  void change(TrackKind k, int64_t id, uint32_t e, int slot, GoID g) {
+    const Time t = now;  // e is the event being read
     const bool exec = k == TrackKind::Proc || k == TrackKind::Thread;
-    const int slot = exec ? ExecFamily::slot(store, e, detail) : RangeFamily::slot(store, e, detail);
+    int64_t detail = exec ? g : 0;
+    if (k == TrackKind::STW && slot != kGap) RangeFamily::slot(store, e, detail);  // its kind
     OverviewTrack& tr = track(k, id);
     Time since = t;
     if (!tr.seen) {
@@ -260,14 +264,20 @@ struct OverviewData {
     lg->since = first && GoroutineFamily::backdated(store, static_cast<uint32_t>(event)) ? origin : now;
   }
 
-  // The series at event i, before its change: buckets up to its time exist.
+  // The series at event i, before its change: buckets up to its time exist. (Most events
+  // fall in the last bucket: one comparison.)
   void series_at(Time t) {
+    if (t < series_end) {
+      last = std::max(last, t);
+      return;
+    }
     reach(t);
     const size_t b = bucket_of(t);
     for (size_t k = 0; k < kSeriesKinds; k++) {
       auto& s = series[k];
       while (s.size() <= b) s.push_back({values[k], values[k], values[k]});
     }
+    series_end = origin + (static_cast<Time>(b + 1) << shift);
   }
   void series_changed(unsigned mask) {
     for (size_t k = 0; mask; k++, mask >>= 1) {
@@ -290,8 +300,8 @@ class OverviewTracks {
     kind_ = k;
     kept_ = OverviewData::kept(k);
   }
-  void emit(int64_t id, uint32_t e) {
-    if (kept_) d_->change(kind_, id, e);
+  void emit(int64_t id, uint32_t e, int slot, GoID g) {
+    if (kept_) d_->change(kind_, id, e, slot, g);
   }
   // A goroutine's start function, where the rules name it (goroutine_changed made it live).
   uint32_t& aux(int64_t id) {
@@ -314,8 +324,8 @@ class OverviewTracks {
 class OverviewSeries {
  public:
   explicit OverviewSeries(OverviewData& d) : d_(d) {}
-  void before(size_t i) {
-    d_.now = d_.store.time(i);
+  void before(size_t i, Time t) {
+    d_.now = t;
     d_.event = i;
     d_.series_at(d_.now);
   }

@@ -19,7 +19,9 @@ using namespace v2;
 inline bool executing(GoState s) { return s == GoState::Running || s == GoState::Syscall; }
 
 // The state rules, after cmd/trace's generators: which events change each proc, thread,
-// range and goroutine track, told to `Tracks` (per kind, emit(id, event) for a change,
+// range and goroutine track, told to `Tracks` (per kind, emit(id, event, slot, goroutine)
+// for a change: the family's state slot from then on, kGap for none, and the goroutine a
+// proc or thread runs,
 // note(id) for a track with no change yet, retire(id) for one with no more, aux(id) for
 // a goroutine's start function) and each event to `Series` (timeline_data.h's
 // SeriesBuilder). The index keeps the events; the overview (timeline_overview.h) reads
@@ -46,7 +48,7 @@ class TimelineRules {
     for (size_t i = from; i < to; i++) {
       const uint8_t type = col.type(i);
       const auto e = static_cast<uint32_t>(i);
-      series_.before(i);
+      series_.before(i, col.time(i));
       switch (kinds[type]) {
         case EventKind::StateTransition: {
           const StateTransition st = read_transition(s_, col, e, type);
@@ -96,7 +98,7 @@ class TimelineRules {
     ExecLanes lanes;
   };
 
-  void emit(TrackKind k, int64_t id, uint32_t e) { out_[static_cast<size_t>(k)].emit(id, e); }
+  void emit(TrackKind k, int64_t id, uint32_t e, int slot, GoID g) { out_[static_cast<size_t>(k)].emit(id, e, slot, g); }
 
   void transition(uint32_t e, const StateTransition& st) {
     if (st.resource.kind == ResourceKind::Proc) {
@@ -145,14 +147,14 @@ class TimelineRules {
       const int8_t slot = to == GoState::Running ? 0 : 1;
       ExecLane& lane = v.lanes[target];
       if (lane.slot != slot || lane.g != g) {
-        emit(v.kind, target, e);
+        emit(v.kind, target, e, slot, g);
         lane = {slot, g};
       }
       v.on.set(g, target);
     } else if (executing(from) && cur >= 0) {
       ExecLane* lane = v.lanes.find(cur);
       if (lane && lane->slot != kGap && lane->g == g) {
-        emit(v.kind, cur, e);
+        emit(v.kind, cur, e, kGap, kNoGoroutine);
         *lane = {};
       }
       v.on.erase(g);
@@ -164,7 +166,7 @@ class TimelineRules {
   void proc_lost(uint32_t e, ProcID p) {
     ExecLane* lane = procs_.lanes.find(p);
     if (!lane || lane->slot == kGap) return;
-    emit(TrackKind::Proc, p, e);
+    emit(TrackKind::Proc, p, e, kGap, kNoGoroutine);
     if (procs_.on.get(lane->g) == p) procs_.on.erase(lane->g);
     *lane = {};
   }
@@ -199,7 +201,7 @@ class TimelineRules {
     uint8_t& active = active_[static_cast<size_t>(k)][static_cast<uint64_t>(id)];
     const bool begins = event_kinds()[type] != EventKind::RangeEnd;
     if (begins == (active != 0)) return;  // nested begin or end without begin: no change
-    emit(k, id, e);
+    emit(k, id, e, begins ? 0 : kGap, kNoGoroutine);
     active = begins;
   }
 
