@@ -128,12 +128,19 @@ export function useSession({ onNewTrace } = {}) {
   // Another part of a trace opened in parts: shown in place of the part open, in the
   // same view (its ids and times may not be in the new part: the views say so).
   // Generations [first, last], or (one of them null) the part that begins at `first` or
-  // ends at `last`, as the worker chooses it. `timeline`: [t0, t1], the timeline's span to
-  // show in it (put in the address, unless another load is under way and this one is not made).
+  // ends at `last`, as the worker chooses it. The timeline then shows `timeline`, [t0, t1],
+  // or without it the part (the span it showed is let go); the address says so, unless
+  // another load is under way and this one is not made.
   const openPart = useCallback(
     async (first, last, { timeline } = {}) => {
       if (!opened?.info.parts || loadingRef.current) return;
-      if (timeline) navigate('/timeline', { ...parseHash().query, t0: Math.round(timeline[0]), t1: Math.round(timeline[1]) }, { replace: true });
+      const { path, query } = parseHash();
+      if (timeline) {
+        navigate('/timeline', { ...query, t0: Math.round(timeline[0]), t1: Math.round(timeline[1]) }, { replace: true });
+      } else if (path === '/timeline' && query.t0 !== undefined) {
+        const { t0, t1, ...rest } = query;
+        navigate('/timeline', rest, { replace: true });
+      }
       const { name } = opened;
       await load(
         name,

@@ -3,7 +3,6 @@
 // time axis (the part open marked), and opens another part: the one before or after, or
 // the one that begins at a generation clicked.
 import { formatCount, formatDuration } from '../../model/format.js';
-import { navigate, parseHash } from '../../model/router.js';
 import { WHOLE_AT_MOST } from '../../model/parts.js';
 
 export function PartBar({ parts, eventCount, bytes, onOpenPart, onOpenWhole, busy }) {
@@ -16,16 +15,7 @@ export function PartBar({ parts, eventCount, bytes, onOpenPart, onOpenWhole, bus
   const maxEvents = Math.max(...gens.map((g) => g.events));
   // The part that begins at generation `from`, or (from null) the one that ends at `to`:
   // the worker chooses its generations from all it has read.
-  // A part chosen here is what the timeline then shows: the span it showed is let go.
-  const open = (from, to = null) => {
-    if (busy) return;
-    const { path, query } = parseHash();
-    if (path === '/timeline' && query.t0 !== undefined) {
-      const { t0, t1, ...rest } = query;
-      navigate('/timeline', rest, { replace: true });
-    }
-    onOpenPart(from, to);
-  };
+  const open = (from, to = null) => !busy && onOpenPart(from, to);
   // The generation under the pointer: the one whose span holds its time, or the next.
   const generationAt = (e) => {
     const r = e.currentTarget.getBoundingClientRect();

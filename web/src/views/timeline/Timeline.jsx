@@ -106,11 +106,7 @@ export function Timeline({ trace, query, info, openPart, route }) {
           t0={outside[0]}
           t1={outside[1]}
           what="The range asked for"
-          openPart={(first, last) => {
-            // The range asked for again in the address (the canvas wrote this part's), for the part opened to show.
-            navigate('/timeline', { ...parseQueryNow(), t0: outside[0], t1: outside[1] }, { replace: true });
-            openPart(first, last);
-          }}
+          openPart={(first, last) => openPart(first, last, { timeline: outside })}
           onDismiss={() => {
             setStayed(outside);
             setOutside(null);

@@ -120,8 +120,7 @@ class Summarizer {
   // The bytes of the arrays of summaries, as reserved (what they point to aside): what a
   // reader with a memory budget watches.
   size_t summary_bytes() const {
-    return goroutines_.capacity() * sizeof(GoroutineSummary) + regions_.capacity() * sizeof(RegionSummary) +
-           tasks_.capacity() * sizeof(TaskSummary);
+    return static_cast<size_t>(bytes_for({goroutines_.capacity(), tasks_.capacity(), regions_.capacity()}));
   }
   // The block reasons so far (an interval's `reason` indexes them).
   const std::vector<std::string_view>& block_reasons() const { return reasons_.strings(); }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "timeline_activity.h"
 #include "timeline_data.h"
 #include "timeline_families.h"
 
@@ -15,28 +16,9 @@ namespace gotrace::analysis {
 
 GroupActivity query_group_activity(const TimelineIndex& index, std::span<const GoID> goroutines,
                                    const TimelineView& view) {
-  GroupActivity out;
-  const uint32_t pixels = std::max<uint32_t>(1, view.pixels);
-  out.from = view.from;
-  out.ns_per_pixel = std::max(1.0, static_cast<double>(view.to - view.from)) / pixels;
-  for (auto& column : out.in) column.assign(pixels, 0.0);
-  const double w = out.ns_per_pixel;
+  GroupActivity out = detail::empty_activity(view);
   // One rectangle [start, end) with time_in(s) ns in state s, spread over its pixels.
-  auto spread = [&](Time start, Time end, auto time_in) {
-    const double a = static_cast<double>(start - view.from);
-    const double b = static_cast<double>(end - view.from);
-    if (!(b > a)) return;
-    const auto first = static_cast<int64_t>(std::floor(a / w));
-    const auto last = std::min<int64_t>(pixels - 1, static_cast<int64_t>(std::ceil(b / w)) - 1);
-    for (int64_t p = std::max<int64_t>(0, first); p <= last; p++) {
-      const double part = (std::min(b, (p + 1) * w) - std::max(a, p * w)) / (b - a);
-      if (part <= 0) continue;
-      for (size_t s = 0; s < kSliceStates; s++) {
-        const Time t = time_in(s);
-        if (t > 0) out.in[s][static_cast<size_t>(p)] += part * static_cast<double>(t) / w;
-      }
-    }
-  };
+  auto spread = [&](Time start, Time end, auto time_in) { detail::spread_activity(out, start, end, time_in); };
   if (goroutines.empty() || view.to <= view.from || view.pixels == 0) return out;
   const detail::SliceTracks& tracks = index.data().of(TrackKind::Goroutine);
   const detail::LaneExtents& extents = tracks.extents;

@@ -10,7 +10,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "gotrace/analysis/timeline_group.h"
+#include "timeline_activity.h"
 #include "timeline_rules.h"
 
 namespace gotrace::analysis {
@@ -77,7 +77,6 @@ struct OverviewData {
   const EventStore& store;
   Time origin = 0, last = 0;
   int shift = kFirstShift;  // the buckets' width is 2^shift ns
-  Time width = Time{1} << kFirstShift;
   Time series_end = 0;  // where the series' last bucket ends (an event before it is in it)
   bool started = false, finished = false;
   std::string error;  // why the overview stopped short ("" while it goes on)
@@ -100,6 +99,8 @@ struct OverviewData {
 
   static bool kept(TrackKind k) { return k != TrackKind::Goroutine && k != TrackKind::MarkAssist; }
 
+  Time width() const { return Time{1} << shift; }
+  Time bucket_start(size_t i) const { return origin + (static_cast<Time>(i) << shift); }
   size_t bucket_of(Time t) const { return static_cast<size_t>(static_cast<uint64_t>(std::max(t, origin) - origin) >> shift); }
 
   // Makes room for time t: the buckets are merged in pairs until it falls within them.
@@ -109,7 +110,6 @@ struct OverviewData {
   }
   void halve() {
     shift++;
-    width *= 2;
     for (auto& kind : tracks) {
       for (OverviewTrack& tr : kind) {
         std::vector<Bucket>& b = tr.buckets;
@@ -161,7 +161,7 @@ struct OverviewData {
     const size_t first = bucket_of(a), final = bucket_of(std::max(a, b - 1));
     if (tr.buckets.size() <= final) tr.buckets.resize(final + 1);
     for (size_t i = first; i <= final; i++) {
-      const Time bs = origin + static_cast<Time>(i) * width, be = bs + width;
+      const Time bs = bucket_start(i), be = bs + width();
       const Time from = std::max(a, bs), to = std::min(b, be);
       const Time d = std::max<Time>(0, to - from);
       Bucket& k = tr.buckets[i];
@@ -232,8 +232,8 @@ struct OverviewData {
     const size_t first = bucket_of(a), final = bucket_of(b - 1);
     if (buckets.size() <= final) buckets.resize(final + 1, GroupBucket{});
     for (size_t i = first; i <= final; i++) {
-      const Time bs = origin + static_cast<Time>(i) * width;
-      buckets[i][static_cast<size_t>(slot)] += static_cast<float>(std::min(b, bs + width) - std::max(a, bs));
+      const Time bs = bucket_start(i);
+      buckets[i][static_cast<size_t>(slot)] += static_cast<float>(std::min(b, bs + width()) - std::max(a, bs));
     }
   }
 
@@ -243,13 +243,9 @@ struct OverviewData {
     const GoID g = st.resource.id;
     bool first = false;
     LiveGoroutine* lg = live.find(static_cast<uint64_t>(g));
-    // Named here as the rules then name it (their name()), so that the time before the
-    // first stack counts for the start function it shows, as the index counts it.
-    if (lg && lg->func == 0 && st.go_from() != GoState::NotExist && st.go_from() != GoState::Undetermined &&
-        st.has_stack && st.stack != 0) {
-      auto frames = store.stacks.frames(st.stack);
-      if (!frames.empty()) lg->func = store.stacks.frame(frames.back()).func;
-    }
+    // Named here as the rules then name it, so that the time before the first stack
+    // counts for the start function it shows, as the index counts it.
+    if (lg) name_goroutine(store, lg->func, st);
     if (lg && lg->slot != kGap) add_group_time(lg->func, lg->since, now, lg->slot);
     if (st.go_to() == GoState::NotExist) {
       if (lg) live.erase(static_cast<uint64_t>(g));
@@ -277,7 +273,7 @@ struct OverviewData {
       auto& s = series[k];
       while (s.size() <= b) s.push_back({values[k], values[k], values[k]});
     }
-    series_end = origin + (static_cast<Time>(b + 1) << shift);
+    series_end = bucket_start(b + 1);
   }
   void series_changed(unsigned mask) {
     for (size_t k = 0; mask; k++, mask >>= 1) {
@@ -384,7 +380,7 @@ void TimelineOverview::finish() {
 bool TimelineOverview::finished() const { return s_->data.finished; }
 Time TimelineOverview::start() const { return s_->data.origin; }
 Time TimelineOverview::end() const { return s_->data.last; }
-Time TimelineOverview::bucket_ns() const { return s_->data.width; }
+Time TimelineOverview::bucket_ns() const { return s_->data.width(); }
 
 bool TimelineOverview::has(TrackKind kind) const { return OverviewData::kept(kind); }
 
@@ -394,18 +390,6 @@ std::vector<int64_t> TimelineOverview::ids(TrackKind kind) const {
   std::sort(out.begin(), out.end());
   return out;
 }
-
-namespace {
-
-// The pixel of a view that time t falls in.
-struct ViewPixels {
-  explicit ViewPixels(const TimelineView& v) : from(v.from), ns(static_cast<double>(v.to - v.from) / v.pixels) {}
-  int64_t of(Time t) const { return static_cast<int64_t>(static_cast<double>(t - from) / ns); }
-  Time from;
-  double ns;
-};
-
-}  // namespace
 
 SliceRects TimelineOverview::slices(Track track, const TimelineView& view) const {
   if (!s_->data.error.empty()) throw std::runtime_error(s_->data.error);
@@ -420,7 +404,7 @@ SliceRects TimelineOverview::slices(Track track, const TimelineView& view) const
   const bool exec = track.kind == TrackKind::Proc || track.kind == TrackKind::Thread;
   const std::array<SliceState, 2> states = exec ? std::array{SliceState::Running, SliceState::Syscall}
                                                 : std::array{SliceState::Active, SliceState::Active};
-  const ViewPixels px(view);
+  const Pixels px(view);
   const size_t first = d.bucket_of(view.from);
   // One rectangle per run of buckets whose busy part begins in one pixel.
   Bucket run;
@@ -468,10 +452,10 @@ SeriesPoints TimelineOverview::series(SeriesKind kind, const TimelineView& view)
   const OverviewData& d = s_->data;
   if (view.to <= view.from || view.pixels == 0) return out;
   const auto& buckets = d.series[static_cast<size_t>(kind)];
-  const ViewPixels px(view);
+  const Pixels px(view);
   int64_t pixel = -1;
   for (size_t b = d.bucket_of(view.from); b < buckets.size(); b++) {
-    const Time bs = d.origin + static_cast<Time>(b) * d.width;
+    const Time bs = d.bucket_start(b);
     if (bs >= view.to) break;
     const SeriesBucket& k = buckets[b];
     const Time at = std::max(bs, view.from);
@@ -496,32 +480,17 @@ std::vector<std::string_view> TimelineOverview::groups() const { return s_->data
 GroupActivity TimelineOverview::group_activity(std::string_view name, const TimelineView& view) const {
   if (!s_->data.error.empty()) throw std::runtime_error(s_->data.error);
   const OverviewData& d = s_->data;
-  GroupActivity out;
-  const uint32_t pixels = std::max<uint32_t>(1, view.pixels);
-  out.from = view.from;
-  out.ns_per_pixel = std::max(1.0, static_cast<double>(view.to - view.from)) / pixels;
-  for (auto& column : out.in) column.assign(pixels, 0.0);
+  GroupActivity out = empty_activity(view);
   auto it = d.group_of_name.find(name);
   if (it == d.group_of_name.end() || view.to <= view.from) return out;
   const std::vector<GroupBucket>& buckets = d.groups[it->second];
-  const double npp = out.ns_per_pixel;
-  // Each bucket's times spread evenly over it, each pixel taking its share.
+  // Each bucket a rectangle, its times spread evenly over it.
   for (size_t b = d.bucket_of(view.from); b < buckets.size(); b++) {
-    const Time bs = d.origin + static_cast<Time>(b) * d.width, be = bs + d.width;
+    const Time bs = d.bucket_start(b);
     if (bs >= view.to) break;
-    const double a = static_cast<double>(std::max(bs, view.from) - view.from);
-    const double z = static_cast<double>(std::min(be, view.to) - view.from);
-    const auto p0 = static_cast<int64_t>(a / npp);
-    const auto p1 = std::min<int64_t>(pixels - 1, static_cast<int64_t>(std::ceil(z / npp)) - 1);
-    for (int64_t p = std::max<int64_t>(0, p0); p <= p1; p++) {
-      const double o = std::min(z, static_cast<double>(p + 1) * npp) - std::max(a, static_cast<double>(p) * npp);
-      if (o <= 0) continue;
-      for (size_t k = 0; k < GoroutineFamily::kStates.size(); k++) {
-        const double t = buckets[b][k];
-        const size_t state = static_cast<size_t>(GoroutineFamily::kStates[k]);
-        if (t > 0) out.in[state][static_cast<size_t>(p)] += t * o / (static_cast<double>(d.width) * npp);
-      }
-    }
+    std::array<float, kSliceStates> in{};
+    for (size_t k = 0; k < GoroutineFamily::kStates.size(); k++) in[static_cast<size_t>(GoroutineFamily::kStates[k])] = buckets[b][k];
+    spread_activity(out, bs, bs + d.width(), [&](size_t s) { return in[s]; });
   }
   return out;
 }

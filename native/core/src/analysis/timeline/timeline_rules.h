@@ -26,6 +26,16 @@ inline bool executing(GoState s) { return s == GoState::Running || s == GoState:
 // a goroutine's start function) and each event to `Series` (timeline_data.h's
 // SeriesBuilder). The index keeps the events; the overview (timeline_overview.h) reads
 // each change as it comes.
+// A goroutine's start function (a StringID; 0: none yet), as the goroutine summary names
+// it: the root frame of the first transition stack since the goroutine was created (a
+// reused id is named again).
+inline void name_goroutine(const EventStore& s, uint32_t& func, const StateTransition& st) {
+  if (st.go_from() == GoState::NotExist || st.go_from() == GoState::Undetermined) func = 0;
+  if (func != 0 || !st.has_stack || st.stack == 0) return;
+  auto frames = s.stacks.frames(st.stack);
+  if (!frames.empty()) func = s.stacks.frame(frames.back()).func;
+}
+
 template <class Tracks, class Series>
 class TimelineRules {
  public:
@@ -126,14 +136,7 @@ class TimelineRules {
     if (threads_) exec(threads_view_, e, g, st.go_from(), st.go_to(), c.m);
   }
 
-  // The start function, as the goroutine summary names it: the root frame of the first
-  // transition stack since the goroutine was created (a reused id is named again).
-  void name(uint32_t& func, const StateTransition& st) {
-    if (st.go_from() == GoState::NotExist || st.go_from() == GoState::Undetermined) func = 0;
-    if (func != 0 || !st.has_stack || st.stack == 0) return;
-    auto frames = s_.stacks.frames(st.stack);
-    if (!frames.empty()) func = s_.stacks.frame(frames.back()).func;
-  }
+  void name(uint32_t& func, const StateTransition& st) { name_goroutine(s_, func, st); }
 
   // gState.start / stop / block / syscallBegin on a proc or thread. Every event recorded
   // here reads back (ExecFamily) as the state recorded. (A goroutine that started
