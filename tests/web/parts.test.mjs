@@ -76,6 +76,11 @@ test('the timeline of a trace opened in parts: the whole trace around the part, 
   }
   const gc = await extent('gc');
   assert.ok(gc && gc.last > inPart.t1 + (whole.time.end - inPart.t1) / 2 && gc.n > 10, `gc: ${JSON.stringify(gc)}`);
+  // A range selected outside the part: its figures are the part's, and it says so.
+  const r0 = Math.round(inPart.t1 + (whole.time.end - inPart.t1) * 0.5);
+  await page.evaluate(([a, b, c, d]) => { location.hash = `#/timeline?t0=${a}&t1=${b}&r0=${c}&r1=${d}`; }, [whole.time.start, whole.time.end, r0, r0 + 1000]);
+  await page.waitForSelector('[data-testid=range-outside-part]', { timeout: 60_000 });
+  assert.match(await partText(page), /generations? 1\b/);
   // Zoomed in on time of another part, past what the whole trace's steps show: that part
   // opens, the view kept.
   const t0 = Math.round(whole.time.start + (whole.time.end - whole.time.start) * 0.8);

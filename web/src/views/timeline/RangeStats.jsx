@@ -24,8 +24,10 @@ function sumCount(r) {
   return n;
 }
 
-// at: a time's text when the wall clock is shown (ClockToggle.jsx), else null.
-export function RangeStats({ trace, list, range, start, at, goroutine, onClose }) {
+// at: a time's text when the wall clock is shown (ClockToggle.jsx), else null. part: of
+// the whole trace opened in parts, the part open ({start, end}), whose events the figures
+// are counted from; onOpenPart(a, b) opens the part where the range is.
+export function RangeStats({ trace, list, range, start, at, goroutine, onClose, part = null, onOpenPart }) {
   const [stats, setStats] = useState(null);
   const [error, setError] = useState(null);
   const [a, b] = range;
@@ -75,6 +77,12 @@ export function RangeStats({ trace, list, range, start, at, goroutine, onClose }
           </Fragment>
         )}
       </p>
+      {part && (a < part.start || b > part.end + 1) && (
+        <p class="gt-scope" data-testid="range-outside-part">
+          The range reaches outside the part open: its figures count this part's events alone.{' '}
+          <button type="button" class="link-button" onClick={() => onOpenPart(a, b)}>Open the part where it begins</button>
+        </p>
+      )}
       {error && <p class="warning">{error}</p>}
       {stats && (
         <table class="kv">

@@ -813,6 +813,8 @@ function TimelineCanvas({ trace, list, query, part, onOutside }) {
                 goroutine={details && details.kind !== 'event' && details.goroutine >= 0 ? details.goroutine : undefined}
                 start={origin}
                 at={at}
+                part={part}
+                onOpenPart={onOutside}
                 onClose={() => {
                   v.current.range = null;
                   setRange(null);
