@@ -87,7 +87,7 @@ val guard(F&& f) {
 }
 
 // A group's page from the bindings' arguments (a negative limit: every row).
-std::string group_page_json(SummaryViews& v, const std::string& name, const std::string& column, bool descending,
+std::string group_page_json(SummaryAnswers& v, const std::string& name, const std::string& column, bool descending,
                             double offset, double limit) {
   const size_t from = offset > 0 ? static_cast<size_t>(offset) : 0;
   const std::optional<size_t> count = limit < 0 ? std::nullopt : std::optional<size_t>(static_cast<size_t>(limit));
@@ -220,22 +220,22 @@ class WasmTrace {
   }
 
   val analysis_json(std::string name) { return guard([&] { return val(session_->json(name)); }); }
-  val goroutine_groups() { return views([](SummaryViews& v) { return v.goroutine_groups_json(); }); }
+  val goroutine_groups() { return views([](SummaryAnswers& v) { return v.goroutine_groups_json(); }); }
   val goroutine_group_page(std::string name, std::string column, bool descending, double offset, double limit) {
-    return views([&](SummaryViews& v) { return group_page_json(v, name, column, descending, offset, limit); });
+    return views([&](SummaryAnswers& v) { return group_page_json(v, name, column, descending, offset, limit); });
   }
-  val goroutine(double id) { return views([&](SummaryViews& v) { return v.goroutine_json(id); }); }
-  val task_types() { return views([](SummaryViews& v) { return v.task_types_json(); }); }
+  val goroutine(double id) { return views([&](SummaryAnswers& v) { return v.goroutine_json(id); }); }
+  val task_types() { return views([](SummaryAnswers& v) { return v.task_types_json(); }); }
   val tasks_in_bucket(std::string name, double min) {
-    return views([&](SummaryViews& v) { return v.tasks_in_bucket_json(name, min); });
+    return views([&](SummaryAnswers& v) { return v.tasks_in_bucket_json(name, min); });
   }
-  val task(double id) { return views([&](SummaryViews& v) { return v.task_json(id); }); }
-  val region_types() { return views([](SummaryViews& v) { return v.region_types_json(); }); }
+  val task(double id) { return views([&](SummaryAnswers& v) { return v.task_json(id); }); }
+  val region_types() { return views([](SummaryAnswers& v) { return v.region_types_json(); }); }
   val regions_in_bucket(std::string name, double min) {
-    return views([&](SummaryViews& v) { return v.regions_in_bucket_json(name, min); });
+    return views([&](SummaryAnswers& v) { return v.regions_in_bucket_json(name, min); });
   }
   val task_logs_matching(std::string text, double limit) {
-    return views([&](SummaryViews& v) { return v.task_logs_matching_json(text, limit > 0 ? static_cast<size_t>(limit) : 0); });
+    return views([&](SummaryAnswers& v) { return v.task_logs_matching_json(text, limit > 0 ? static_cast<size_t>(limit) : 0); });
   }
   val goroutine_wakeups(double id, double t0, double t1, double pixels, double limit) {
     return guard([&] { return val(session_->goroutine_wakeups_json(id, t0, t1, pixels, limit)); });
@@ -346,9 +346,10 @@ class WasmTrace {
 class WasmTraceIndex {
  public:
   // As WasmTrace::fromSource, reading nothing yet; the source is read again for each part.
-  // `summary_bytes`: the budget of the whole trace's summaries (StreamedSummary).
-  static WasmTraceIndex* from_source(double size, val read_js, val progress, double summary_bytes) {
-    return new WasmTraceIndex(size, std::move(read_js), std::move(progress), summary_bytes);
+  // `summary_bytes`: the budget of the whole trace's summaries (StreamedSummary);
+  // `archived`: put them away as each ends whatever the first generation foretells.
+  static WasmTraceIndex* from_source(double size, val read_js, val progress, double summary_bytes, bool archived) {
+    return new WasmTraceIndex(size, std::move(read_js), std::move(progress), summary_bytes, archived);
   }
 
   // Reads up to `generations` more: false once the whole trace is read (or the read
@@ -402,11 +403,11 @@ class WasmTraceIndex {
   }
   // The whole trace's goroutine, task and region views (TraceSession's of a whole read),
   // summarized as the read went: {"error"} until the read is over.
-  val goroutine_groups() { return whole([](SummaryViews& v) { return v.goroutine_groups_json(); }); }
+  val goroutine_groups() { return whole([](SummaryAnswers& v) { return v.goroutine_groups_json(); }); }
   val goroutine_group_page(std::string name, std::string column, bool descending, double offset, double limit) {
-    return whole([&](SummaryViews& v) { return group_page_json(v, name, column, descending, offset, limit); });
+    return whole([&](SummaryAnswers& v) { return group_page_json(v, name, column, descending, offset, limit); });
   }
-  val goroutine(double id) { return whole([&](SummaryViews& v) { return v.goroutine_json(id); }); }
+  val goroutine(double id) { return whole([&](SummaryAnswers& v) { return v.goroutine_json(id); }); }
   // The whole trace's MMU (TraceSession::mmu_json's answer), of the default flags, the
   // curve made as the read went: {"error"} until the read is over, and for other flags.
   val mmu(val windows, double flags, double worst) {
@@ -444,17 +445,21 @@ class WasmTraceIndex {
   }
   // Why the whole trace's summaries were let go ("" while kept).
   std::string summary_given_up() const { return summary_.given_up(); }
-  val task_types() { return whole([](SummaryViews& v) { return v.task_types_json(); }); }
+  // The bytes the whole trace's summaries take (archived, where the first generation
+  // foretold that held ones would pass their budget).
+  double summary_bytes() const { return static_cast<double>(summary_.bytes()); }
+  bool summary_archived() const { return summary_.archived(); }
+  val task_types() { return whole([](SummaryAnswers& v) { return v.task_types_json(); }); }
   val tasks_in_bucket(std::string name, double min) {
-    return whole([&](SummaryViews& v) { return v.tasks_in_bucket_json(name, min); });
+    return whole([&](SummaryAnswers& v) { return v.tasks_in_bucket_json(name, min); });
   }
-  val task(double id) { return whole([&](SummaryViews& v) { return v.task_json(id); }); }
-  val region_types() { return whole([](SummaryViews& v) { return v.region_types_json(); }); }
+  val task(double id) { return whole([&](SummaryAnswers& v) { return v.task_json(id); }); }
+  val region_types() { return whole([](SummaryAnswers& v) { return v.region_types_json(); }); }
   val task_logs_matching(std::string text, double limit) {
-    return whole([&](SummaryViews& v) { return v.task_logs_matching_json(text, limit > 0 ? static_cast<size_t>(limit) : 0); });
+    return whole([&](SummaryAnswers& v) { return v.task_logs_matching_json(text, limit > 0 ? static_cast<size_t>(limit) : 0); });
   }
   val regions_in_bucket(std::string name, double min) {
-    return whole([&](SummaryViews& v) { return v.regions_in_bucket_json(name, min); });
+    return whole([&](SummaryAnswers& v) { return v.regions_in_bucket_json(name, min); });
   }
 
   // The whole trace's profiles are made in a second read of it, once the first is over
@@ -510,11 +515,12 @@ class WasmTraceIndex {
   }
 
  private:
-  WasmTraceIndex(double size, val read_js, val progress, double summary_bytes)
+  WasmTraceIndex(double size, val read_js, val progress, double summary_bytes, bool archived)
       : read_js_(std::move(read_js)),
         progress_(std::move(progress)),
         source_(source_of(size, read_js_)),
-        summary_(result_.store, summary_bytes >= 0 && summary_bytes < 1e15 ? static_cast<size_t>(summary_bytes) : SIZE_MAX) {
+        summary_(result_.store, summary_bytes >= 0 && summary_bytes < 1e15 ? static_cast<size_t>(summary_bytes) : SIZE_MAX,
+                 archived ? StreamedSummary::Keeping::Archived : StreamedSummary::Keeping::Fitting) {
     ReadOptions options;
     options.resume_points = true;
     options.on_progress = progress_callback(progress_);
@@ -542,9 +548,13 @@ class WasmTraceIndex {
   // The second read, over the same source: its events go through the profiles' pass and
   // are let go.
   void start_profiles() {
-    const analysis::Summary& summary = summary_.views().summary();  // says why not, once let go
+    summary_.views();  // says why not, once let go
     profiles_result_ = std::make_unique<ReadResult>();
-    profiles_ = std::make_unique<StreamedProfiles>(result_.store, summary, profiles_result_->store);
+    // Archived summaries are read back for their goroutines' lifetimes; held ones read.
+    profiles_ = summary_.archived()
+                    ? std::make_unique<StreamedProfiles>(result_.store, summary_.lifetimes(), profiles_result_->store)
+                    : std::make_unique<StreamedProfiles>(result_.store, summary_.held_views().summary(),
+                                                         profiles_result_->store);
     profiles_handed_ = 0;
     ReadOptions options;
     options.on_generation = [this](EventStore& store) {
@@ -658,6 +668,8 @@ EMSCRIPTEN_BINDINGS(gotrace_core) {
       .function("goroutineGroupPage", &WasmTraceIndex::goroutine_group_page)
       .function("goroutineSummary", &WasmTraceIndex::goroutine)
       .function("summaryGivenUp", &WasmTraceIndex::summary_given_up)
+      .function("summaryBytes", &WasmTraceIndex::summary_bytes)
+      .function("summaryArchived", &WasmTraceIndex::summary_archived)
       .function("mmu", &WasmTraceIndex::mmu)
       .function("timeline", &WasmTraceIndex::timeline)
       .function("timelineExtent", &WasmTraceIndex::timeline_extent)

@@ -17,7 +17,7 @@ struct SummarizedTrace {
   ReadResult read;  // its store: the tables the summaries name, the events released
   std::unique_ptr<StreamedSummary> summary;  // finished
   Time first_time = 0, last_time = 0;  // of the first and last events read (0: none)
-  SummaryViews& views() { return summary->views(); }
+  SummaryViews& views() { return summary->held_views(); }
 };
 
 // Reads the file at `path` streamed, summarizing it ("-": standard input).

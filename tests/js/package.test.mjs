@@ -369,7 +369,7 @@ test('TraceIndex.goroutine: a goroutine seen in a part, over its whole life, as 
   }
 });
 
-test('TraceIndex: the whole trace\'s goroutine, task, region, MMU and profile views, as a whole Trace answers them', async () => {
+test('TraceIndex: the whole trace\'s goroutine, task, region, MMU and profile views, as a whole Trace answers them, its summaries held or archived', async () => {
   // Traces with tasks, regions and logs, of one generation and of hundreds (released as
   // they are read): every group's page, every bucket's instances, every task.
   const files = ['go123-workload.trace', 'go122-workload.trace'].map((n) => path.join(corpus, n))
@@ -383,8 +383,13 @@ test('TraceIndex: the whole trace\'s goroutine, task, region, MMU and profile vi
     const reading = await gotrace.openTraceIndex(file, { generations: 1 });
     if (!reading.complete) assert.throws(() => reading.goroutineGroups(), /still being read/, name);
     reading.dispose();
-    const index = await gotrace.openTraceIndex(file);
+    // Summaries held in arrays (as these traces' first generations foretell they fit),
+    // and put away in an archive as each ends: the same answers.
+    for (const archiveSummaries of [false, true]) {
+    const index = await gotrace.openTraceIndex(file, { archiveSummaries });
     assert.equal(index.summaryError, '');
+    assert.equal(index.summaryMemory.archived, archiveSummaries, name);
+    assert.ok(index.summaryMemory.bytes > 0, name);
     assert.deepEqual(index.goroutineGroups(), whole.goroutineGroups(), name);
     for (const g of whole.goroutineGroups().groups) {
       for (const options of [{}, { sort: 'exec', desc: false, offset: 2, limit: 20 }]) {
@@ -428,11 +433,12 @@ test('TraceIndex: the whole trace\'s goroutine, task, region, MMU and profile vi
     }
     assert.throws(() => index.flame('cpu'), /unknown profile type cpu/);
     index.dispose();
+    }
     whole.dispose();
   }
-  assert.ok(buckets > 20, `${buckets} buckets`);
-  assert.ok(tasks > 100, `${tasks} tasks`);
-  assert.ok(profiles >= 10, `${profiles} profiles`);
+  assert.ok(buckets > 40, `${buckets} buckets`);  // both ways
+  assert.ok(tasks > 200, `${tasks} tasks`);
+  assert.ok(profiles >= 20, `${profiles} profiles`);
   // Past its budget, the index lets the summaries go and says so.
   const small = await gotrace.openTraceIndex(files[0], { summaryBytes: 1000 });
   assert.ok(small.stats().events > 0);

@@ -696,6 +696,12 @@ export declare class TraceIndex {
   goroutineGroupPage(name: string, options?: Parameters<Trace['goroutineGroupPage']>[1]): ReturnType<Trace['goroutineGroupPage']>;
   /** Why the whole trace's summaries were let go, past their budget ("" while kept). */
   readonly summaryError: string;
+  /**
+   * What the whole trace's summaries take: `archived` when they are put away as each
+   * ended (~40 bytes a goroutine), which the index does where the first generation
+   * foretells that summaries held in arrays would pass `summaryBytes`.
+   */
+  readonly summaryMemory: { bytes: number; archived: boolean };
   /** The whole trace's MMU, of the default flags only (others throw): as Trace.mmu(). */
   mmu(...args: Parameters<Trace['mmu']>): ReturnType<Trace['mmu']>;
   /** The whole trace's timeline zoomed out (proc, thread, gc, stw, sweep tracks, the series
@@ -726,11 +732,13 @@ export declare class TraceIndex {
  *  with `generations` that many generations at least (index.advance() reads on). Rejects
  *  for an older trace (it has no generations: openTrace reads it whole) and when no
  *  generation could be read. The whole trace's goroutine, task and region summaries are
- *  made as it reads, up to `summaryBytes` of them (default 384 MiB); past it they are let
- *  go, and those answers throw, saying so. */
+ *  made as it reads, in at most `summaryBytes` (default 640 MiB): held in arrays where the
+ *  first generation foretells that they fit, else put away as each ends (~40 bytes each,
+ *  a fifth of the arrays'; `archiveSummaries`: so whatever is foretold); past it they are
+ *  let go, and those answers throw, saying so. */
 export declare function openTraceIndex(
   input: string | Uint8Array | ArrayBuffer | Blob,
-  options?: Pick<OpenOptions, 'onProgress'> & { generations?: number; summaryBytes?: number },
+  options?: Pick<OpenOptions, 'onProgress'> & { generations?: number; summaryBytes?: number; archiveSummaries?: boolean },
 ): Promise<TraceIndex>;
 
 export type SqlType = 'BIGINT' | 'INTEGER' | 'DOUBLE' | 'VARCHAR' | 'BOOLEAN';

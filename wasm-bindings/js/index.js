@@ -748,6 +748,16 @@ export class TraceIndex {
     return this.#live().summaryGivenUp();
   }
 
+  /**
+   * What the whole trace's summaries take: {bytes, archived} (archived: put away as each
+   * ended, ~40 bytes a goroutine, where the first generation foretold that summaries held
+   * in arrays would pass `summaryBytes`).
+   */
+  get summaryMemory() {
+    const h = this.#live();
+    return { bytes: h.summaryBytes(), archived: h.summaryArchived() };
+  }
+
   /** The whole trace's MMU, of the default flags only: as Trace.mmu(). */
   mmu(windows = DEFAULT_WINDOWS, flags = {}, { worst = 3 } = {}) {
     return summaryViews.mmu(this.#live(), windows, flags, worst);
@@ -863,18 +873,22 @@ export class TraceIndex {
  * at a time, again for each part opened), or in Node a file's path (kept open until the
  * index is disposed), or bytes. Reads the whole trace before it resolves, or with
  * `generations` that many generations at least (index.advance() reads on). The whole
- * trace's goroutine, task and region summaries are made as it reads, up to
- * `summaryBytes` of them (384 MiB: 2 million goroutines and their regions take about
- * 800 MB); past it, they are let go and those answers throw, saying so. Rejects for an
+ * trace's goroutine, task and region summaries are made as it reads, in at most
+ * `summaryBytes` (640 MiB): held in arrays where the first generation foretells that
+ * they fit (~190 bytes a goroutine, region or task), else put away as each ends (~40
+ * bytes: the 925 MB trace's 5.25 million goroutines, 2.9 million tasks and 2.9 million
+ * regions in ~620 MB at most while read, ~490 MB after); past it, they are let go and
+ * those answers throw, saying so (`archiveSummaries`: put away as each ends whatever the
+ * first generation foretells). Rejects for an
  * older trace (no generations: openTrace reads it whole) and when no generation could be
  * read.
  */
-export async function openTraceIndex(input, { onProgress, generations = Infinity, summaryBytes = 384 * 2 ** 20 } = {}) {
+export async function openTraceIndex(input, { onProgress, generations = Infinity, summaryBytes = 640 * 2 ** 20, archiveSummaries = false } = {}) {
   const core = await loadCore();
   const { size, readInto, close } = await sourceOf(core, input);
   let handle;
   try {
-    handle = core.WasmTraceIndex.fromSource(size, guardedRead(readInto), parseProgress(onProgress), summaryBytes);
+    handle = core.WasmTraceIndex.fromSource(size, guardedRead(readInto), parseProgress(onProgress), summaryBytes, Boolean(archiveSummaries));
     // One more than asked for: the last generation read is known once the next begins.
     for (let read = 0; read <= generations && handle.advance(1); read++);
   } catch (e) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -39,6 +40,8 @@ class IdMap {
       set_slow(k, v);
     }
   }
+
+  size_t bytes_reserved() const { return dense_.capacity() * sizeof(V) + sparse_.bytes_reserved(); }
 
   void erase(int64_t id) {
     const auto k = static_cast<uint64_t>(id);

@@ -28,6 +28,9 @@ class StreamedProfiles {
   // hold); `summary`: its whole summary; `events`: the second read's store, whose events
   // add() is handed. All three outlive this.
   StreamedProfiles(const EventStore& tables, const analysis::Summary& summary, const EventStore& events);
+  // The same with the summary's goroutines as their lifetimes alone (StreamedSummary's),
+  // kept until the profiles are made.
+  StreamedProfiles(const EventStore& tables, analysis::GoroutineLifetimes lifetimes, const EventStore& events);
   ~StreamedProfiles();
   StreamedProfiles(const StreamedProfiles&) = delete;
   StreamedProfiles& operator=(const StreamedProfiles&) = delete;
@@ -48,6 +51,7 @@ class StreamedProfiles {
  private:
   static constexpr size_t kTypes = std::size(analysis::kProfileTypes);
   const EventStore& tables_;
+  analysis::GoroutineLifetimes lifetimes_;
   analysis::ProfileFilter filter_;  // the summary's goroutines, from their first run to their end
   std::optional<analysis::ProfilePass> pass_;
   std::optional<std::array<analysis::Profile, kTypes>> profiles_;

@@ -1,9 +1,8 @@
-// What the goroutine, task and region views show of a summary: the goroutine groups and
-// a group's goroutines sorted for a page, the task and region types, the instances in a
-// histogram bucket, one goroutine or task, each as the JSON the npm package returns
-// (wasm-bindings/js/index.d.ts gives the shapes), computed on first use and kept. Over a
-// session's summary (TraceSession), or over a streamed read's (StreamedSummary: the
-// whole trace's, its events released as it was read).
+// What the goroutine, task and region views show of a summary held in arrays: the
+// goroutine groups and a group's goroutines sorted for a page, the task and region types,
+// the instances in a histogram bucket, one goroutine or task (SummaryAnswers), computed
+// on first use and kept. Over a session's summary (TraceSession), or over a streamed
+// read's (StreamedSummary: the whole trace's, its events released as it was read).
 #pragma once
 
 #include <cstddef>
@@ -19,10 +18,11 @@
 #include "gotrace/analysis/summary_events.h"
 #include "gotrace/analysis/summary_pages.h"
 #include "gotrace/analysis/tasks.h"
+#include "gotrace/summary_answers.h"
 
 namespace gotrace {
 
-class SummaryViews {
+class SummaryViews final : public SummaryAnswers {
  public:
   // `tables`: the store whose string and stack tables the summary's names and stacks are
   // in; `events`: what is read of its events besides. All three outlive the views.
@@ -38,17 +38,16 @@ class SummaryViews {
   const std::vector<analysis::TaskTypeStats>& task_types();
   const std::vector<analysis::RegionTypeStats>& region_types();
 
-  std::string goroutine_groups_json(bool pretty = false);
+  std::string goroutine_groups_json(bool pretty = false) override;
   std::string goroutine_group_page_json(std::string_view name, std::string_view column, bool descending,
-                                        size_t offset, std::optional<size_t> limit);
-  std::string goroutine_json(double id);
-  std::string task_types_json(bool pretty = false);
-  std::string tasks_in_bucket_json(std::string_view type, double min);
-  std::string task_json(double id);
-  std::string region_types_json(bool pretty = false);
-  std::string regions_in_bucket_json(std::string_view type, double min);
-  // Task logs whose category or message contains `text` (logs_matching), at most `limit`.
-  std::string task_logs_matching_json(std::string_view text, size_t limit);
+                                        size_t offset, std::optional<size_t> limit) override;
+  std::string goroutine_json(double id) override;
+  std::string task_types_json(bool pretty = false) override;
+  std::string tasks_in_bucket_json(std::string_view type, double min) override;
+  std::string task_json(double id) override;
+  std::string region_types_json(bool pretty = false) override;
+  std::string regions_in_bucket_json(std::string_view type, double min) override;
+  std::string task_logs_matching_json(std::string_view text, size_t limit) override;
 
  private:
   const EventStore& tables_;

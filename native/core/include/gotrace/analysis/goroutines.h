@@ -3,11 +3,14 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "gotrace/analysis/summary.h"
+#include "gotrace/flat_map.h"
 
 namespace gotrace::analysis {
 
@@ -26,6 +29,26 @@ std::vector<GoroutineGroup> goroutine_groups(const Summary& summary);
 // sorting every group (a viewer orders a group when it shows it).
 std::vector<GoroutineGroup> goroutine_groups_unordered(const Summary& summary);
 void order_members(const Summary& summary, GoroutineGroup& group);
+
+// goroutine_groups_unordered a goroutine at a time, for summaries that are not held in
+// one array (an archive's, read back in turn): add() each in id order with its index.
+class GoroutineGrouping {
+ public:
+  void add(const GoroutineSummary& g, uint32_t k);
+  // The groups by total execution time, most first (then by name).
+  std::vector<GoroutineGroup> take();
+
+ private:
+  std::vector<GoroutineGroup> groups_;
+  // Names are views into the store's string table, where equal strings are one string:
+  // most goroutines find their group by the address of their name (the same address and
+  // length: the same string), without hashing or comparing its bytes; goroutines in id
+  // order often share the previous one's.
+  std::unordered_map<std::string_view, size_t> by_name_;
+  FlatMap<uint32_t> by_address_;
+  const char* last_name_ = nullptr;
+  size_t last_size_ = SIZE_MAX, last_ = 0;  // none yet
+};
 
 // Go's NonOverlappingStats with the names its pages show ("Execution time",
 // "Sched wait time", "Syscall execution time", "Block time (syscall)", "Unknown time",

@@ -49,6 +49,19 @@ class GoroutineIntervals {
   std::vector<Interval> intervals_;
 };
 
+// Each goroutine's time from its first run to its end (or the trace's last event), in id
+// order: what ProfileFilter::lifetimes reads of a summary, for summaries not held in one
+// array (an archive's). 24 bytes a goroutine.
+struct GoroutineLifetimes {
+  std::vector<GoID> ids;  // ascending
+  std::vector<Interval> spans;
+  void add(GoID g, Interval span) {
+    ids.push_back(g);
+    spans.push_back(span);
+  }
+  const Interval* of(GoID g) const;
+};
+
 struct ProfileFilter {
   // Only these goroutines, only during their intervals (Go's gToIntervals); nullptr
   // counts every goroutine all the time (Go's nil map).
@@ -59,6 +72,8 @@ struct ProfileFilter {
   // (goroutine_group_intervals(*lifetimes)'s intervals, read from the summary rather than
   // made: none to hold for a trace of millions of goroutines).
   const Summary* lifetimes = nullptr;
+  // The same, of summaries not held (the goroutines, each once, in id order).
+  const GoroutineLifetimes* lifetime_table = nullptr;
 };
 
 struct ProfileRecord {

@@ -3,6 +3,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <map>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -28,6 +31,24 @@ struct RegionTypeStats {
 // stack and string tables.
 std::vector<RegionTypeStats> region_types(const EventStore& store, const Summary& summary);
 std::vector<RegionTypeStats> region_types(const EventStore& store, const Summary& summary, const SummaryEvents& events);
+
+// region_types a region at a time (for regions not held in one array: an archive's),
+// each with a summary that names the trace's first and last times.
+class RegionTypeTally {
+ public:
+  RegionTypeTally(const EventStore& store, const SummaryEvents& events) : store_(store), events_(events) {}
+  void add(const Summary& summary, const RegionSummary& r);
+  std::vector<RegionTypeStats> take();
+
+ private:
+  const EventStore& store_;
+  const SummaryEvents& events_;
+  // Go's regionFingerprint: the type and the leaf frame of the start event's stack.
+  // Frames are interned, so the frame id stands for the frame.
+  std::map<std::pair<std::string_view, FrameID>, size_t> by_key_;
+  std::vector<RegionTypeStats> types_;
+  std::vector<std::vector<int64_t>> durations_;
+};
 
 // Go's regionInterval: the region's start and end, or the trace's first and last event
 // for a side not in the trace.

@@ -10,7 +10,9 @@
 // which outlives the summaries), numbered in a small table.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -32,6 +34,10 @@ class SummaryArchive {
   // away with its goroutine (read back, t.regions holds that many zeros).
   uint64_t put_task(const TaskSummary& t);
   void task(uint64_t at, TaskSummary& t) const;
+  // The id of the goroutine or task stored at `at` alone (its record's first field).
+  int64_t id_at(uint64_t at) const;
+  // The bytes its records take, as reserved.
+  size_t bytes() const;
 
  private:
   uint32_t name_index(std::string_view name, uint64_t pc);
@@ -84,6 +90,9 @@ struct ArchivedSummary {
   void goroutine(size_t k, GoroutineSummary& g, std::vector<RegionSummary>& its_regions) const;
   // Task k (in id order) as Summary would hold it (goroutines sorted, each once).
   void task(size_t k, TaskSummary& t) const;
+  // The place in id order of goroutine or task `id`, if kept.
+  std::optional<size_t> goroutine_index(GoID id) const;
+  std::optional<size_t> task_index(TaskID id) const;
 };
 
 }  // namespace gotrace::analysis

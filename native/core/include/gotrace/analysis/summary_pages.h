@@ -4,6 +4,7 @@
 // only a page of it is converted.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -26,6 +27,11 @@ std::optional<GoroutineSort> parse_goroutine_sort(std::string_view column);
 // A group's goroutines, in the group's order (longest total first, then by id).
 std::vector<const GoroutineSummary*> group_members(const Summary& s, const GoroutineGroup& group);
 
+// A goroutine's value in a column (doubles, as the web app compares them: exec / total is
+// a ratio); `assist`: the summary's range name of GC mark assist (assist_range).
+double goroutine_sort_key(const GoroutineSummary& g, GoroutineSort by, std::optional<uint32_t> assist);
+std::optional<uint32_t> assist_range(const Summary& s);
+
 // A group's goroutines (group_members) ordered by a column; ties keep the group's order.
 std::vector<const GoroutineSummary*> sorted_goroutines(const Summary& s,
                                                        std::span<const GoroutineSummary* const> members,
@@ -43,8 +49,10 @@ std::vector<const RegionSummary*> regions_in_bucket(const Summary& s, std::strin
 
 // Task logs whose category or message contains `text` (ASCII letters compared without
 // case), in task order, at most `limit`: (task, log event index).
-std::vector<std::pair<const TaskSummary*, uint64_t>> logs_matching(const SummaryEvents& events, const Summary& s,
-                                                                   std::string_view text, size_t limit);
+std::vector<std::pair<TaskID, uint64_t>> logs_matching(const SummaryEvents& events, const Summary& s,
+                                                       std::string_view text, size_t limit);
+// Whether a log's category or message contains `text`, as logs_matching asks.
+bool log_matches(const LogFields& log, std::string_view text);
 
 // A group without its goroutines' ids: {"name", "count", "exec", "sched_wait", "syscall",
 // "syscall_block", "block", "unknown", "total", "stats"} (as in goroutines_json).
@@ -54,9 +62,19 @@ void goroutine_group_json(JsonWriter& w, const Summary& s, const GoroutineGroup&
 // one is alive), "rows": [goroutine_row_json...]}.
 void goroutine_group_page_json(JsonWriter& w, const Summary& s, const GoroutineGroup& group,
                                std::span<const GoroutineSummary* const> rows, size_t from, size_t to);
+// What a page says of all of a group's goroutines besides its rows: add() each.
+struct GroupPageBounds {
+  size_t count = 0;
+  int64_t max_total = 1;
+  Time first = 0, last = 0;
+  bool any_start = false, alive = false;
+  void add(const GoroutineSummary& g);
+};
+// The same page with its bounds made, `rows` writing its goroutine_row_json's.
+void goroutine_group_page_json(JsonWriter& w, const Summary& s, const GoroutineGroup& group,
+                               const GroupPageBounds& bounds, const std::function<void(JsonWriter&)>& rows);
 // Task logs (logs_matching): [{"task", "time", "goroutine", "category", "message"}].
-void task_logs_json(JsonWriter& w, const SummaryEvents& events,
-                    std::span<const std::pair<const TaskSummary*, uint64_t>> logs);
+void task_logs_json(JsonWriter& w, const SummaryEvents& events, std::span<const std::pair<TaskID, uint64_t>> logs);
 // One task as `gotrace tasks --json` lists it (its logs' fields from `events`).
 void task_entry_json(JsonWriter& w, const EventStore& store, const Summary& s, const TaskSummary& t);
 void task_entry_json(JsonWriter& w, const SummaryEvents& events, const Summary& s, const TaskSummary& t);

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "gotrace/analysis/histogram.h"
@@ -20,6 +22,18 @@ struct TaskTypeStats {
 
 // One entry per task type, by name.
 std::vector<TaskTypeStats> task_types(const Summary& summary);
+
+// task_types a task at a time (for tasks not held in one array: an archive's).
+class TaskTypeTally {
+ public:
+  void add(const TaskSummary& t);
+  std::vector<TaskTypeStats> take();
+
+ private:
+  std::vector<TaskTypeStats> types_;
+  std::vector<std::vector<int64_t>> durations_;  // of each type's complete tasks
+  std::unordered_map<std::string_view, size_t> by_name_;
+};
 
 // Go's taskInterval: the task's begin and end, or the trace's first and last event for
 // a side not in the trace.

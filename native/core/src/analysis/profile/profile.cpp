@@ -62,6 +62,15 @@ class ReasonCache {
   size_t n_ = 0;
 };
 
+}  // namespace
+
+const Interval* GoroutineLifetimes::of(GoID g) const {
+  auto it = std::lower_bound(ids.begin(), ids.end(), g);
+  return it != ids.end() && *it == g ? &spans[it - ids.begin()] : nullptr;
+}
+
+namespace {
+
 // Go's interval.overlap: 0 when disjoint, else the length of the intersection (which
 // can be 0 when they only touch).
 int64_t overlap(Interval a, Interval b) {
@@ -79,6 +88,12 @@ int64_t overlapping_duration(const ProfileFilter& f, GoID g_id, Interval sample)
     const GoroutineSummary* g = f.lifetimes->goroutine(g_id);
     if (!g) return 0;
     const int64_t o = overlap({g->start_time, g->end_time != 0 ? g->end_time : f.lifetimes->last_time}, sample);
+    return o > 0 ? o : 0;
+  }
+  if (f.lifetime_table) {
+    const Interval* span = f.lifetime_table->of(g_id);
+    if (!span) return 0;
+    const int64_t o = overlap(*span, sample);
     return o > 0 ? o : 0;
   }
   if (!f.goroutines) return sample.duration();

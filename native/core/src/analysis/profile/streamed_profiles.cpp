@@ -3,6 +3,7 @@
 #include "gotrace/streamed_profiles.h"
 
 #include <stdexcept>
+#include <utility>
 
 #include "gotrace/analysis/pprof_profile.h"
 #include "gotrace/analysis/pprof_writer.h"
@@ -15,6 +16,12 @@ StreamedProfiles::StreamedProfiles(const EventStore& tables, const analysis::Sum
     : tables_(tables), filter_{nullptr, std::nullopt, &summary} {
   // As select_profiles: a trace without goroutines has empty profiles.
   if (!summary.goroutines.empty()) pass_.emplace(events, analysis::kProfileTypes, filter_);
+}
+
+StreamedProfiles::StreamedProfiles(const EventStore& tables, analysis::GoroutineLifetimes lifetimes,
+                                   const EventStore& events)
+    : tables_(tables), lifetimes_(std::move(lifetimes)), filter_{nullptr, std::nullopt, nullptr, &lifetimes_} {
+  if (!lifetimes_.ids.empty()) pass_.emplace(events, analysis::kProfileTypes, filter_);
 }
 
 StreamedProfiles::~StreamedProfiles() = default;
@@ -32,6 +39,7 @@ void StreamedProfiles::finish() {
     for (analysis::Profile& p : pass_->take()) (*profiles_)[static_cast<size_t>(p.type)] = std::move(p);
   }
   pass_.reset();
+  lifetimes_ = {};  // of no more use: let go
 }
 
 const analysis::Profile& StreamedProfiles::profile(ProfileType type) const {

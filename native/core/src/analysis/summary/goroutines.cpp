@@ -3,10 +3,8 @@
 
 #include <algorithm>
 #include <map>
-#include <unordered_map>
 
 #include "gotrace/event_slices.h"
-#include "gotrace/flat_map.h"
 #include "gotrace/go_int.h"
 
 namespace gotrace::analysis {
@@ -26,55 +24,52 @@ void add_entries(Entries& to, std::span<const StatEntry> from) {
 
 }  // namespace
 
-std::vector<GoroutineGroup> goroutine_groups_unordered(const Summary& summary) {
-  std::vector<GoroutineGroup> groups;
-  // Names are views into the store's string table, where equal strings are one string:
-  // most goroutines find their group by the address of their name (the same address and
-  // length: the same string), without hashing or comparing its bytes; goroutines in id
-  // order often share the previous one's.
-  std::unordered_map<std::string_view, size_t> by_name;
-  FlatMap<uint32_t> by_address;
-  const char* last_name = nullptr;
-  size_t last_size = SIZE_MAX, last = 0;  // none yet
-  // In slices: a loop entered once stays in WebAssembly's baseline code (event_slices.h).
-  for_each_event_slice(summary.goroutines.size(), [&](size_t from, size_t to) {
-    for (auto k = static_cast<uint32_t>(from); k < to; k++) {
-      const GoroutineSummary& g = summary.goroutines[k];
-      size_t at;
-      if (g.name.data() == last_name && g.name.size() == last_size) {
-        at = last;
-      } else if (const uint32_t* a = by_address.find(reinterpret_cast<uintptr_t>(g.name.data()));
-                 a && groups[*a].name.size() == g.name.size()) {
-        at = *a;
-      } else {
-        auto [it, inserted] = by_name.try_emplace(g.name, groups.size());
-        if (inserted) {
-          groups.emplace_back();
-          groups.back().name = g.name;
-        }
-        at = it->second;
-        by_address[reinterpret_cast<uintptr_t>(g.name.data())] = static_cast<uint32_t>(at);
-      }
-      last_name = g.name.data();
-      last_size = g.name.size();
-      last = at;
-      GoroutineGroup& group = groups[at];
-      group.count++;
-      ExecStats& t = group.totals;
-      t.exec = wrap_add(t.exec, g.stats.exec);
-      t.sched_wait = wrap_add(t.sched_wait, g.stats.sched_wait);
-      t.syscall = wrap_add(t.syscall, g.stats.syscall);
-      t.syscall_block = wrap_add(t.syscall_block, g.stats.syscall_block);
-      t.total = wrap_add(t.total, g.stats.total);
-      add_entries(t.block, g.stats.block);
-      add_entries(t.ranges, g.stats.ranges);
-      group.members.push_back(k);
+void GoroutineGrouping::add(const GoroutineSummary& g, uint32_t k) {
+  size_t at;
+  if (g.name.data() == last_name_ && g.name.size() == last_size_) {
+    at = last_;
+  } else if (const uint32_t* a = by_address_.find(reinterpret_cast<uintptr_t>(g.name.data()));
+             a && groups_[*a].name.size() == g.name.size()) {
+    at = *a;
+  } else {
+    auto [it, inserted] = by_name_.try_emplace(g.name, groups_.size());
+    if (inserted) {
+      groups_.emplace_back();
+      groups_.back().name = g.name;
     }
-  }, kRecordSlice);
-  std::sort(groups.begin(), groups.end(), [](const GoroutineGroup& a, const GoroutineGroup& b) {
+    at = it->second;
+    by_address_[reinterpret_cast<uintptr_t>(g.name.data())] = static_cast<uint32_t>(at);
+  }
+  last_name_ = g.name.data();
+  last_size_ = g.name.size();
+  last_ = at;
+  GoroutineGroup& group = groups_[at];
+  group.count++;
+  ExecStats& t = group.totals;
+  t.exec = wrap_add(t.exec, g.stats.exec);
+  t.sched_wait = wrap_add(t.sched_wait, g.stats.sched_wait);
+  t.syscall = wrap_add(t.syscall, g.stats.syscall);
+  t.syscall_block = wrap_add(t.syscall_block, g.stats.syscall_block);
+  t.total = wrap_add(t.total, g.stats.total);
+  add_entries(t.block, g.stats.block);
+  add_entries(t.ranges, g.stats.ranges);
+  group.members.push_back(k);
+}
+
+std::vector<GoroutineGroup> GoroutineGrouping::take() {
+  std::sort(groups_.begin(), groups_.end(), [](const GoroutineGroup& a, const GoroutineGroup& b) {
     return a.totals.exec != b.totals.exec ? a.totals.exec > b.totals.exec : a.name < b.name;
   });
-  return groups;
+  return std::move(groups_);
+}
+
+std::vector<GoroutineGroup> goroutine_groups_unordered(const Summary& summary) {
+  GoroutineGrouping grouping;
+  // In slices: a loop entered once stays in WebAssembly's baseline code (event_slices.h).
+  for_each_event_slice(summary.goroutines.size(), [&](size_t from, size_t to) {
+    for (auto k = static_cast<uint32_t>(from); k < to; k++) grouping.add(summary.goroutines[k], k);
+  }, kRecordSlice);
+  return grouping.take();
 }
 
 void order_members(const Summary& summary, GoroutineGroup& group) {

@@ -1,5 +1,6 @@
 // StreamedSummary: the summarizer over a streamed read, noting the events the views read
-// later (Summarizer::note_events) and keeping what is read of them before they go.
+// later (Summarizer::note_events) and keeping what is read of them before they go
+// (kept_events.h).
 #include "gotrace/streamed_summary.h"
 
 #include <algorithm>
@@ -8,70 +9,63 @@
 #include <string>
 #include <vector>
 
+#include "gotrace/archived_summary_views.h"
 #include "gotrace/event_view.h"
+#include "kept_events.h"
 #include "summarizer.h"
 
 namespace gotrace {
 
 using namespace gotrace::analysis;
 
-namespace {
-
-// Kept facts of released events, by event index: noted in increasing order, so that a
-// sorted vector answers lookups.
-template <class T>
-struct ByEvent {
-  std::vector<uint64_t> events;
-  std::vector<T> facts;
-  void add(uint64_t event, T fact) {
-    events.push_back(event);
-    facts.push_back(fact);
-  }
-  const T* find(uint64_t event) const {
-    auto it = std::lower_bound(events.begin(), events.end(), event);
-    return it != events.end() && *it == event ? &facts[it - events.begin()] : nullptr;
-  }
-};
-
-class KeptEvents final : public SummaryEvents {
- public:
-  StackID stack(uint64_t event) const override {
-    const StackID* s = stacks.find(event);
-    return s ? *s : 0;
-  }
-  LogFields log(uint64_t event) const override {
-    const LogFields* l = logs.find(event);
-    if (!l) throw std::logic_error("a task's log that was not kept");
-    return *l;
-  }
-  ByEvent<StackID> stacks;  // of region starts
-  ByEvent<LogFields> logs;
-};
-
-}  // namespace
-
 struct StreamedSummary::Impl {
   // Lets the summaries go, saying why.
   void give_up(std::string why) {
     given_up = "the whole trace's summaries would take more than " + std::to_string(budget >> 20) + " MiB (" + why + ")";
     summarizer.reset();
-    kept = KeptEvents();
+    kept = detail::KeptEvents(store);
   }
-  Impl(const EventStore& s, size_t b) : store(s), budget(b) {}
+  // What the summarizer holds now, with what is kept of events.
+  size_t bytes() const {
+    size_t n = kept.bytes();
+    if (summarizer) n += summarizer->summary_bytes() + summarizer->archived_bytes();
+    if (archived) n += archived->archive.bytes() + (archived->goroutines.capacity() + archived->tasks.capacity()) * 8;
+    if (summary) n += detail::Summarizer::bytes_for({summary->goroutines.capacity(), summary->tasks.capacity(), summary->regions.capacity()});
+    return n;
+  }
+  // The first events foretell the summaries: held, archived or given up.
+  void begin() {
+    const std::array<uint64_t, 256> expected = detail::expected_events(store);
+    const detail::Summarizer::Room room = detail::Summarizer::room_for(expected);
+    const uint64_t held = detail::Summarizer::bytes_for(room);
+    if (keeping == Keeping::Fitting) keeping = held <= budget ? Keeping::Held : Keeping::Archived;
+    const uint64_t foretold = keeping == Keeping::Held ? held : detail::Summarizer::archived_bytes_for(room);
+    if (foretold > budget) {
+      give_up("the first generation foretells " + std::to_string(foretold >> 20) + " MiB");
+      return;
+    }
+    // Held, its arrays sized from the first events; archived, it holds what is live.
+    summarizer = std::make_unique<detail::Summarizer>(store, names, keeping == Keeping::Held ? &expected : nullptr);
+    if (keeping == Keeping::Archived) summarizer->archive_ended();
+    summarizer->note_events(&noted);
+  }
+  Impl(const EventStore& s, size_t b, Keeping k) : store(s), budget(b), keeping(k), kept(s) {}
   const EventStore& store;
   const size_t budget;
+  Keeping keeping;
   std::string given_up;
   uint64_t events = 0;  // summarized so far
   detail::RangeNames names;
   std::unique_ptr<detail::Summarizer> summarizer;  // made with the first events (sized from them)
   detail::Summarizer::Noted noted;
-  KeptEvents kept;
-  std::optional<Summary> summary;
-  std::unique_ptr<SummaryViews> views;
+  detail::KeptEvents kept;
+  std::optional<Summary> summary;  // held, or archived: the names and times besides the archive
+  std::optional<ArchivedSummary> archived;
+  std::unique_ptr<SummaryAnswers> views;
 };
 
-StreamedSummary::StreamedSummary(const EventStore& store, size_t budget)
-    : impl_(std::make_unique<Impl>(store, budget)) {}
+StreamedSummary::StreamedSummary(const EventStore& store, size_t budget, Keeping keeping)
+    : impl_(std::make_unique<Impl>(store, budget, keeping)) {}
 StreamedSummary::~StreamedSummary() = default;
 
 void StreamedSummary::add(size_t from, size_t to) {
@@ -79,27 +73,17 @@ void StreamedSummary::add(size_t from, size_t to) {
   if (m.summary) throw std::logic_error("events added to a finished summary");
   if (!m.given_up.empty()) return;
   if (!m.summarizer) {
-    // Sized from the first generation, scaled to the file; given up before anything is
-    // reserved when that is past the budget.
-    const std::array<uint64_t, 256> expected = detail::expected_events(m.store);
-    const uint64_t foretold = detail::Summarizer::bytes_for(detail::Summarizer::room_for(expected));
-    if (foretold > m.budget) {
-      m.give_up("the first generation foretells " + std::to_string(foretold >> 20) + " MiB");
-      return;
-    }
-    m.summarizer = std::make_unique<detail::Summarizer>(m.store, m.names, &expected);
-    m.summarizer->note_events(&m.noted);
+    m.begin();
+    if (!m.given_up.empty()) return;
   }
-  if (m.summarizer->summary_bytes() > m.budget) {
-    m.give_up(std::to_string(m.summarizer->summary_bytes() >> 20) + " MiB after " + std::to_string(m.events) + " events");
+  if (const size_t bytes = m.bytes(); bytes > m.budget) {
+    m.give_up(std::to_string(bytes >> 20) + " MiB after " + std::to_string(m.events) + " events");
     return;
   }
   m.summarizer->run(m.names, from, to);
   m.events += to - from;
-  for (uint64_t i : m.noted.region_starts) {
-    if (StackID s = m.store.stack(i); s != 0) m.kept.stacks.add(i, s);
-  }
-  for (uint64_t i : m.noted.logs) m.kept.logs.add(i, StoreEvents(m.store).log(i));
+  for (uint64_t i : m.noted.region_starts) m.kept.keep_stack(i);
+  for (uint64_t i : m.noted.logs) m.kept.keep_log(i);
   m.noted.region_starts.clear();
   m.noted.logs.clear();
 }
@@ -107,23 +91,58 @@ void StreamedSummary::add(size_t from, size_t to) {
 void StreamedSummary::finish() {
   Impl& m = *impl_;
   if (m.summary || !m.given_up.empty()) return;
-  if (!m.summarizer) m.summarizer = std::make_unique<detail::Summarizer>(m.store, m.names);
-  if (m.summarizer->summary_bytes() > m.budget) {
-    m.give_up(std::to_string(m.summarizer->summary_bytes() >> 20) + " MiB");
+  if (!m.summarizer) m.begin();
+  if (!m.given_up.empty()) return;
+  if (const size_t bytes = m.bytes(); bytes > m.budget) {
+    m.give_up(std::to_string(bytes >> 20) + " MiB");
     return;
   }
-  m.summary = m.summarizer->finish();
+  if (m.keeping == Keeping::Archived) {
+    m.summary.emplace();
+    m.archived.emplace(m.summarizer->finish_archived(*m.summary));
+    m.views = std::make_unique<ArchivedSummaryViews>(m.store, *m.archived, *m.summary, m.kept);
+  } else {
+    m.summary = m.summarizer->finish();
+    m.views = std::make_unique<SummaryViews>(m.store, *m.summary, m.kept);
+  }
   m.summarizer.reset();
-  m.views = std::make_unique<SummaryViews>(m.store, *m.summary, m.kept);
 }
 
 bool StreamedSummary::finished() const { return impl_->summary.has_value(); }
 const std::string& StreamedSummary::given_up() const { return impl_->given_up; }
+bool StreamedSummary::archived() const { return impl_->keeping == Keeping::Archived; }
+size_t StreamedSummary::bytes() const { return impl_->bytes(); }
 
-SummaryViews& StreamedSummary::views() {
+SummaryAnswers& StreamedSummary::views() {
   if (!impl_->given_up.empty()) throw std::runtime_error(impl_->given_up);
   if (!impl_->views) throw std::runtime_error("the trace is still being read: its summary is made as the read goes");
   return *impl_->views;
+}
+
+SummaryViews& StreamedSummary::held_views() {
+  SummaryAnswers& views = this->views();
+  if (impl_->archived) throw std::logic_error("the whole trace's summaries are archived, not held");
+  return static_cast<SummaryViews&>(views);
+}
+
+GoroutineLifetimes StreamedSummary::lifetimes() {
+  views();  // says why not
+  GoroutineLifetimes out;
+  auto add = [&](const GoroutineSummary& g, Time last) { out.add(g.id, {g.start_time, g.end_time != 0 ? g.end_time : last}); };
+  const Impl& m = *impl_;
+  if (m.archived) {
+    out.ids.reserve(m.archived->goroutines.size());
+    out.spans.reserve(m.archived->goroutines.size());
+    GoroutineSummary g;
+    std::vector<RegionSummary> regions;
+    for (size_t k = 0; k < m.archived->goroutines.size(); k++) {
+      m.archived->goroutine(k, g, regions);
+      add(g, m.archived->last_time);
+    }
+  } else {
+    for (const GoroutineSummary& g : m.summary->goroutines) add(g, m.summary->last_time);
+  }
+  return out;
 }
 
 }  // namespace gotrace

@@ -939,6 +939,13 @@ Summary Summarizer::finish() {
   return out;
 }
 
+size_t Summarizer::archived_bytes() const {
+  if (!archived_) return 0;
+  return archived_->archive.bytes() + records_.capacity() * sizeof(Record) + pending_.capacity() * sizeof(Pending) +
+         summary_at_.capacity() * sizeof(uint64_t) + task_archived_at_.capacity() * sizeof(uint64_t) +
+         index_.bytes_reserved() + task_index_.bytes_reserved();
+}
+
 ArchivedSummary Summarizer::finish_archived(Summary& rest) {
   ArchivedSummary& out = *archived_;
   // Every live goroutine ends at the trace's end (those whose id was reused are left

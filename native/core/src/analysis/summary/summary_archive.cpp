@@ -14,7 +14,7 @@
 namespace gotrace::analysis {
 namespace {
 
-constexpr size_t kBlockBytes = size_t{4} << 20;
+constexpr size_t kBlockBytes = size_t{4} << 20, kFirstBlockBytes = size_t{64} << 10;
 
 class Writer {
  public:
@@ -102,8 +102,10 @@ uint32_t SummaryArchive::name_index(std::string_view name, uint64_t pc) {
 template <class Encode>
 uint64_t SummaryArchive::put(Time key, Encode encode) {
   auto begin_block = [&] {
+    // Blocks grow with the archive, from 64 KiB, so that a small one reserves little.
+    const size_t bytes = blocks_.empty() ? kFirstBlockBytes : std::min(kBlockBytes, 2 * blocks_.back().bytes.capacity());
     blocks_.push_back({{}, key});
-    blocks_.back().bytes.reserve(kBlockBytes);
+    blocks_.back().bytes.reserve(bytes);
   };
   if (blocks_.empty()) begin_block();
   encode(blocks_.back().base);
@@ -227,6 +229,33 @@ void SummaryArchive::task(uint64_t where, TaskSummary& t) const {
   t.regions.resize(r.u());
   t.goroutines.clear();
   for (uint64_t n = r.u(); n > 0; n--) t.goroutines.push_back(r.s());
+}
+
+int64_t SummaryArchive::id_at(uint64_t where) const { return Reader(at(where)).s(); }
+
+size_t SummaryArchive::bytes() const {
+  size_t n = scratch_.capacity() + region_names_.capacity() * sizeof(uint32_t) + names_.capacity() * sizeof(Name) +
+             name_ids_.size() * (sizeof(NameKey) + sizeof(uint32_t) + 2 * sizeof(void*)) + blocks_.capacity() * sizeof(Block);
+  for (const Block& b : blocks_) n += b.bytes.capacity();
+  return n;
+}
+
+namespace {
+
+// The place of `id` in places sorted by the id stored there (as an Id: tasks' are unsigned).
+template <class Id>
+std::optional<size_t> index_of(const SummaryArchive& archive, const std::vector<uint64_t>& places, Id id) {
+  auto id_at = [&](uint64_t at) { return static_cast<Id>(archive.id_at(at)); };
+  auto it = std::partition_point(places.begin(), places.end(), [&](uint64_t at) { return id_at(at) < id; });
+  if (it == places.end() || id_at(*it) != id) return std::nullopt;
+  return static_cast<size_t>(it - places.begin());
+}
+
+}  // namespace
+
+std::optional<size_t> ArchivedSummary::goroutine_index(GoID id) const { return index_of(archive, goroutines, id); }
+std::optional<size_t> ArchivedSummary::task_index(TaskID id) const {
+  return index_of(archive, tasks, id);
 }
 
 void ArchivedSummary::goroutine(size_t k, GoroutineSummary& g, std::vector<RegionSummary>& its_regions) const {

@@ -14,15 +14,24 @@ namespace {
 
 const double kLogDiv = std::log(std::pow(10.0, 1.0 / 5));
 
-// The range name of GC mark assist in this summary, if it has one.
-std::optional<uint32_t> range_index(const Summary& s, std::string_view name) {
+void time_or_null(JsonWriter& w, const char* key, bool present, Time t) {
+  w.key(key);
+  if (present) {
+    w.value(t);
+  } else {
+    w.null();
+  }
+}
+
+}  // namespace
+
+std::optional<uint32_t> assist_range(const Summary& s) {
   for (size_t i = 0; i < s.range_names.size(); i++)
-    if (s.range_names[i] == name) return static_cast<uint32_t>(i);
+    if (s.range_names[i] == "GC mark assist") return static_cast<uint32_t>(i);
   return std::nullopt;
 }
 
-// Keys are doubles, as the web app compares them (exec / total is a ratio).
-double sort_key(const GoroutineSummary& g, GoroutineSort by, std::optional<uint32_t> assist) {
+double goroutine_sort_key(const GoroutineSummary& g, GoroutineSort by, std::optional<uint32_t> assist) {
   const ExecStats& st = g.stats;
   switch (by) {
     case GoroutineSort::Id: return static_cast<double>(g.id);
@@ -40,17 +49,6 @@ double sort_key(const GoroutineSummary& g, GoroutineSort by, std::optional<uint3
   }
   return 0;
 }
-
-void time_or_null(JsonWriter& w, const char* key, bool present, Time t) {
-  w.key(key);
-  if (present) {
-    w.value(t);
-  } else {
-    w.null();
-  }
-}
-
-}  // namespace
 
 std::optional<GoroutineSort> parse_goroutine_sort(std::string_view column) {
   static constexpr std::pair<std::string_view, GoroutineSort> kColumns[] = {
@@ -83,10 +81,10 @@ std::vector<const GoroutineSummary*> sorted_goroutines(const Summary& s,
                                                        GoroutineSort by, bool descending) {
   // The group's own order is by total, longest first, then by id: already sorted.
   if (by == GoroutineSort::Total && descending) return {members.begin(), members.end()};
-  const std::optional<uint32_t> assist = range_index(s, "GC mark assist");
+  const std::optional<uint32_t> assist = assist_range(s);
   std::vector<std::pair<double, const GoroutineSummary*>> keyed;
   keyed.reserve(members.size());
-  for (const GoroutineSummary* g : members) keyed.push_back({sort_key(*g, by, assist), g});
+  for (const GoroutineSummary* g : members) keyed.push_back({goroutine_sort_key(*g, by, assist), g});
   auto order = [descending](const auto& a, const auto& b) { return descending ? a.first > b.first : a.first < b.first; };
   std::stable_sort(keyed.begin(), keyed.end(), order);
   std::vector<const GoroutineSummary*> out;
@@ -129,14 +127,17 @@ bool contains_folded(std::string_view hay, std::string_view needle) {
 
 }  // namespace
 
-std::vector<std::pair<const TaskSummary*, uint64_t>> logs_matching(const SummaryEvents& events, const Summary& s,
-                                                                   std::string_view text, size_t limit) {
-  std::vector<std::pair<const TaskSummary*, uint64_t>> out;
+bool log_matches(const LogFields& l, std::string_view text) {
+  return contains_folded(l.category, text) || contains_folded(l.message, text);
+}
+
+std::vector<std::pair<TaskID, uint64_t>> logs_matching(const SummaryEvents& events, const Summary& s,
+                                                       std::string_view text, size_t limit) {
+  std::vector<std::pair<TaskID, uint64_t>> out;
   for (const TaskSummary& t : s.tasks) {
     for (uint64_t i : t.logs) {
       if (out.size() >= limit) return out;
-      const LogFields l = events.log(i);
-      if (contains_folded(l.category, text) || contains_folded(l.message, text)) out.push_back({&t, i});
+      if (log_matches(events.log(i), text)) out.push_back({t.id, i});
     }
   }
   return out;
@@ -213,45 +214,52 @@ void region_entry_json(JsonWriter& w, const Summary& s, const RegionSummary& r) 
   w.end_object();
 }
 
-void task_logs_json(JsonWriter& w, const SummaryEvents& events,
-                    std::span<const std::pair<const TaskSummary*, uint64_t>> logs) {
+void task_logs_json(JsonWriter& w, const SummaryEvents& events, std::span<const std::pair<TaskID, uint64_t>> logs) {
   w.begin_array();
   for (auto [t, i] : logs) {
     w.begin_object();
-    w.field("task", t->id);
+    w.field("task", t);
     log_fields_json(w, events.log(i));
     w.end_object();
   }
   w.end_array();
 }
 
+void GroupPageBounds::add(const GoroutineSummary& g) {
+  count++;
+  max_total = std::max(max_total, g.stats.total);
+  if (Time t = g.start_time ? g.start_time : g.creation_time) {
+    first = any_start ? std::min(first, t) : t;
+    any_start = true;
+  }
+  if (g.end_time) last = std::max(last, g.end_time);
+  else alive = true;
+}
+
 void goroutine_group_page_json(JsonWriter& w, const Summary& s, const GoroutineGroup& group,
                                std::span<const GoroutineSummary* const> rows, size_t from, size_t to) {
-  int64_t max_total = 1;
-  Time first = 0, last = 0;
-  bool any_start = false, alive = false;
-  for (const GoroutineSummary* g : rows) {
-    max_total = std::max(max_total, g->stats.total);
-    if (Time t = g->start_time ? g->start_time : g->creation_time) {
-      first = any_start ? std::min(first, t) : t;
-      any_start = true;
-    }
-    if (g->end_time) last = std::max(last, g->end_time);
-    else alive = true;
-  }
+  GroupPageBounds bounds;
+  for (const GoroutineSummary* g : rows) bounds.add(*g);
+  goroutine_group_page_json(w, s, group, bounds, [&](JsonWriter& out) {
+    for (size_t i = from; i < to; i++) goroutine_row_json(out, s, *rows[i]);
+  });
+}
+
+void goroutine_group_page_json(JsonWriter& w, const Summary& s, const GoroutineGroup& group,
+                               const GroupPageBounds& bounds, const std::function<void(JsonWriter&)>& rows) {
   w.begin_object();
   w.key("group");
   goroutine_group_json(w, s, group);
-  w.field("count", static_cast<uint64_t>(rows.size()));
-  w.field("maxTotal", max_total);
+  w.field("count", static_cast<uint64_t>(bounds.count));
+  w.field("maxTotal", bounds.max_total);
   w.key("first");
-  if (any_start) w.value(first);
+  if (bounds.any_start) w.value(bounds.first);
   else w.null();
   w.key("last");
-  if (alive || rows.empty()) w.null();
-  else w.value(last);
+  if (bounds.alive || bounds.count == 0) w.null();
+  else w.value(bounds.last);
   w.key("rows").begin_array();
-  for (size_t i = from; i < to; i++) goroutine_row_json(w, s, *rows[i]);
+  rows(w);
   w.end_array();
   w.end_object();
 }

@@ -6,27 +6,31 @@
 
 namespace gotrace::analysis {
 
-std::vector<TaskTypeStats> task_types(const Summary& summary) {
-  std::vector<TaskTypeStats> types;
-  std::vector<std::vector<int64_t>> durations;
-  std::unordered_map<std::string_view, size_t> by_name;
-  for (const TaskSummary& t : summary.tasks) {
-    auto [it, inserted] = by_name.try_emplace(t.name, types.size());
-    if (inserted) {
-      types.emplace_back();
-      types.back().name = t.name;
-      durations.emplace_back();
-    }
-    TaskTypeStats& type = types[it->second];
-    type.count++;
-    if (t.complete()) {
-      type.complete++;
-      durations[it->second].push_back(t.end - t.start);
-    }
+void TaskTypeTally::add(const TaskSummary& t) {
+  auto [it, inserted] = by_name_.try_emplace(t.name, types_.size());
+  if (inserted) {
+    types_.emplace_back();
+    types_.back().name = t.name;
+    durations_.emplace_back();
   }
-  for (size_t i = 0; i < types.size(); i++) types[i].durations = duration_distribution(std::move(durations[i]));
-  std::sort(types.begin(), types.end(), [](const TaskTypeStats& a, const TaskTypeStats& b) { return a.name < b.name; });
-  return types;
+  TaskTypeStats& type = types_[it->second];
+  type.count++;
+  if (t.complete()) {
+    type.complete++;
+    durations_[it->second].push_back(t.end - t.start);
+  }
+}
+
+std::vector<TaskTypeStats> TaskTypeTally::take() {
+  for (size_t i = 0; i < types_.size(); i++) types_[i].durations = duration_distribution(std::move(durations_[i]));
+  std::sort(types_.begin(), types_.end(), [](const TaskTypeStats& a, const TaskTypeStats& b) { return a.name < b.name; });
+  return std::move(types_);
+}
+
+std::vector<TaskTypeStats> task_types(const Summary& summary) {
+  TaskTypeTally tally;
+  for (const TaskSummary& t : summary.tasks) tally.add(t);
+  return tally.take();
 }
 
 Interval task_interval(const Summary& summary, const TaskSummary& task) {
