@@ -44,9 +44,9 @@ struct StreamedSummary::Impl {
       give_up("the first generation foretells " + std::to_string(foretold >> 20) + " MiB");
       return;
     }
-    // Held, its arrays sized from the first events; archived, it holds what is live.
+    // Sized from the first events: held, its arrays; archived, where each will lie.
     summarizer = std::make_unique<detail::Summarizer>(store, names, keeping == Keeping::Held ? &expected : nullptr);
-    if (keeping == Keeping::Archived) summarizer->archive_ended();
+    if (keeping == Keeping::Archived) summarizer->archive_ended(&room);
     summarizer->note_events(&noted);
   }
   Impl(const EventStore& s, size_t b, Keeping k) : store(s), budget(b), keeping(k), kept(s) {}

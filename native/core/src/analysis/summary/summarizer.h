@@ -95,7 +95,8 @@ class Summarizer {
   // Puts each goroutine away as it ends (with its regions) and each task as it ends, in
   // an archive, so that the summarizer holds only what is live: before the first event.
   // finish_archived() then gives the summaries; finish() may not be called.
-  void archive_ended();
+  // `room`, if given: the goroutines and tasks foretold, for which room is made.
+  void archive_ended(const Room* room = nullptr);
   // `rest` gets what finish() gives besides goroutines, tasks and regions (the names the
   // stats refer to, the first and last times).
   ArchivedSummary finish_archived(Summary& rest);

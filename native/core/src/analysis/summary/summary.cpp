@@ -253,12 +253,22 @@ uint32_t Summarizer::create(GoID id) {
 
 uint32_t Summarizer::new_region() { return take_slot(regions_, free_regions_); }
 
-void Summarizer::archive_ended() {
+void Summarizer::archive_ended(const Room* room) {
   archived_ = std::make_unique<ArchivedSummary>();
   // Only what is live is held now: no room for every goroutine, task and region.
   std::vector<GoroutineSummary>().swap(goroutines_);
   std::vector<TaskSummary>().swap(tasks_);
   std::vector<RegionSummary>().swap(regions_);
+  // Where each goroutine and task lies, with room for all foretold: grown by doubling,
+  // these would hold both copies at once.
+  if (!room) return;
+  try {
+    records_.reserve(static_cast<size_t>(room->goroutines));
+    summary_at_.reserve(static_cast<size_t>(room->goroutines));
+    task_archived_at_.reserve(static_cast<size_t>(room->tasks));
+  } catch (const std::bad_alloc&) {
+  } catch (const std::length_error&) {
+  }
 }
 
 // Goroutine g ended: its summary and regions into the archive, their slots freed.
