@@ -104,11 +104,10 @@ std::string ArchivedSummaryViews::goroutine_groups_json(bool pretty) {
 std::string ArchivedSummaryViews::goroutine_group_page_json(std::string_view name, std::string_view column,
                                                             bool descending, size_t offset,
                                                             std::optional<size_t> limit) {
-  size_t k = 0;
-  while (k < groups().size() && groups()[k].name != name) k++;
-  if (k == groups().size()) return "null";
-  std::optional<GoroutineSort> by = parse_goroutine_sort(column);
-  if (!by) by = GoroutineSort::Total;
+  const std::optional<size_t> found = find_group(groups(), name);
+  if (!found) return "null";
+  const size_t k = *found;
+  const std::optional<GoroutineSort> by = parse_goroutine_sort(column).value_or(GoroutineSort::Total);
   if (!sorted_ || sorted_->name != name || sorted_->by != *by || sorted_->descending != descending) {
     auto sorted = std::make_unique<SortedGroup>(SortedGroup{std::string(name), *by, descending, {}, {}});
     const std::vector<uint32_t>& members = ordered_members(k);

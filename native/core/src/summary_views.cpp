@@ -51,11 +51,10 @@ std::string SummaryViews::goroutine_groups_json(bool pretty) {
 
 std::string SummaryViews::goroutine_group_page_json(std::string_view name, std::string_view column, bool descending,
                                                     size_t offset, std::optional<size_t> limit) {
-  size_t k = 0;
-  while (k < groups().size() && groups()[k].name != name) k++;
-  if (k == groups().size()) return "null";
-  std::optional<GoroutineSort> by = parse_goroutine_sort(column);
-  if (!by) by = GoroutineSort::Total;
+  const std::optional<size_t> found = find_group(groups(), name);
+  if (!found) return "null";
+  const size_t k = *found;
+  const std::optional<GoroutineSort> by = parse_goroutine_sort(column).value_or(GoroutineSort::Total);
   if (!sorted_ || sorted_->name != name || sorted_->by != *by || sorted_->descending != descending) {
     sorted_ = std::make_unique<SortedGroup>(
         SortedGroup{std::string(name), *by, descending, sorted_goroutines(summary_, members_of(k), *by, descending)});

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -29,6 +30,8 @@ std::vector<GoroutineGroup> goroutine_groups(const Summary& summary);
 // sorting every group (a viewer orders a group when it shows it).
 std::vector<GoroutineGroup> goroutine_groups_unordered(const Summary& summary);
 void order_members(const Summary& summary, GoroutineGroup& group);
+// The place of the group of start function `name`, if any.
+std::optional<size_t> find_group(const std::vector<GoroutineGroup>& groups, std::string_view name);
 
 // goroutine_groups_unordered a goroutine at a time, for summaries that are not held in
 // one array (an archive's, read back in turn): add() each in id order with its index.

@@ -72,6 +72,12 @@ std::vector<GoroutineGroup> goroutine_groups_unordered(const Summary& summary) {
   return grouping.take();
 }
 
+std::optional<size_t> find_group(const std::vector<GoroutineGroup>& groups, std::string_view name) {
+  for (size_t k = 0; k < groups.size(); k++)
+    if (groups[k].name == name) return k;
+  return std::nullopt;
+}
+
 void order_members(const Summary& summary, GoroutineGroup& group) {
   if (group.goroutines.size() == group.members.size()) return;  // ordered already
   // Longest first, then by id: the summaries are in id order, so by index.
