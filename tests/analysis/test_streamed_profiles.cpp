@@ -79,3 +79,24 @@ TEST_CASE("streamed reads' profiles are the whole read's", "[streamed]") {
   CHECK(records >= 4000);  // both ways
   WARN("released " << released << ", profiled " << profiled << ", records " << records);
 }
+
+TEST_CASE("goroutine lifetimes find each goroutine, its ids close together or not", "[streamed]") {
+  GoroutineLifetimes lives;
+  // Close ids (gaps of up to 64 kept as absent spans), then one far off, then more.
+  const std::vector<GoID> ids = {3, 4, 9, 70, 71, 1000, 1001, int64_t{1} << 40, (int64_t{1} << 40) + 2};
+  for (GoID g : ids) lives.add(g, {g * 10, g * 10 + 5});
+  CHECK(lives.size() == ids.size());
+  for (GoID g : ids) {
+    INFO(g);
+    const Interval* span = lives.of(g);
+    REQUIRE(span);
+    CHECK(span->start == g * 10);
+    CHECK(span->end == g * 10 + 5);
+  }
+  for (GoID g : {GoID{0}, GoID{5}, GoID{69}, GoID{72}, GoID{999}, (int64_t{1} << 40) + 1, GoID{-1}}) CHECK_FALSE(lives.of(g));
+  GoroutineLifetimes dense;
+  for (GoID g = 1; g < 100; g += 3) dense.add(g, {g, g + 1});
+  CHECK(dense.of(97)->end == 98);
+  CHECK_FALSE(dense.of(98));
+  CHECK_FALSE(dense.of(100));
+}

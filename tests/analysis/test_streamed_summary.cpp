@@ -87,7 +87,7 @@ TEST_CASE("a streamed read's summary views answer as the whole read's", "[stream
     }
 
     const GoroutineLifetimes lives = streamed->lifetimes();
-    REQUIRE(lives.ids.size() == s.goroutines.size());
+    REQUIRE(lives.size() == s.goroutines.size());
     for (size_t k = 0; k < s.goroutines.size(); k++) {
       const GoroutineSummary& g = s.goroutines[k];
       const Interval* span = lives.of(g.id);
@@ -132,7 +132,7 @@ TEST_CASE("a streamed summary over its memory budget gives up, saying so", "[str
       CHECK(streamed->bytes() < budget);
       CHECK_THROWS_WITH(streamed->held_views(), Catch::Contains("archived"));
       CHECK(streamed->views().goroutine_groups_json() == held_groups);
-      CHECK(streamed->lifetimes().ids.size() == 51);
+      CHECK(streamed->lifetimes().size() == 51);
     } else {
       CHECK(streamed->given_up().empty());
       CHECK_FALSE(streamed->archived());

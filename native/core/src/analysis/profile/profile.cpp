@@ -3,6 +3,8 @@
 #include "gotrace/analysis/profile.h"
 
 #include <algorithm>
+#include <array>
+#include <stdexcept>
 
 #include "analysis/event_kinds.h"
 #include "gotrace/event_slices.h"
@@ -64,9 +66,39 @@ class ReasonCache {
 
 }  // namespace
 
+void GoroutineLifetimes::add(GoID g, Interval span) {
+  if (count_ == 0) first_ = g;
+  if (dense_) {
+    const uint64_t at = static_cast<uint64_t>(g) - static_cast<uint64_t>(first_);
+    if (at >= spans_.size() && at - spans_.size() <= kMaxGap) {
+      spans_.resize(at, Interval{kAbsent, kAbsent});
+      spans_.push_back(span);
+      count_++;
+      return;
+    }
+    // A gap too wide: the ids kept beside the spans from now on.
+    std::vector<Interval> spans;
+    spans.reserve(count_ + 1);
+    for (size_t k = 0; k < spans_.size(); k++) {
+      if (spans_[k].start == kAbsent) continue;
+      ids_.push_back(first_ + static_cast<GoID>(k));
+      spans.push_back(spans_[k]);
+    }
+    spans_.swap(spans);
+    dense_ = false;
+  }
+  ids_.push_back(g);
+  spans_.push_back(span);
+  count_++;
+}
+
 const Interval* GoroutineLifetimes::of(GoID g) const {
-  auto it = std::lower_bound(ids.begin(), ids.end(), g);
-  return it != ids.end() && *it == g ? &spans[it - ids.begin()] : nullptr;
+  if (dense_) {
+    const uint64_t at = static_cast<uint64_t>(g) - static_cast<uint64_t>(first_);
+    return at < spans_.size() && spans_[at].start != kAbsent ? &spans_[at] : nullptr;
+  }
+  auto it = std::lower_bound(ids_.begin(), ids_.end(), g);
+  return it != ids_.end() && *it == g ? &spans_[it - ids_.begin()] : nullptr;
 }
 
 namespace {
@@ -224,16 +256,19 @@ struct ProfilePass::State {
     TypeRule rule;
     ReasonCache reasons;
     StackMap stacks;
-    IdMap<uint32_t, 0> tracking;  // goroutine -> index + 1 in `entered`
     std::vector<Entered> entered;
     std::vector<uint32_t> free;  // slots of `entered` no goroutine holds
   };
+  static constexpr size_t kMaxTypes = std::size(kProfileTypes);
+  // What each type tracks of a goroutine: index + 1 in its `entered`, 0 for none.
+  using Tracking = std::array<uint32_t, kMaxTypes>;
 
   State(const EventStore& s, std::span<const ProfileType> types, const ProfileFilter& f) : store(s), filter(f) {
+    if (types.size() > kMaxTypes) throw std::logic_error("a profile pass of more types than there are");
     each.reserve(types.size());
     for (ProfileType type : types) {
       const TypeRule rule = rule_of(type);
-      each.push_back({type, rule, ReasonCache{rule.track_reason}, StackMap(store.stacks), {}, {}, {}});
+      each.push_back({type, rule, ReasonCache{rule.track_reason}, StackMap(store.stacks), {}, {}});
     }
   }
 
@@ -242,6 +277,11 @@ struct ProfilePass::State {
   const EventStore& store;
   const ProfileFilter& filter;
   std::vector<Computation> each;
+  // One map of the goroutines any type tracks (its array by goroutine id is 4 bytes for
+  // every id up to the largest: 32 MB on a trace of 5 M goroutines, once for all types).
+  IdMap<uint32_t, 0> tracked;  // goroutine -> index + 1 in `tracking`
+  std::vector<Tracking> tracking;
+  std::vector<uint32_t> free_tracking;
 };
 
 void ProfilePass::State::add(size_t from, size_t to) {
@@ -261,26 +301,42 @@ void ProfilePass::State::add(size_t from, size_t to) {
       const GoID id = st.resource.id;
       const GoState to_state = st.go_to();
 
-      for (Computation& c : each) {
-        const uint32_t slot = c.tracking.get(id);
+      uint32_t t = tracked.get(id);  // index + 1 in `tracking`, 0 while no type tracks it
+      bool ended = false;
+      for (size_t k = 0; k < each.size(); k++) {
+        Computation& c = each[k];
+        const uint32_t slot = t ? tracking[t - 1][k] : 0;
         if (slot == 0) {
           if (to_state == c.rule.state && c.reasons.tracked(st.reason)) {
             const Entered e{col.time(i), col.stack(i)};
+            uint32_t at;
             if (c.free.empty()) {
               c.entered.push_back(e);
-              c.tracking.set(id, static_cast<uint32_t>(c.entered.size()));
+              at = static_cast<uint32_t>(c.entered.size());
             } else {
               c.entered[c.free.back()] = e;
-              c.tracking.set(id, c.free.back() + 1);
+              at = c.free.back() + 1;
               c.free.pop_back();
             }
+            if (t == 0) {
+              if (free_tracking.empty()) {
+                tracking.push_back({});
+                t = static_cast<uint32_t>(tracking.size());
+              } else {
+                t = free_tracking.back() + 1;
+                free_tracking.pop_back();
+              }
+              tracked.set(id, t);
+            }
+            tracking[t - 1][k] = at;
           }
           continue;
         }
         if (to_state == c.rule.state) continue;  // still in the state: nothing new
         const Entered began = c.entered[slot - 1];
         c.free.push_back(slot - 1);
-        c.tracking.erase(id);
+        tracking[t - 1][k] = 0;
+        ended = true;
 
         int64_t d = overlapping_duration(filter, id, {began.time, col.time(i)});
         if (d > 0) {
@@ -288,6 +344,10 @@ void ProfilePass::State::add(size_t from, size_t to) {
           rec.count++;
           rec.nanoseconds = wrap_add(rec.nanoseconds, d);
         }
+      }
+      if (ended && tracking[t - 1] == Tracking{}) {  // no type tracks it now
+        free_tracking.push_back(t - 1);
+        tracked.erase(id);
       }
     }
   };

@@ -21,7 +21,7 @@ StreamedProfiles::StreamedProfiles(const EventStore& tables, const analysis::Sum
 StreamedProfiles::StreamedProfiles(const EventStore& tables, analysis::GoroutineLifetimes lifetimes,
                                    const EventStore& events)
     : tables_(tables), lifetimes_(std::move(lifetimes)), filter_{nullptr, std::nullopt, nullptr, &lifetimes_} {
-  if (!lifetimes_.ids.empty()) pass_.emplace(events, analysis::kProfileTypes, filter_);
+  if (lifetimes_.size() != 0) pass_.emplace(events, analysis::kProfileTypes, filter_);
 }
 
 StreamedProfiles::~StreamedProfiles() = default;

@@ -49,6 +49,23 @@ struct StreamedSummary::Impl {
     if (keeping == Keeping::Archived) summarizer->archive_ended(&room);
     summarizer->note_events(&noted);
   }
+  GoroutineLifetimes make_lifetimes() const {
+    GoroutineLifetimes out;
+    auto add = [&](const GoroutineSummary& g, Time last) { out.add(g.id, {g.start_time, g.end_time != 0 ? g.end_time : last}); };
+    if (archived) {
+      out.reserve(archived->goroutines.size());
+      GoroutineSummary g;
+      std::vector<RegionSummary> regions;
+      for (size_t k = 0; k < archived->goroutines.size(); k++) {
+        archived->goroutine(k, g, regions);
+        add(g, archived->last_time);
+      }
+    } else {
+      out.reserve(summary->goroutines.size());
+      for (const GoroutineSummary& g : summary->goroutines) add(g, summary->last_time);
+    }
+    return out;
+  }
   Impl(const EventStore& s, size_t b, Keeping k) : store(s), budget(b), keeping(k), kept(s) {}
   const EventStore& store;
   const size_t budget;
@@ -100,6 +117,7 @@ void StreamedSummary::finish() {
   if (m.keeping == Keeping::Archived) {
     m.summary.emplace();
     m.archived.emplace(m.summarizer->finish_archived(*m.summary));
+    m.summarizer.reset();
     m.views = std::make_unique<ArchivedSummaryViews>(m.store, *m.archived, *m.summary, m.kept);
   } else {
     m.summary = m.summarizer->finish();
@@ -127,22 +145,7 @@ SummaryViews& StreamedSummary::held_views() {
 
 GoroutineLifetimes StreamedSummary::lifetimes() {
   views();  // says why not
-  GoroutineLifetimes out;
-  auto add = [&](const GoroutineSummary& g, Time last) { out.add(g.id, {g.start_time, g.end_time != 0 ? g.end_time : last}); };
-  const Impl& m = *impl_;
-  if (m.archived) {
-    out.ids.reserve(m.archived->goroutines.size());
-    out.spans.reserve(m.archived->goroutines.size());
-    GoroutineSummary g;
-    std::vector<RegionSummary> regions;
-    for (size_t k = 0; k < m.archived->goroutines.size(); k++) {
-      m.archived->goroutine(k, g, regions);
-      add(g, m.archived->last_time);
-    }
-  } else {
-    for (const GoroutineSummary& g : m.summary->goroutines) add(g, m.summary->last_time);
-  }
-  return out;
+  return impl_->make_lifetimes();
 }
 
 }  // namespace gotrace
