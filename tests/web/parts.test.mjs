@@ -421,6 +421,33 @@ test('the part after the first, opened while the rest is unread, is a whole part
   assert.deepEqual(problems, { errors: [], dialogs: [], csp: [] });
 });
 
+test('a trace opened whole from its parts opens whole again after a reload', async () => {
+  const whole = gotraceJson('stats', TRACE);
+  const { page, problems } = await openPage(env.browser, env.site.url);
+  // Limits set before the app starts, so that the reload keeps them.
+  await page.addInitScript((events) => {
+    window.gotracePartBytes = 100_000;
+    window.gotracePartEvents = events;
+  }, PART_EVENTS);
+  await page.reload();
+  await openFile(page, TRACE);
+  await page.waitForSelector('[data-testid=part-bar]', { timeout: 60_000 });
+  await page.click('[data-testid=open-whole]');
+  await page.waitForSelector('[data-testid=part-bar]', { state: 'detached', timeout: 60_000 });
+  await show(page, '#/overview', '[data-testid=overview]');
+  await page.reload();
+  await page.waitForSelector('[data-testid=overview] .cards', { timeout: 60_000 });
+  assert.equal(count(await statOf(page, 'events')), whole.events);
+  assert.equal(await page.locator('[data-testid=part-bar]').count(), 0);
+  // A file chosen after it opens in parts again, and so does a reload then.
+  await openFile(page, TRACE);
+  await page.waitForSelector('[data-testid=part-bar]', { timeout: 60_000 });
+  await page.reload();
+  await page.waitForSelector('[data-testid=part-bar]', { timeout: 60_000 });
+  assert.deepEqual(problems, { errors: [], dialogs: [], csp: [] });
+  await page.close();
+});
+
 test('a reload after a file too large to keep says why it did not reopen it; one kept reopens', async () => {
   const { page, problems } = await openPage(env.browser, env.site.url);
   // Files over 100 KB are not kept for a reload.

@@ -148,7 +148,9 @@ export class TraceClient {
   /** Starts the worker and has it compile the WebAssembly core ahead of the first open
    *  (not a request: nothing waits on it, and it does not make the client busy). */
   warm() {
-    this.#ensure().postMessage({ id: 0, method: 'warm' });
+    // The part limits a page sets before it starts (tests: a reload keeps them).
+    const limits = { partBytes: window.gotracePartBytes, partEvents: window.gotracePartEvents };
+    this.#ensure().postMessage({ id: 0, method: 'warm', args: [limits] });
   }
 
   /** Several timeline() queries in one round trip: requests are [track, t0, t1, pixels]. */

@@ -32,7 +32,28 @@ export async function rememberFile(blob, name) {
   }
 }
 
-/** The last file: { blob, name }, or { name, size, keptBytes } if it was too large to keep; null if none. */
+/** The last file, kept, was opened whole (from parts): a reload opens it whole again. */
+export async function rememberOpenedWhole(blob, name) {
+  try {
+    const d = await db();
+    await new Promise((resolve, reject) => {
+      const tx = d.transaction(STORE, 'readwrite');
+      const store = tx.objectStore(STORE);
+      const req = store.get('last');
+      req.onsuccess = () => {
+        const r = req.result;
+        if (r?.blob && r.name === name && r.blob.size === blob.size) store.put({ ...r, whole: true }, 'last');
+      };
+      tx.oncomplete = resolve;
+      tx.onerror = () => reject(tx.error);
+    });
+    d.close();
+  } catch {
+    // As rememberFile.
+  }
+}
+
+/** The last file: { blob, name, whole? }, or { name, size, keptBytes } if it was too large to keep; null if none. */
 export async function recallFile() {
   try {
     const d = await db();

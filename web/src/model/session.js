@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { TraceClient, CancelledError } from './client.js';
 import { OpenedTrace } from './openedTrace.js';
-import { rememberFile, recallFile } from './recent.js';
+import { rememberFile, recallFile, rememberOpenedWhole } from './recent.js';
 import { formatBytes } from './format.js';
 import { navigate, parseHash } from './router.js';
 
@@ -81,13 +81,13 @@ export function useSession({ onNewTrace } = {}) {
   // The file of the trace open (a trace opened in parts can be opened whole).
   const blobRef = useRef(null);
   const openBlob = useCallback(
-    async (blob, name, { source = 'file' } = {}) => {
+    async (blob, name, { source = 'file', whole = false } = {}) => {
       dropLoad();
       blobRef.current = blob;
       const shown = await load(
         name,
         { phase: 'reading', bytesDone: 0, bytesTotal: blob.size },
-        (onProgress) => client.open(blob, { onProgress }),
+        (onProgress) => client.open(blob, { onProgress, whole }),
         `Could not open ${name}`,
         // A trace the person chose: the app leaves the views of the one before.
         () => source !== 'recalled' && source !== 'startUrl' && newTraceRef.current?.(),
@@ -158,12 +158,13 @@ export function useSession({ onNewTrace } = {}) {
     const blob = blobRef.current;
     if (!opened?.info.parts || !blob || loadingRef.current) return;
     const { name } = opened;
-    await load(
+    const shown = await load(
       name,
       { phase: 'reading', bytesDone: 0, bytesTotal: blob.size },
       (onProgress) => client.open(blob, { onProgress, whole: true }),
       `Could not open ${name} whole`,
     );
+    if (shown) rememberOpenedWhole(blob, name);  // a reload opens it whole again
   }, [client, opened, load]);
 
   // A trace opened in parts is read on in the background: what the part bar and the
@@ -200,7 +201,7 @@ export function useSession({ onNewTrace } = {}) {
       recallFile().then((r) => {
         if (!r || serialRef.current !== 0) return;
         if (r.blob) {
-          openBlob(r.blob, r.name, { source: 'recalled' });
+          openBlob(r.blob, r.name, { source: 'recalled', whole: Boolean(r.whole) });
         } else {
           setError({
             title: `${r.name} was not reopened`,

@@ -143,7 +143,9 @@ async function ready(t, analyses, id) {
 self.gotraceBackgroundLeft = () => (background && background.trace === trace ? background.steps.length : 0);
 
 const methods = {
-  async warm() {
+  async warm(_id, { partBytes, partEvents } = {}) {
+    if (partBytes !== undefined) self.gotracePartBytes = partBytes;
+    if (partEvents !== undefined) self.gotracePartEvents = partEvents;
     core = await loadCore();
     return null;
   },
