@@ -346,10 +346,12 @@ class WasmTrace {
 class WasmTraceIndex {
  public:
   // As WasmTrace::fromSource, reading nothing yet; the source is read again for each part.
-  // `summary_bytes`: the budget of the whole trace's summaries (StreamedSummary);
-  // `archived`: put them away as each ends whatever the first generation foretells.
-  static WasmTraceIndex* from_source(double size, val read_js, val progress, double summary_bytes, bool archived) {
-    return new WasmTraceIndex(size, std::move(read_js), std::move(progress), summary_bytes, archived);
+  // `summary_bytes`: the budget of the whole trace's summaries (StreamedSummary), held
+  // in arrays up to `held_bytes` as the first generation foretells them, else archived;
+  // `archived`: put away as each ends whatever it foretells.
+  static WasmTraceIndex* from_source(double size, val read_js, val progress, double summary_bytes, double held_bytes,
+                                     bool archived) {
+    return new WasmTraceIndex(size, std::move(read_js), std::move(progress), summary_bytes, held_bytes, archived);
   }
 
   // Reads up to `generations` more: false once the whole trace is read (or the read
@@ -515,12 +517,13 @@ class WasmTraceIndex {
   }
 
  private:
-  WasmTraceIndex(double size, val read_js, val progress, double summary_bytes, bool archived)
+  WasmTraceIndex(double size, val read_js, val progress, double summary_bytes, double held_bytes, bool archived)
       : read_js_(std::move(read_js)),
         progress_(std::move(progress)),
         source_(source_of(size, read_js_)),
-        summary_(result_.store, summary_bytes >= 0 && summary_bytes < 1e15 ? static_cast<size_t>(summary_bytes) : SIZE_MAX,
-                 archived ? StreamedSummary::Keeping::Archived : StreamedSummary::Keeping::Fitting) {
+        summary_(result_.store, bytes_or_unbounded(summary_bytes),
+                 archived ? StreamedSummary::Keeping::Archived : StreamedSummary::Keeping::Fitting,
+                 bytes_or_unbounded(held_bytes)) {
     ReadOptions options;
     options.resume_points = true;
     options.on_progress = progress_callback(progress_);
@@ -530,6 +533,10 @@ class WasmTraceIndex {
       return true;
     };
     read_ = std::make_unique<SteppedRead>(source_, result_, std::move(options));
+  }
+
+  static size_t bytes_or_unbounded(double bytes) {
+    return bytes >= 0 && bytes < 1e15 ? static_cast<size_t>(bytes) : SIZE_MAX;
   }
 
   // f(the whole trace's summary views)'s JSON, once the read is over (views() says why

@@ -141,6 +141,16 @@ TEST_CASE("a streamed summary over its memory budget gives up, saying so", "[str
       held_groups = streamed->views().goroutine_groups_json();
     }
   }
+  // Held at most to a bound, archived past it, within the budget: the same answers.
+  {
+    ReadResult r;
+    const auto streamed = read_streamed_to(bytes, r, [&](const EventStore& s) {
+      return std::make_unique<StreamedSummary>(s, size_t{1} << 30, StreamedSummary::Keeping::Fitting, size_t{1} << 20);
+    });
+    streamed->finish();
+    CHECK(streamed->archived());
+    CHECK(streamed->views().goroutine_groups_json() == held_groups);
+  }
   // A file far larger than its first generation foretells more summaries than memory
   // holds: given up before anything is reserved (a reservation of what is foretold would
   // throw here, and in WebAssembly takes address space a 3 GB trace does not leave).

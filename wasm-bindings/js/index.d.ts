@@ -733,12 +733,12 @@ export declare class TraceIndex {
  *  for an older trace (it has no generations: openTrace reads it whole) and when no
  *  generation could be read. The whole trace's goroutine, task and region summaries are
  *  made as it reads, in at most `summaryBytes` (default 640 MiB): held in arrays where the
- *  first generation foretells that they fit, else put away as each ends (~40 bytes each,
- *  a fifth of the arrays'; `archiveSummaries`: so whatever is foretold); past it they are
- *  let go, and those answers throw, saying so. */
+ *  first generation foretells that they take at most `heldSummaryBytes` (default 64 MiB),
+ *  else put away as each ends (~40 bytes each, a fifth of the arrays'; `archiveSummaries`:
+ *  so whatever is foretold); past it they are let go, and those answers throw, saying so. */
 export declare function openTraceIndex(
   input: string | Uint8Array | ArrayBuffer | Blob,
-  options?: Pick<OpenOptions, 'onProgress'> & { generations?: number; summaryBytes?: number; archiveSummaries?: boolean },
+  options?: Pick<OpenOptions, 'onProgress'> & { generations?: number; summaryBytes?: number; heldSummaryBytes?: number; archiveSummaries?: boolean },
 ): Promise<TraceIndex>;
 
 export type SqlType = 'BIGINT' | 'INTEGER' | 'DOUBLE' | 'VARCHAR' | 'BOOLEAN';

@@ -875,20 +875,23 @@ export class TraceIndex {
  * `generations` that many generations at least (index.advance() reads on). The whole
  * trace's goroutine, task and region summaries are made as it reads, in at most
  * `summaryBytes` (640 MiB): held in arrays where the first generation foretells that
- * they fit (~190 bytes a goroutine, region or task), else put away as each ends (~40
- * bytes: the 925 MB trace's 5.25 million goroutines, 2.9 million tasks and 2.9 million
- * regions in ~620 MB at most while read, ~490 MB after); past it, they are let go and
- * those answers throw, saying so (`archiveSummaries`: put away as each ends whatever the
- * first generation foretells). Rejects for an
+ * they take at most `heldSummaryBytes` (64 MiB; ~190 bytes a goroutine, region or task),
+ * else put away as each ends (~40 bytes: the 925 MB trace's 5.25 million goroutines, 2.9
+ * million tasks and 2.9 million regions in ~620 MB at most while read, ~490 MB after);
+ * past it, they are let go and those answers throw, saying so (`archiveSummaries`: put
+ * away as each ends whatever the first generation foretells). Rejects for an
  * older trace (no generations: openTrace reads it whole) and when no generation could be
  * read.
  */
-export async function openTraceIndex(input, { onProgress, generations = Infinity, summaryBytes = 640 * 2 ** 20, archiveSummaries = false } = {}) {
+export async function openTraceIndex(
+  input,
+  { onProgress, generations = Infinity, summaryBytes = 640 * 2 ** 20, heldSummaryBytes = 64 * 2 ** 20, archiveSummaries = false } = {},
+) {
   const core = await loadCore();
   const { size, readInto, close } = await sourceOf(core, input);
   let handle;
   try {
-    handle = core.WasmTraceIndex.fromSource(size, guardedRead(readInto), parseProgress(onProgress), summaryBytes, Boolean(archiveSummaries));
+    handle = core.WasmTraceIndex.fromSource(size, guardedRead(readInto), parseProgress(onProgress), summaryBytes, heldSummaryBytes, Boolean(archiveSummaries));
     // One more than asked for: the last generation read is known once the next begins.
     for (let read = 0; read <= generations && handle.advance(1); read++);
   } catch (e) {

@@ -23,12 +23,14 @@ namespace gotrace {
 class StreamedSummary {
  public:
   // How the summaries are kept: held in arrays, put away in an archive, or held where
-  // the first events foretell that the arrays fit in the budget and archived where not.
+  // the first events foretell that the arrays take at most `held_at_most` (and the
+  // budget) and archived where not.
   enum class Keeping { Held, Archived, Fitting };
   // Over the streamed read's store, which keeps its string and stack tables. Past
   // `budget` bytes of summaries (as the first events foretell them, or as they grow), it
   // gives up and lets them go (given_up() says why).
-  explicit StreamedSummary(const EventStore& store, size_t budget = SIZE_MAX, Keeping keeping = Keeping::Fitting);
+  explicit StreamedSummary(const EventStore& store, size_t budget = SIZE_MAX, Keeping keeping = Keeping::Fitting,
+                           size_t held_at_most = SIZE_MAX);
   ~StreamedSummary();
   StreamedSummary(const StreamedSummary&) = delete;
   StreamedSummary& operator=(const StreamedSummary&) = delete;

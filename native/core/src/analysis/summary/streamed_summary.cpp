@@ -38,7 +38,7 @@ struct StreamedSummary::Impl {
     const std::array<uint64_t, 256> expected = detail::expected_events(store);
     const detail::Summarizer::Room room = detail::Summarizer::room_for(expected);
     const uint64_t held = detail::Summarizer::bytes_for(room);
-    if (keeping == Keeping::Fitting) keeping = held <= budget ? Keeping::Held : Keeping::Archived;
+    if (keeping == Keeping::Fitting) keeping = held <= std::min(budget, held_at_most) ? Keeping::Held : Keeping::Archived;
     const uint64_t foretold = keeping == Keeping::Held ? held : detail::Summarizer::archived_bytes_for(room);
     if (foretold > budget) {
       give_up("the first generation foretells " + std::to_string(foretold >> 20) + " MiB");
@@ -66,9 +66,9 @@ struct StreamedSummary::Impl {
     }
     return out;
   }
-  Impl(const EventStore& s, size_t b, Keeping k) : store(s), budget(b), keeping(k), kept(s) {}
+  Impl(const EventStore& s, size_t b, Keeping k, size_t h) : store(s), budget(b), held_at_most(h), keeping(k), kept(s) {}
   const EventStore& store;
-  const size_t budget;
+  const size_t budget, held_at_most;
   Keeping keeping;
   std::string given_up;
   uint64_t events = 0;  // summarized so far
@@ -81,8 +81,8 @@ struct StreamedSummary::Impl {
   std::unique_ptr<SummaryAnswers> views;
 };
 
-StreamedSummary::StreamedSummary(const EventStore& store, size_t budget, Keeping keeping)
-    : impl_(std::make_unique<Impl>(store, budget, keeping)) {}
+StreamedSummary::StreamedSummary(const EventStore& store, size_t budget, Keeping keeping, size_t held_at_most)
+    : impl_(std::make_unique<Impl>(store, budget, keeping, held_at_most)) {}
 StreamedSummary::~StreamedSummary() = default;
 
 void StreamedSummary::add(size_t from, size_t to) {
