@@ -49,6 +49,12 @@ class GoroutineIntervals {
   std::vector<Interval> intervals_;
 };
 
+// What a profile counts of a goroutine (Go's filter of `go tool trace -pprof`): its time
+// from its first run to its end, or to `last` (the trace's last event) if it did not end.
+inline Interval lifetime(const GoroutineSummary& g, Time last) {
+  return {g.start_time, g.end_time != 0 ? g.end_time : last};
+}
+
 // Each goroutine's time from its first run to its end (or the trace's last event): what
 // ProfileFilter::lifetimes reads of a summary, for summaries not held in one array (an
 // archive's). 16 bytes a goroutine while ids run nearly consecutively (as the runtime

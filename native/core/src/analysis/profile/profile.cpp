@@ -119,7 +119,7 @@ int64_t overlapping_duration(const ProfileFilter& f, GoID g_id, Interval sample)
   if (f.lifetimes) {
     const GoroutineSummary* g = f.lifetimes->goroutine(g_id);
     if (!g) return 0;
-    const int64_t o = overlap({g->start_time, g->end_time != 0 ? g->end_time : f.lifetimes->last_time}, sample);
+    const int64_t o = overlap(lifetime(*g, f.lifetimes->last_time), sample);
     return o > 0 ? o : 0;
   }
   if (f.lifetime_table) {

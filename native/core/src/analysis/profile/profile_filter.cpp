@@ -10,9 +10,7 @@ GoroutineIntervals goroutine_group_intervals(const Summary& summary, std::string
   GoroutineIntervals out;
   for (const GoroutineSummary& g : summary.goroutines) {
     if (!name.empty() && g.name != name) continue;
-    // A goroutine still alive at the end counts until the trace's last event.
-    Time end = g.end_time != 0 ? g.end_time : summary.last_time;
-    out.add(g.id, {g.start_time, end});
+    out.add(g.id, lifetime(g, summary.last_time));
   }
   return out;
 }

@@ -44,7 +44,7 @@ std::vector<Profile> select_profiles(const EventStore& store, const Summary& sum
     for (const GoroutineSummary& g : summary.goroutines) {
       if (!selected(g)) continue;
       // As goroutine_group_intervals: alive at the end counts until the last event.
-      intervals.add(g.id, {g.start_time, g.end_time != 0 ? g.end_time : summary.last_time});
+      intervals.add(g.id, lifetime(g, summary.last_time));
     }
   }
   if (intervals.goroutines() == 0) return none();

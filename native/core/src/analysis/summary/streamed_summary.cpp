@@ -51,7 +51,7 @@ struct StreamedSummary::Impl {
   }
   GoroutineLifetimes make_lifetimes() const {
     GoroutineLifetimes out;
-    auto add = [&](const GoroutineSummary& g, Time last) { out.add(g.id, {g.start_time, g.end_time != 0 ? g.end_time : last}); };
+    auto add = [&](const GoroutineSummary& g, Time last) { out.add(g.id, lifetime(g, last)); };
     if (archived) {
       out.reserve(archived->goroutines.size());
       GoroutineSummary g;
