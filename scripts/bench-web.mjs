@@ -21,6 +21,15 @@ const pct = (xs, p) => {
   return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN;
 };
 
+// The trace worker's WebAssembly heap (null if none is found).
+async function wasmHeap(page) {
+  for (const worker of page.workers()) {
+    const heap = await worker.evaluate(() => self.gotraceHeap?.() ?? null).catch(() => null);
+    if (heap) return heap;
+  }
+  return null;
+}
+
 const site = await startSite();
 const browser = await launch();
 let peak = 0;
@@ -144,6 +153,8 @@ try {
     console.log(`views opened               ${viewTimes.join(', ')}`);
     console.log(`peak memory, every view    ${mb(peakPrivate)} MiB private, ${mb(peak)} MiB resident`);
   }
+  const heap = await wasmHeap(page);
+  if (heap) console.log(`WebAssembly heap           ${mb(heap.bytes)} MiB (in use ${mb(heap.inUse)}, free ${mb(heap.free)}): the rest of the tab is its pages, workers and Chromium`);
   console.log(`timeline draw time         p50 ${pct(draws, 50).toFixed(2)} ms, p95 ${pct(draws, 95).toFixed(2)} ms, max ${Math.max(...draws).toFixed(2)} ms over ${draws.length} frames (goal p95 ≤ 16 ms)`);
   console.log(`frame interval (rAF)       p50 ${pct(frames, 50).toFixed(1)} ms, p95 ${pct(frames, 95).toFixed(1)} ms over ${frames.length} frames`);
 } finally {

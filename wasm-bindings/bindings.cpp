@@ -3,6 +3,7 @@
 // wrapper throws it as an Error), so the module stays usable after one.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
+#include <malloc.h>
 
 #include <algorithm>
 #include <cmath>
@@ -348,10 +349,13 @@ class WasmTraceIndex {
   // As WasmTrace::fromSource, reading nothing yet; the source is read again for each part.
   // `summary_bytes`: the budget of the whole trace's summaries (StreamedSummary), held
   // in arrays up to `held_bytes` as the first generation foretells them, else archived;
-  // `archived`: put away as each ends whatever it foretells.
+  // `archived`: put away as each ends whatever it foretells; `read_bytes`: what each read
+  // of the source asks for at least (TraceSource::read_ahead).
   static WasmTraceIndex* from_source(double size, val read_js, val progress, double summary_bytes, double held_bytes,
-                                     bool archived) {
-    return new WasmTraceIndex(size, std::move(read_js), std::move(progress), summary_bytes, held_bytes, archived);
+                                     bool archived, double read_bytes) {
+    auto* index = new WasmTraceIndex(size, std::move(read_js), std::move(progress), summary_bytes, held_bytes, archived);
+    if (read_bytes >= 1) index->source_.read_ahead = static_cast<size_t>(std::min(read_bytes, 1e9));
+    return index;
   }
 
   // Reads up to `generations` more: false once the whole trace is read (or the read
@@ -371,6 +375,13 @@ class WasmTraceIndex {
     return false;
   }
   bool complete() const { return !read_; }
+  // Where in the file the next read of its bytes begins, of the first read or the
+  // profiles' second (-1 once both are over): what a source reads ahead, sequentially.
+  double read_offset() const {
+    if (read_) return static_cast<double>(read_->next_offset());
+    if (profiles_read_) return static_cast<double>(profiles_read_->next_offset());
+    return profiles_done() ? -1 : 0;  // the second read begins at the start
+  }
 
   std::string error() const {
     if (!fatal_.empty()) return fatal_;
@@ -563,6 +574,9 @@ class WasmTraceIndex {
                     : std::make_unique<StreamedProfiles>(result_.store, summary_.held_views().summary(),
                                                          profiles_result_->store);
     profiles_handed_ = 0;
+    // The same trace read again finds every string and stack in the first read's tables:
+    // shared, not made a second time (the 925 MB trace's strings alone take ~80 MiB).
+    profiles_result_->store.begin_with_tables_of(result_.store);
     ReadOptions options;
     options.on_generation = [this](EventStore& store) {
       hand_to_profiles(store);
@@ -617,9 +631,20 @@ class WasmTraceIndex {
   std::string fatal_;
 };
 
+// The allocator's bytes in use and free within the heap, for benchmarks: what the heap
+// (which never shrinks) holds at a moment, where its size says only the peak.
+val heap_use() {
+  const struct mallinfo m = mallinfo();
+  val out = val::object();
+  out.set("inUse", static_cast<double>(m.uordblks));
+  out.set("free", static_cast<double>(m.fordblks));
+  return out;
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(gotrace_core) {
+  emscripten::function("heapUse", &heap_use);
   emscripten::function("analyses", &analyses);
   emscripten::function("sqlTables", &sql_tables_js);
   emscripten::class_<WasmTrace>("WasmTrace")
@@ -666,6 +691,7 @@ EMSCRIPTEN_BINDINGS(gotrace_core) {
       .class_function("fromSource", &WasmTraceIndex::from_source, emscripten::allow_raw_pointers())
       .function("advance", &WasmTraceIndex::advance)
       .function("complete", &WasmTraceIndex::complete)
+      .function("readOffset", &WasmTraceIndex::read_offset)
       .function("error", &WasmTraceIndex::error)
       .function("stats", &WasmTraceIndex::stats)
       .function("generations", &WasmTraceIndex::generations)

@@ -36,6 +36,7 @@ TEST_CASE("streamed reads' profiles are the whole read's", "[streamed]") {
     summary.finish();
     archived.finish();
     ReadResult second;
+    second.store.begin_with_tables_of(first.store);  // as the index reads again: the same ids, shared
     StreamedProfiles held_profiles(first.store, summary.held_views().summary(), second.store);
     StreamedProfiles archived_profiles(first.store, archived.lifetimes(), second.store);
     CHECK_THROWS_WITH(held_profiles.profile(ProfileType::Sched), Catch::Contains("still being read"));

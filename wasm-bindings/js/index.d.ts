@@ -712,6 +712,10 @@ export declare class TraceIndex {
   /** Reads up to `generations` more of the second read that makes the whole trace's
    *  profiles, once the first read is over: false once they are made (or cannot be). */
   advanceProfiles(generations?: number): boolean;
+  /** Reads ahead what the next advance() or advanceProfiles() reads, where the source can
+   *  (a Blob in a worker: through a stream into one buffer, leaving no garbage behind).
+   *  Await it between them. */
+  readAhead(): Promise<void>;
   /** The whole trace's task logs whose category or message holds `text`: as Trace.taskLogsMatching(). */
   taskLogsMatching(...args: Parameters<Trace['taskLogsMatching']>): ReturnType<Trace['taskLogsMatching']>;
   /** The whole trace's profile of a type, once made: as Trace.flame(type) with no filter. */
@@ -735,10 +739,14 @@ export declare class TraceIndex {
  *  made as it reads, in at most `summaryBytes` (default 640 MiB): held in arrays where the
  *  first generation foretells that they take at most `heldSummaryBytes` (default 64 MiB),
  *  else put away as each ends (~40 bytes each, a fifth of the arrays'; `archiveSummaries`:
- *  so whatever is foretold); past it they are let go, and those answers throw, saying so. */
+ *  so whatever is foretold); past it they are let go, and those answers throw, saying so.
+ *  The trace is read `readBytes` (default 8 MiB) at a time at least; a Blob in a worker,
+ *  twice that ahead (TraceIndex.readAhead). */
 export declare function openTraceIndex(
   input: string | Uint8Array | ArrayBuffer | Blob,
-  options?: Pick<OpenOptions, 'onProgress'> & { generations?: number; summaryBytes?: number; heldSummaryBytes?: number; archiveSummaries?: boolean },
+  options?: Pick<OpenOptions, 'onProgress'> & {
+    generations?: number; summaryBytes?: number; heldSummaryBytes?: number; archiveSummaries?: boolean; readBytes?: number;
+  },
 ): Promise<TraceIndex>;
 
 export type SqlType = 'BIGINT' | 'INTEGER' | 'DOUBLE' | 'VARCHAR' | 'BOOLEAN';

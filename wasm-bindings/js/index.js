@@ -666,11 +666,13 @@ export class TraceIndex {
   #handle;
   #close;
   #generations = null;
+  #readAhead;
 
-  constructor(core, handle, close) {
+  constructor(core, handle, close, readAhead) {
     this.#core = core;
     this.#handle = handle;
     this.#close = close;
+    this.#readAhead = readAhead;
   }
 
   #live() {
@@ -701,6 +703,17 @@ export class TraceIndex {
   get generations() {
     this.#generations ??= this.#live().generations();
     return this.#generations;
+  }
+
+  /**
+   * Reads ahead what the next advance() or advanceProfiles() will read, where the source
+   * can (a Blob in a worker: through a stream into one buffer, which leaves no garbage
+   * behind as reading piece by piece does). Await it between them; they read whatever
+   * it has not.
+   */
+  async readAhead() {
+    const at = this.#live().readOffset();
+    if (this.#readAhead && at >= 0) await this.#readAhead(at);
   }
 
   /** Reads up to `generations` more generations: false once the whole trace is read. */
@@ -879,19 +892,24 @@ export class TraceIndex {
  * else put away as each ends (~40 bytes: the 925 MB trace's 5.25 million goroutines, 2.9
  * million tasks and 2.9 million regions in ~620 MB at most while read, ~490 MB after);
  * past it, they are let go and those answers throw, saying so (`archiveSummaries`: put
- * away as each ends whatever the first generation foretells). Rejects for an
+ * away as each ends whatever the first generation foretells). The trace is read
+ * `readBytes` (8 MiB) at a time at least; a Blob, twice that ahead (readAhead()). Rejects for an
  * older trace (no generations: openTrace reads it whole) and when no generation could be
  * read.
  */
 export async function openTraceIndex(
   input,
-  { onProgress, generations = Infinity, summaryBytes = 640 * 2 ** 20, heldSummaryBytes = 64 * 2 ** 20, archiveSummaries = false } = {},
+  {
+    onProgress, generations = Infinity, summaryBytes = 640 * 2 ** 20, heldSummaryBytes = 64 * 2 ** 20, archiveSummaries = false,
+    readBytes = DEFAULT_READ_BYTES,
+  } = {},
 ) {
   const core = await loadCore();
-  const { size, readInto, close } = await sourceOf(core, input);
+  const { size, readInto, readAhead, close } = await sourceOf(core, input, readBytes);
   let handle;
   try {
-    handle = core.WasmTraceIndex.fromSource(size, guardedRead(readInto), parseProgress(onProgress), summaryBytes, heldSummaryBytes, Boolean(archiveSummaries));
+    handle = core.WasmTraceIndex.fromSource(size, guardedRead(readInto), parseProgress(onProgress), summaryBytes, heldSummaryBytes,
+      Boolean(archiveSummaries), readBytes);
     // One more than asked for: the last generation read is known once the next begins.
     for (let read = 0; read <= generations && handle.advance(1); read++);
   } catch (e) {
@@ -906,12 +924,12 @@ export async function openTraceIndex(
     close?.();
     throw new Error(message);
   }
-  return new TraceIndex(core, handle, close);
+  return new TraceIndex(core, handle, close, readAhead);
 }
 
 // What a TraceSource reads, from bytes, a Blob in a worker, or a file's path in Node:
 // {size, readInto(offset, n, address), close?}.
-async function sourceOf(core, input) {
+async function sourceOf(core, input, readBytes = DEFAULT_READ_BYTES) {
   if (typeof input === 'string') {
     if (!isNode) throw new Error('a trace index of a path reads a file in Node; in a browser, give it a File');
     const fsName = 'node:fs';
@@ -922,7 +940,8 @@ async function sourceOf(core, input) {
   }
   if (isBlob(input)) {
     if (typeof FileReaderSync !== 'function') throw new Error('a trace index of a Blob reads it in a worker (FileReaderSync)');
-    return { size: input.size, readInto: blobReadInto(core, input) };
+    const ahead = new BlobReadAhead(core, input, 2 * readBytes);
+    return { size: input.size, readInto: (offset, n, address) => ahead.readInto(offset, n, address), readAhead: (at) => ahead.fill(at) };
   }
   const bytes = toBytes(input);
   const readInto = (offset, n, address) => {
@@ -942,6 +961,89 @@ function blobReadInto(core, blob) {
     core.HEAPU8.set(new Uint8Array(piece), address);  // HEAPU8 is replaced when memory grows: read it each time
     return true;
   };
+}
+
+// What the core asks a source for at a time, at least (TraceSource::read_ahead).
+const DEFAULT_READ_BYTES = 8 * 2 ** 20;
+
+// A Blob read forward, in a worker: what the next read will ask for is read ahead (fill,
+// awaited between reads) into one buffer through a byte stream, which fills the same
+// memory each time. FileReaderSync gives each piece an ArrayBuffer of its own, and
+// reading a trace of a gigabyte so left hundreds of MiB of them to the collector at once
+// (the 925 MB trace's tab: ~370 MiB above its heap while read). A read outside what was
+// read ahead (the start, a part read again) goes through FileReaderSync.
+class BlobReadAhead {
+  #core;
+  #blob;
+  #sync = new FileReaderSync();
+  #buffer;  // two of the core's reads
+  #start = 0;  // the file's bytes [start, start + filled) are the buffer's first
+  #filled = 0;
+  #stream = null;  // a reader of the file from streamAt on
+  #streamAt = 0;
+  #filling = null;  // the fill under way: the buffer is the stream's until it ends
+
+  constructor(core, blob, bytes) {
+    this.#core = core;
+    this.#blob = blob;
+    this.#buffer = new ArrayBuffer(bytes);
+  }
+
+  readInto(offset, n, address) {
+    const { HEAPU8 } = this.#core;  // replaced when memory grows: read it each time
+    if (!this.#filling && offset >= this.#start && offset + n <= this.#start + this.#filled) {
+      HEAPU8.set(new Uint8Array(this.#buffer, offset - this.#start, n), address);
+      return true;
+    }
+    const piece = this.#sync.readAsArrayBuffer(this.#blob.slice(offset, offset + n));
+    if (piece.byteLength !== n) return false;
+    HEAPU8.set(new Uint8Array(piece), address);
+    return true;
+  }
+
+  // Reads ahead the bytes from `at` on, as many as the buffer holds (or to the end).
+  fill(at) {
+    const previous = this.#filling ?? Promise.resolve();
+    const filling = previous.then(() => this.#fillFrom(at)).finally(() => {
+      if (this.#filling === filling) this.#filling = null;
+    });
+    this.#filling = filling;
+    return filling;
+  }
+
+  async #fillFrom(at) {
+    const bytes = new Uint8Array(this.#buffer);
+    const end = this.#start + this.#filled;
+    if (at >= this.#start && at <= end) {
+      bytes.copyWithin(0, at - this.#start, this.#filled);  // keep what is read ahead of `at`
+      this.#filled = end - at;
+    } else {
+      this.#filled = 0;
+    }
+    this.#start = at;
+    const want = Math.min(this.#buffer.byteLength, this.#blob.size - at);
+    if (this.#filled >= want) return;
+    const from = at + this.#filled;
+    if (!this.#stream || this.#streamAt !== from) {
+      this.#stream?.cancel().catch(() => {});
+      this.#stream = this.#blob.slice(from).stream().getReader({ mode: 'byob' });
+      this.#streamAt = from;
+    }
+    try {
+      while (this.#filled < want) {
+        const { value, done } = await this.#stream.read(new Uint8Array(this.#buffer, this.#filled, this.#buffer.byteLength - this.#filled));
+        if (done) break;
+        this.#buffer = value.buffer;  // the same memory, handed back
+        this.#filled += value.byteLength;
+        this.#streamAt += value.byteLength;
+      }
+    } catch {
+      // Unreadable here: the reads go through FileReaderSync, which says why.
+      this.#buffer = new ArrayBuffer(this.#buffer.byteLength || 2 * DEFAULT_READ_BYTES);
+      this.#filled = 0;
+      this.#stream = null;
+    }
+  }
 }
 
 // readInto for an open file in Node.

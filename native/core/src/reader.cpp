@@ -209,5 +209,6 @@ SteppedRead::SteppedRead(const TraceSource& source, ReadResult& result, ReadOpti
 SteppedRead::~SteppedRead() = default;
 bool SteppedRead::advance(size_t generations) { return s_->read.advance(generations); }
 bool SteppedRead::done() const { return s_->read.done(); }
+uint64_t SteppedRead::next_offset() const { return s_->window.read_end(); }
 
 }  // namespace gotrace

@@ -6,18 +6,25 @@ namespace gotrace {
 
 // ---- strings -------------------------------------------------------------------
 
-StringTable::StringTable() { views_.push_back({"", 0}); }
+StringTable::StringTable() : lookup_(std::make_shared<Lookup>()) { lookup_->views.push_back({"", 0}); }
+
+void StringTable::swap(StringTable& o) noexcept {
+  std::swap(lookup_, o.lookup_);
+  std::swap(blocks_, o.blocks_);
+  std::swap(large_, o.large_);
+  std::swap(block_used_, o.block_used_);
+  std::swap(large_bytes_, o.large_bytes_);
+}
 
 constexpr size_t kBlock = 64 << 10;
 
 StringTable StringTable::copy_of(const StringTable& o) {
   StringTable t;
-  t.views_ = o.views_;
+  t.lookup_ = o.lookup_;
   t.blocks_ = o.blocks_;
   t.large_ = o.large_;
   t.block_used_ = kBlock;  // never into o's last block: the next string begins a block of its own
   t.large_bytes_ = o.large_bytes_;
-  t.index_ = o.index_;
   return t;
 }
 
@@ -41,16 +48,17 @@ const char* StringTable::store(std::string_view s) {
 StringID StringTable::intern(std::string_view s) {
   if (s.empty()) return 0;
   uint64_t h = hash_bytes(s.data(), s.size());
-  StringID id = index_.find(h, [&](uint32_t cand) { return get(cand) == s; });
+  StringID id = lookup_->index.find(h, [&](uint32_t cand) { return get(cand) == s; });
   if (id) return id;
-  id = static_cast<StringID>(views_.size());
-  views_.push_back({store(s), static_cast<uint32_t>(s.size())});
-  index_.insert(h, id);
+  if (lookup_.use_count() > 1) lookup_ = std::make_shared<Lookup>(*lookup_);  // a copy's own from here
+  id = static_cast<StringID>(lookup_->views.size());
+  lookup_->views.push_back({store(s), static_cast<uint32_t>(s.size())});
+  lookup_->index.insert(h, id);
   return id;
 }
 
 size_t StringTable::bytes_reserved() const {
-  return views_.capacity() * sizeof(View) + index_.bytes_reserved() + blocks_.size() * (64 << 10) + large_bytes_;
+  return lookup_->views.capacity() * sizeof(View) + lookup_->index.bytes_reserved() + blocks_.size() * (64 << 10) + large_bytes_;
 }
 
 // ---- stacks --------------------------------------------------------------------

@@ -83,16 +83,23 @@ function scheduleBackground(ms) {
   }
 }
 
-function backgroundStep() {
+// A step may be async (reading the trace's bytes ahead): requests are answered while it
+// waits, and no other step begins before it ends.
+let stepping = false;
+async function backgroundStep() {
   backgroundTimer = null;
-  if (!background || background.trace !== trace || inFlight) return;
+  if (stepping || !background || background.trace !== trace || inFlight) return;
+  const current = background;
   let done = true;
+  stepping = true;
   try {
-    done = background.steps[0]() !== false;
+    done = (await current.steps[0]()) !== false;
   } catch {
     // A failing analysis is reported to the view that asks for it.
+  } finally {
+    stepping = false;
   }
-  if (done) background.steps.shift();
+  if (done && current === background) current.steps.shift();
   scheduleBackground(0);
 }
 
@@ -141,6 +148,10 @@ async function ready(t, analyses, id) {
 
 // How many background steps are left (for benchmarks, which read it in the worker).
 self.gotraceBackgroundLeft = () => (background && background.trace === trace ? background.steps.length : 0);
+
+// The WebAssembly heap (for benchmarks): its size, which is its peak (it never shrinks),
+// and what its allocator holds in use and free now.
+self.gotraceHeap = () => (core ? { bytes: core.HEAPU8.length, ...core.heapUse() } : null);
 
 const methods = {
   async warm(_id, { partBytes, partEvents } = {}) {
@@ -224,10 +235,12 @@ const methods = {
     const ix = index;
     if (!ix) throw new Error('the trace open is not opened in parts');
     if ((what === 'flame' || what === 'pprof') && ix.complete) {
-      while (ix.advanceProfiles(1)) {
-        await nextTurn();
+      for (;;) {
+        await ix.readAhead();
         if (ix !== index) throw new Error('the trace was closed');
         if (abandoned.has(id)) throw new Error('cancelled');
+        if (!ix.advanceProfiles(1)) break;
+        await nextTurn();
       }
     }
     return wholeTracePart(ix, what, arg);
@@ -410,14 +423,10 @@ function partsOf({ first, last }) {
 
 // A background step that reads on in the trace opened in parts, for about 50 ms: done
 // once the whole trace is read (or at once if tests hold the reading, to act while the
-// rest is unread).
+// rest is unread). Each generation's bytes are read ahead first (TraceIndex.readAhead).
 function indexStep() {
   if (self.gotraceHoldReading) return true;
-  const until = performance.now() + 50;
-  while (performance.now() < until) {
-    if (!index.advance(1)) return true;
-  }
-  return false;
+  return readingOn(index, () => index.advance(1));
 }
 
 // A background step that makes the whole trace's profiles (a second read of it, once the
@@ -425,9 +434,18 @@ function indexStep() {
 // read is held or unfinished (a request for them then makes them).
 function profilesStep() {
   if (!index.complete) return true;
+  return readingOn(index, () => index.advanceProfiles(1));
+}
+
+// advance() (false once the read is over) for about 50 ms, its bytes read ahead each
+// time: true once the read is over, false when there is more (or a request came, or
+// the index was closed, while the bytes were read).
+async function readingOn(ix, advance) {
   const until = performance.now() + 50;
   while (performance.now() < until) {
-    if (!index.advanceProfiles(1)) return true;
+    await ix.readAhead();
+    if (ix !== index || inFlight) return false;
+    if (!advance()) return true;
   }
   return false;
 }

@@ -23,6 +23,9 @@ class SteppedRead {
   // result.error). The events read are in result.store, as read_trace_into leaves them.
   bool advance(size_t generations);
   bool done() const;
+  // The offset in the source its next read begins at (it reads on from there, a
+  // TraceSource::read_ahead at least): what a source that reads ahead prepares.
+  uint64_t next_offset() const;
 
  private:
   struct State;

@@ -22,12 +22,26 @@ using StackID = uint32_t;
 class StringTable {
  public:
   StringTable();
+  // Copies share blocks and must not append to the same one: copy_of, not a copy.
+  StringTable(const StringTable&) = delete;
+  StringTable& operator=(const StringTable&) = delete;
+  // A moved-from table stays usable: empty, or the one moved into had.
+  StringTable(StringTable&& o) noexcept : StringTable() { swap(o); }
+  StringTable& operator=(StringTable&& o) noexcept {
+    swap(o);
+    return *this;
+  }
+  void swap(StringTable& o) noexcept;
   // A table with o's strings under o's ids. It shares o's bytes (strings are never
-  // changed once stored) and stores its own in blocks of its own.
+  // changed once stored) and, until either adds a string, o's lookup: a read of o's
+  // trace again (its parts, a second pass) finds every string there and costs nothing.
   static StringTable copy_of(const StringTable& o);
   StringID intern(std::string_view s);
-  std::string_view get(StringID id) const { return {views_[id].data, views_[id].len}; }
-  size_t size() const { return views_.size(); }  // including the empty string at 0
+  std::string_view get(StringID id) const {
+    const View& v = lookup_->views[id];
+    return {v.data, v.len};
+  }
+  size_t size() const { return lookup_->views.size(); }  // including the empty string at 0
   size_t bytes_reserved() const;
 
  private:
@@ -35,13 +49,17 @@ class StringTable {
     const char* data;
     uint32_t len;
   };
+  // Where each id's bytes lie, and the ids by hash.
+  struct Lookup {
+    std::vector<View> views;
+    IdIndex index;
+  };
   const char* store(std::string_view s);
 
-  std::vector<View> views_;
+  std::shared_ptr<Lookup> lookup_;  // shared with copies until one adds a string
   std::vector<std::shared_ptr<char[]>> blocks_;  // 64 KiB bump blocks
   std::vector<std::shared_ptr<char[]>> large_;   // one per string over 16 KiB
   size_t block_used_ = 0, large_bytes_ = 0;
-  IdIndex index_;
 };
 
 struct Frame {

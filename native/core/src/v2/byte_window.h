@@ -32,6 +32,8 @@ class ByteWindow {
   }
 
   uint64_t size() const { return size_; }
+  // Where the next bytes read from the source begin (what is past the window).
+  uint64_t read_end() const { return source_ ? begin_ + buffer_.size() : size_; }
 
   // The bytes [offset, offset + n), cut at the trace's end (offset must not be before
   // what was dropped). The pointer stays valid until the next fetch() that must read
