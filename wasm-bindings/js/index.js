@@ -975,8 +975,9 @@ const DEFAULT_READ_BYTES = 8 * 2 ** 20;
 class BlobReadAhead {
   #core;
   #blob;
-  #sync = new FileReaderSync();
-  #buffer;  // two of the core's reads
+  #readPiece;  // through FileReaderSync
+  #bytes;  // the buffer's: two of the core's reads
+  #buffer;
   #start = 0;  // the file's bytes [start, start + filled) are the buffer's first
   #filled = 0;
   #stream = null;  // a reader of the file from streamAt on
@@ -986,18 +987,15 @@ class BlobReadAhead {
   constructor(core, blob, bytes) {
     this.#core = core;
     this.#blob = blob;
+    this.#readPiece = blobReadInto(core, blob);
+    this.#bytes = bytes;
     this.#buffer = new ArrayBuffer(bytes);
   }
 
   readInto(offset, n, address) {
-    const { HEAPU8 } = this.#core;  // replaced when memory grows: read it each time
-    if (!this.#filling && offset >= this.#start && offset + n <= this.#start + this.#filled) {
-      HEAPU8.set(new Uint8Array(this.#buffer, offset - this.#start, n), address);
-      return true;
-    }
-    const piece = this.#sync.readAsArrayBuffer(this.#blob.slice(offset, offset + n));
-    if (piece.byteLength !== n) return false;
-    HEAPU8.set(new Uint8Array(piece), address);
+    if (this.#filling || offset < this.#start || offset + n > this.#start + this.#filled) return this.#readPiece(offset, n, address);
+    // HEAPU8 is replaced when memory grows: read it each time.
+    this.#core.HEAPU8.set(new Uint8Array(this.#buffer, offset - this.#start, n), address);
     return true;
   }
 
@@ -1039,7 +1037,7 @@ class BlobReadAhead {
       }
     } catch {
       // Unreadable here: the reads go through FileReaderSync, which says why.
-      this.#buffer = new ArrayBuffer(this.#buffer.byteLength || 2 * DEFAULT_READ_BYTES);
+      this.#buffer = new ArrayBuffer(this.#bytes);  // the stream's may be detached
       this.#filled = 0;
       this.#stream = null;
     }

@@ -426,7 +426,7 @@ function partsOf({ first, last }) {
 // rest is unread). Each generation's bytes are read ahead first (TraceIndex.readAhead).
 function indexStep() {
   if (self.gotraceHoldReading) return true;
-  return readingOn(index, () => index.advance(1));
+  return readingOn(index, (ix) => ix.advance(1));
 }
 
 // A background step that makes the whole trace's profiles (a second read of it, once the
@@ -434,10 +434,10 @@ function indexStep() {
 // read is held or unfinished (a request for them then makes them).
 function profilesStep() {
   if (!index.complete) return true;
-  return readingOn(index, () => index.advanceProfiles(1));
+  return readingOn(index, (ix) => ix.advanceProfiles(1));
 }
 
-// advance() (false once the read is over) for about 50 ms, its bytes read ahead each
+// advance(ix) (false once the read is over) for about 50 ms, its bytes read ahead each
 // time: true once the read is over, false when there is more (or a request came, or
 // the index was closed, while the bytes were read).
 async function readingOn(ix, advance) {
@@ -445,7 +445,7 @@ async function readingOn(ix, advance) {
   while (performance.now() < until) {
     await ix.readAhead();
     if (ix !== index || inFlight) return false;
-    if (!advance()) return true;
+    if (!advance(ix)) return true;
   }
   return false;
 }
