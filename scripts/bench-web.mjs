@@ -2,9 +2,10 @@
 // first timeline paint, the tab's peak memory (resident memory of the renderer
 // processes, sampled every 100 ms: the page, its worker and the wasm heap), and frame
 // times while panning and zooming. Prints figures; run web/build.sh first.
-//   node scripts/bench-web.mjs [TRACE] [--part-events=N]   (default /work/data/large.trace)
+//   node scripts/bench-web.mjs [TRACE] [--part-events=N | --whole]   (default /work/data/large.trace)
 // With --part-events, the trace opens in parts of at most N events whatever its size (as
-// a trace over the worker's size limit does). With --views, every view is then opened
+// a trace over the worker's size limit does); with --whole, whole whatever its size (as
+// "Open it whole" does). With --views, every view is then opened
 // in turn (overview, goroutines, the largest group, tasks, regions, profiles, MMU) and
 // the peak memory is given again over the whole walk, with each view's time to show (in
 // parts, once the whole trace is read: those views then show all of it).
@@ -15,6 +16,7 @@ const args = process.argv.slice(2);
 const partEvents = Number(args.find((a) => a.startsWith('--part-events='))?.split('=')[1] ?? 0);
 const trace = args.find((a) => !a.startsWith('--')) ?? '/work/data/large.trace';
 const walkViews = args.includes('--views');
+const openWhole = args.includes('--whole');
 
 const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -42,14 +44,17 @@ const sampler = setInterval(() => {
 try {
   const { page } = await newPage(browser, { width: 1440, height: 900 });
   await page.goto(`${site.url}#/timeline`);
-  if (partEvents > 0) {
+  if (partEvents > 0 || openWhole) {
     for (let i = 0; i < 100 && page.workers().length === 0; i++) await page.waitForTimeout(100);
     const worker = page.workers().find((w) => /gotrace|blob:/.test(w.url()));
     if (!worker) throw new Error('the trace worker did not start');
-    await worker.evaluate((n) => {
-      self.gotracePartBytes = 0;
-      self.gotracePartEvents = n;
-    }, partEvents);
+    await worker.evaluate(
+      ([n, whole]) => {
+        self.gotracePartBytes = whole ? Infinity : 0;
+        self.gotracePartEvents = n;
+      },
+      [partEvents, openWhole],
+    );
   }
   const t0 = Date.now();
   await page.setInputFiles('[data-testid=file-input]', trace);
@@ -145,7 +150,7 @@ try {
       viewTimes.push(`${name} ${((Date.now() - t) / 1000).toFixed(2)} s${scope ? ` (${scope === 'whole' ? 'whole trace' : 'part'})` : ''}`);
     }
   }
-  console.log(`trace                      ${trace}${partEvents ? ` (in parts of at most ${partEvents} events)` : ''}`);
+  console.log(`trace                      ${trace}${partEvents ? ` (in parts of at most ${partEvents} events)` : openWhole ? ' (whole)' : ''}`);
   console.log(`choose file → first paint  ${(firstPaint / 1000).toFixed(2)} s   (the 94 MB trace's goal: ≤ 2 s)`);
   console.log(`peak renderer memory       ${mb(timelinePeak.private)} MiB private (anon + shmem), ${mb(timelinePeak.rss)} MiB resident (with Chromium's files, once per renderer)`);
   if (wholeRead !== null) console.log(`whole trace read           ${(wholeRead / 1000).toFixed(2)} s after the file was chosen (its summaries and MMU made)`);

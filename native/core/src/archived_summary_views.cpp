@@ -161,12 +161,7 @@ std::string ArchivedSummaryViews::task_types_json(bool pretty) {
     }
     task_types_ = std::make_unique<std::vector<TaskTypeStats>>(tally.take());
   }
-  return json_of(pretty, [&](JsonWriter& w) {
-    w.begin_object();
-    w.key("types");
-    analysis::task_types_json(w, *task_types_);
-    w.end_object();
-  });
+  return analysis::task_types_document(*task_types_, pretty);
 }
 
 void ArchivedSummaryViews::task_entry(JsonWriter& w, size_t k) { task_entry_json(w, events_, scratch_, task_at(k)); }
@@ -201,12 +196,7 @@ std::string ArchivedSummaryViews::region_types_json(bool pretty) {
     }
     region_types_ = std::make_unique<std::vector<RegionTypeStats>>(tally.take());
   }
-  return json_of(pretty, [&](JsonWriter& w) {
-    w.begin_object();
-    w.key("types");
-    analysis::region_types_json(w, *region_types_);
-    w.end_object();
-  });
+  return analysis::region_types_document(*region_types_, pretty);
 }
 
 std::string ArchivedSummaryViews::regions_in_bucket_json(std::string_view type, double min) {

@@ -78,12 +78,7 @@ std::string SummaryViews::goroutine_json(double id) {
 }
 
 std::string SummaryViews::task_types_json(bool pretty) {
-  return json_of(pretty, [&](JsonWriter& w) {
-    w.begin_object();
-    w.key("types");
-    analysis::task_types_json(w, task_types());
-    w.end_object();
-  });
+  return analysis::task_types_document(task_types(), pretty);
 }
 
 std::string SummaryViews::tasks_in_bucket_json(std::string_view type, double min) {
@@ -101,12 +96,7 @@ std::string SummaryViews::task_json(double id) {
 }
 
 std::string SummaryViews::region_types_json(bool pretty) {
-  return json_of(pretty, [&](JsonWriter& w) {
-    w.begin_object();
-    w.key("types");
-    analysis::region_types_json(w, region_types());
-    w.end_object();
-  });
+  return analysis::region_types_document(region_types(), pretty);
 }
 
 std::string SummaryViews::regions_in_bucket_json(std::string_view type, double min) {

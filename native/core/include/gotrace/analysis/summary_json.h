@@ -54,6 +54,9 @@ void regions_json(JsonWriter& w, const Summary& s, const std::vector<RegionTypeS
 // The "types" arrays of the two above alone (the web app's tables of tasks and regions).
 void task_types_json(JsonWriter& w, const std::vector<TaskTypeStats>& types);
 void region_types_json(JsonWriter& w, const std::vector<RegionTypeStats>& types);
+// The same as documents of their own, {"types": [...]} (SummaryAnswers' answers).
+std::string task_types_document(const std::vector<TaskTypeStats>& types, bool pretty);
+std::string region_types_document(const std::vector<RegionTypeStats>& types, bool pretty);
 
 // {"histogram": {"count", "buckets": [{"min", "count"}] (first to last non-empty)},
 // "quantiles": {"count", "min", "p50", "p90", "p99", "max", "total"}}.

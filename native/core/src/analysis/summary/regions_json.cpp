@@ -19,6 +19,15 @@ void region_types_json(JsonWriter& w, const std::vector<RegionTypeStats>& types)
   w.end_array();
 }
 
+std::string region_types_document(const std::vector<RegionTypeStats>& types, bool pretty) {
+  return json_of(pretty, [&](JsonWriter& w) {
+    w.begin_object();
+    w.key("types");
+    region_types_json(w, types);
+    w.end_object();
+  });
+}
+
 void regions_json(JsonWriter& w, const Summary& s, const std::vector<RegionTypeStats>& types) {
   w.begin_object();
   w.key("types");

@@ -18,6 +18,15 @@ void task_types_json(JsonWriter& w, const std::vector<TaskTypeStats>& types) {
   w.end_array();
 }
 
+std::string task_types_document(const std::vector<TaskTypeStats>& types, bool pretty) {
+  return json_of(pretty, [&](JsonWriter& w) {
+    w.begin_object();
+    w.key("types");
+    task_types_json(w, types);
+    w.end_object();
+  });
+}
+
 void tasks_json(JsonWriter& w, const EventStore& store, const Summary& s, const std::vector<TaskTypeStats>& types) {
   tasks_json(w, StoreEvents(store), s, types);
 }
