@@ -329,22 +329,23 @@ std::unique_ptr<Generation> GenerationReader::next_with_end_marker() {
   auto g = std::make_unique<Generation>();
   g->file_offset = pos_;
   file_.drop_before(pos_);  // the generation before is done with
-  bool any = false;
+  bool any = false;  // a batch read (its gen is the generation's)
+  // The trace ends cleanly where it ends, unless an event batch was read: a writer that
+  // stopped after a generation's sync, string or stack batches left no events (Go
+  // counts event batches alone).
+  auto at_end = [&] {
+    if (!g->threads.empty()) fail("incomplete generation found; trace likely truncated", g.get(), nullptr, pos_);
+    return nullptr;
+  };
   for (;;) {
-    if (pos_ >= file_.size()) {
-      if (any) fail("incomplete generation found; trace likely truncated", g.get(), nullptr, pos_);
-      return nullptr;
-    }
+    if (pos_ >= file_.size()) return at_end();
     if (file_.fetch(pos_, 1)[0] == EvEndOfGeneration) {
-      if (!any) fail("found end-of-generation event without a generation", nullptr, nullptr, pos_);
+      // With no batch before it, finish() finds no frequency, as Go does.
       pos_++;
       break;
     }
     Batch b;
-    if (!read_batch(b)) {
-      if (any) fail("incomplete generation found; trace likely truncated", g.get(), nullptr, pos_);
-      return nullptr;
-    }
+    if (!read_batch(b)) return at_end();
     if (b.gen == 0) fail("invalid generation number 0", g.get(), &b, b.offset);
     if (!any) g->number = b.gen;
     if (b.gen != g->number) {
