@@ -237,6 +237,36 @@ test('"(its lane)" opens the goroutine\'s lane; a task\'s "Open in timeline" mar
   await context.close();
 });
 
+test('Back from another trace to a task page shows the list of the trace open, not its task of that number', async () => {
+  const { page, problems, context } = await openPage();
+  await openFile(page, SAMPLE);
+  const first = json('tasks', SAMPLE).tasks.find((t) => t.start != null)?.id;
+  await show(page, '#/tasks', '[data-testid=task-types]');
+  await show(page, `#/task/${first}`, '[data-testid=task-timeline-link]');
+  await show(page, '#/goroutines', '[data-testid=groups-table]');
+  const B = corpusTrace('go/go123-annotations.trace');
+  await openFile(page, B);
+  // B's own pages: Back among them as ever.
+  const own = json('tasks', B).tasks.find((t) => t.start != null)?.id;
+  await show(page, `#/task/${own}`, '[data-testid=task-timeline-link]');
+  await show(page, '#/tasks', '[data-testid=task-types]');
+  await page.goBack();
+  await page.waitForFunction((id) => location.hash === `#/task/${id}`, own);
+  await page.waitForSelector('[data-testid=task-timeline-link]');
+  await page.goBack();  // the entry B took over as it opened
+  await page.waitForFunction(() => location.hash === '#/goroutines');
+  // The sample's task page: B's list of tasks instead.
+  await page.goBack();
+  await page.waitForFunction(() => location.hash === '#/tasks', null, { timeout: 30_000 });
+  await page.waitForSelector('[data-testid=task-types]');
+  assert.equal(await page.locator('[data-testid=task-timeline-link]').count(), 0);
+  assert.equal(await page.textContent('.trace-name'), path.basename(B));
+  const types = await page.$$eval('[data-testid=task-types] [data-testid=type-name]', (n) => n.length);
+  assert.equal(types, json('tasks', B).types.length);
+  assert.deepEqual(problems.errors, []);
+  await context.close();
+});
+
 test('a file that is no trace, dropped on an open trace, shows an error and the trace stays open', async () => {
   const { page, problems, context } = await openPage();
   await openFile(page, SAMPLE);

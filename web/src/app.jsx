@@ -2,7 +2,7 @@
 // tabs and the hash router. Views come from the route registry (views/routes.js).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useSession } from './model/session.js';
-import { href, match, navigate, useHash } from './model/router.js';
+import { href, match, navigate, onForeignEntry, useHash } from './model/router.js';
 import { routes, headerItems, tabs } from './views/routes.js';
 import { Welcome } from './views/shell/Welcome.jsx';
 import { Progress } from './views/shell/Progress.jsx';
@@ -18,6 +18,8 @@ export function App() {
   routeRef.current = route;
   // Another trace: the same view, without what named the one before (ids, times).
   const onNewTrace = () => navigate(viewOfAnyTrace(routeRef.current), {}, { replace: true });
+  // Back or Forward to a page of the trace open before: the same view of this one.
+  onForeignEntry((r) => navigate(viewOfAnyTrace(r), {}, { replace: true }));
   const { opened, loading, error, setError, openBlob, openUrl, openPart, openWhole, cancel } = useSession({ onNewTrace });
   const fileInput = useRef(null);
   const [dragging, setDragging] = useState(false);

@@ -57,10 +57,40 @@ export function match(pattern, segments) {
   return params;
 }
 
+// Which trace an address belongs to: each history entry made while a trace is open
+// carries that trace's stamp (history.state.trace), so that Back or Forward to a page of
+// another trace does not show this trace's goroutine, task or time of the same number.
+let traceStamp = null;
+let foreignEntry = null;
+
+/** From now on the addresses are of the trace `stamp` (the current entry too). */
+export function stampHistory(stamp) {
+  traceStamp = stamp;
+  history.replaceState({ ...(history.state ?? {}), trace: stamp }, '');
+}
+
+/** `handle(route)` is given, instead of the view, an entry of another trace reached by
+ *  Back or Forward (which then belongs to the trace open: it must be replaced). */
+export function onForeignEntry(handle) {
+  foreignEntry = handle;
+}
+
+// Stamps a new entry with the trace open; false (handled) for another trace's entry.
+function entryOfTraceOpen() {
+  if (traceStamp === null) return true;
+  const state = history.state;
+  const stamp = state?.trace;
+  history.replaceState({ ...(state ?? {}), trace: traceStamp }, '');
+  if (stamp === undefined || stamp === traceStamp || !foreignEntry) return true;
+  const before = location.hash;
+  foreignEntry(parseHash());
+  return location.hash === before;  // left as it was: it names nothing of the other trace
+}
+
 export function useHash() {
   const [route, setRoute] = useState(() => parseHash());
   useEffect(() => {
-    const on = () => setRoute(parseHash());
+    const on = () => entryOfTraceOpen() && setRoute(parseHash());
     window.addEventListener('hashchange', on);
     return () => window.removeEventListener('hashchange', on);
   }, []);

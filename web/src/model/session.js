@@ -7,7 +7,7 @@ import { TraceClient, CancelledError } from './client.js';
 import { OpenedTrace } from './openedTrace.js';
 import { rememberFile, recallFile, rememberOpenedWhole } from './recent.js';
 import { formatBytes } from './format.js';
-import { navigate, parseHash } from './router.js';
+import { navigate, parseHash, stampHistory } from './router.js';
 
 /**
  * onNewTrace(): called as a trace the person chose is shown, not one reopened on start
@@ -89,8 +89,12 @@ export function useSession({ onNewTrace } = {}) {
         { phase: 'reading', bytesDone: 0, bytesTotal: blob.size },
         (onProgress) => client.open(blob, { onProgress, whole }),
         `Could not open ${name}`,
-        // A trace the person chose: the app leaves the views of the one before.
-        () => source !== 'recalled' && source !== 'startUrl' && newTraceRef.current?.(),
+        () => {
+          // The same file (name and size) reopened keeps its addresses in the history.
+          stampHistory(`${name}\u0000${blob.size}`);
+          // A trace the person chose: the app leaves the views of the one before.
+          if (source !== 'recalled' && source !== 'startUrl') newTraceRef.current?.();
+        },
       );
       if (shown && source === 'file') {
         setAddressUrl(null);
