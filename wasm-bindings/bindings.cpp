@@ -439,9 +439,10 @@ class WasmTraceIndex {
       return to_js(timeline_overview_query(overview_, result_.store, kind, id, arg, t0, t1, pixels));
     });
   }
-  // {start, end, bucket, bytes, groups}: the whole timeline's first and last event's time,
-  // its detail (ns per bucket), what it holds, and its goroutine groups' names; {"error"}
-  // until the read is over.
+  // {start, end, bucket, bytes, groups, procs, threads, sweep}: the whole timeline's first
+  // and last event's time, its detail (ns per bucket), what it holds, its goroutine
+  // groups' names and the ids of its proc, thread and sweep tracks; {"error"} until the
+  // read is over.
   val timeline_extent() {
     return guard([&] {
       if (!overview_.finished()) throw TraceError("the trace is still being read: its whole timeline is made as it is read");
@@ -453,6 +454,14 @@ class WasmTraceIndex {
       val groups = val::array();
       for (std::string_view g : overview_.groups()) groups.call<void>("push", std::string(g));
       o.set("groups", groups);
+      auto ids = [&](analysis::TrackKind kind) {
+        val out = val::array();
+        for (int64_t id : overview_.ids(kind)) out.call<void>("push", static_cast<double>(id));
+        return out;
+      };
+      o.set("procs", ids(analysis::TrackKind::Proc));
+      o.set("threads", ids(analysis::TrackKind::Thread));
+      o.set("sweep", ids(analysis::TrackKind::Sweep));
       return o;
     });
   }

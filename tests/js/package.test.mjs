@@ -270,6 +270,7 @@ test('TraceIndex.timeline: the whole trace zoomed out, each bucket as the whole 
     const list = whole.tracks();
     const extent = index.timelineExtent();
     assert.deepEqual([extent.start, extent.end], [list.start, list.end], name);
+    for (const kind of ['procs', 'threads', 'sweep']) assert.deepEqual(extent[kind], Array.from(list[kind]), `${name}: ${kind}`);
     const tracks = [...Object.values(list.procs).map((id) => ({ kind: 'proc', id })), ...Object.values(list.threads).map((id) => ({ kind: 'thread', id })),
       { kind: 'gc' }, { kind: 'stw' }];
     const n = Math.floor((extent.end - extent.start) / extent.bucket) + 1;

@@ -81,6 +81,17 @@ test('the timeline of a trace opened in parts: the whole trace around the part, 
   }
   const gc = await extent('gc');
   assert.ok(gc && gc.last > inPart.t1 + (whole.time.end - inPart.t1) / 2 && gc.n > 10, `gc: ${JSON.stringify(gc)}`);
+  // Every proc and thread of the whole trace has its row, in the part or not; the
+  // goroutines' lanes say they are the part's.
+  const tracks = gotrace('timeline', TRACE, '--track=list').split('\n');
+  const ids = (kind) => tracks.find((l) => l.startsWith(`${kind} (`)).replace(/^[^:]*:\s*/, '').split(' ').filter(Boolean).map(Number);
+  for (const kind of ['proc', 'thread']) {
+    const missing = [];
+    for (const id of ids(kind)) {
+      if (!(await page.evaluate((k) => Boolean(window.__gotraceTimeline.rowRect(k)), `${kind}:${id}`))) missing.push(id);
+    }
+    assert.deepEqual(missing, [], `the whole trace's ${kind}s without a row`);
+  }
   // A range selected outside the part: its figures are the part's, and it says so.
   const r0 = Math.round(inPart.t1 + (whole.time.end - inPart.t1) * 0.5);
   await page.evaluate(([a, b, c, d]) => { location.hash = `#/timeline?t0=${a}&t1=${b}&r0=${c}&r1=${d}`; }, [whole.time.start, whole.time.end, r0, r0 + 1000]);

@@ -708,7 +708,18 @@ export declare class TraceIndex {
    *  and the goroutine groups, {kind: 'group', name}), at timelineExtent().bucket ns of
    *  detail: as Trace.timeline(). */
   timeline(...args: Parameters<Trace['timeline']>): ReturnType<Trace['timeline']>;
-  timelineExtent(): { start: number; end: number; bucket: number; bytes: number; groups: string[] };
+  /** The whole timeline's span and detail (ns), its bytes, its goroutine groups' names and
+   *  the ids of its proc, thread and sweep tracks (ascending). */
+  timelineExtent(): {
+    start: number;
+    end: number;
+    bucket: number;
+    bytes: number;
+    groups: string[];
+    procs: number[];
+    threads: number[];
+    sweep: number[];
+  };
   /** Reads up to `generations` more of the second read that makes the whole trace's
    *  profiles, once the first read is over: false once they are made (or cannot be). */
   advanceProfiles(generations?: number): boolean;

@@ -797,9 +797,10 @@ export class TraceIndex {
     return unwrap(this.#live().timeline(track.kind, id, arg, t0, t1, pixels));
   }
 
-  /** {start, end, bucket, bytes, groups}: the whole timeline's first and last event's time
-   *  (ns), the width of its buckets (ns), the bytes it holds, and its goroutine groups'
-   *  names; an Error while the read goes on. */
+  /** {start, end, bucket, bytes, groups, procs, threads, sweep}: the whole timeline's first
+   *  and last event's time (ns), the width of its buckets (ns), the bytes it holds, its
+   *  goroutine groups' names and the ids of its proc, thread and sweep tracks (ascending);
+   *  an Error while the read goes on. */
   timelineExtent() {
     return unwrap(this.#live().timelineExtent());
   }

@@ -73,7 +73,9 @@ export function layoutRows(list, openGroups) {
   }
 
   const g = list.goroutines;
-  add({ key: 's:goroutines', type: 'section', label: `Goroutines (${g.id.length})`, height: SECTION });
+  // Of a trace in parts shown whole, the goroutines' own lanes are the part's.
+  const goroutines = list.goroutinesOfPart ? `Goroutines of this part (${g.id.length})` : `Goroutines (${g.id.length})`;
+  add({ key: 's:goroutines', type: 'section', label: goroutines, height: SECTION });
   const members = g.groups.map(() => []);
   for (let i = 0; i < g.id.length; i++) members[g.group[i]].push(g.id[i]);
   const order = g.groups.map((name, i) => i).sort((a, b) => members[b].length - members[a].length || (g.groups[a] < g.groups[b] ? -1 : 1));

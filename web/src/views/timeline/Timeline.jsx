@@ -83,7 +83,19 @@ export function Timeline({ trace, query, info, openPart, route }) {
   }, [trace]);
   // The part open, where the whole trace's timeline has every track in full.
   const part = useMemo(() => (whole && list && extent ? { start: list.start, end: list.end, bucket: extent.bucket } : null), [whole, list, extent]);
-  const shown = useMemo(() => (part ? { ...list, start: extent.start, end: extent.end } : list), [part, list, extent]);
+  // The whole trace's procs and threads, some of which the part may not have.
+  const shown = useMemo(
+    () => (part ? {
+      ...list,
+      start: extent.start,
+      end: extent.end,
+      procs: union(list.procs, extent.procs),
+      threads: union(list.threads, extent.threads),
+      sweep: union(list.sweep, extent.sweep),
+      goroutinesOfPart: true,
+    } : list),
+    [part, list, extent],
+  );
   if (error) return <div class="page warning">The timeline could not be built: {error}</div>;
   if (!list || (whole && !extent)) return <div class="page muted">Building the timeline…</div>;
   // Zoomed in on time outside the part: the part that begins there opens, the view kept.
@@ -116,6 +128,11 @@ export function Timeline({ trace, query, info, openPart, route }) {
       <TimelineCanvas key={whole ? 'whole' : 'part'} trace={trace} list={shown} query={query} part={part} onOutside={openPartAt} />
     </>
   );
+}
+
+// The ids of both lists, ascending, once each.
+function union(a = [], b = []) {
+  return [...new Set([...a, ...b])].sort((x, y) => x - y);
 }
 
 function TimelineCanvas({ trace, list, query, part, onOutside }) {
