@@ -233,6 +233,18 @@ test('"(its lane)" opens the goroutine\'s lane; a task\'s "Open in timeline" mar
   const row = await page.evaluate(() => window.__gotraceTimeline.rowRect('tasks'));
   const mark = await pixelsOf(page, row, [0x1d, 0x4e, 0xd8]);
   assert.ok(mark.n > 50, `the task's bar is outlined (${mark.n} pixels)`);
+  // A click on its bar (in its lane, among those overlapping it) opens its page.
+  const bar = await page.evaluate((id) => {
+    const d = window.__gotraceTimeline.data('tasks');
+    const i = [...d.task].findIndex((t, k) => t === id && d.count[k] === 1);
+    const { t0, t1 } = window.__gotraceTimeline.view();
+    return i < 0 ? null : { lane: d.row[i], x: ((Math.max(d.start[i], t0) + Math.min(d.end[i], t1)) / 2 - t0) / (t1 - t0) };
+  }, task.id);
+  assert.ok(bar, 'the task has a bar of its own');
+  const laneHeight = (row.height - 4) / row.lanes;
+  await page.mouse.click(box.x + row.x + bar.x * row.width, box.y + row.y + 2 + bar.lane * laneHeight + laneHeight / 2);
+  await page.waitForFunction((id) => location.hash === `#/task/${id}`, task.id, { timeout: 30_000 });
+  await page.waitForSelector('[data-testid=task-timeline-link]');
   assert.deepEqual(problems.errors, []);
   await context.close();
 });

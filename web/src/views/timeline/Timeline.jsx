@@ -16,6 +16,7 @@ import { arrowsFor, flowArrows } from './arrows.js';
 import { useUrlSync } from './urlSync.js';
 import { savedLabelWidth, saveLabelWidth } from './labelWidth.js';
 import { tipLines } from './tooltip.js';
+import { spanLane } from '../../render/content.js';
 import { OutsidePart, ScopeNote, scopeOf } from '../common/scope.jsx';
 import { generationAt } from '../../model/parts.js';
 import { formatDuration } from '../../model/format.js';
@@ -128,6 +129,18 @@ export function Timeline({ trace, query, info, openPart, route }) {
       <TimelineCanvas key={whole ? 'whole' : 'part'} trace={trace} list={shown} query={query} part={part} onOutside={openPartAt} />
     </>
   );
+}
+
+// The bar of a spans row (tasks, regions) at time t (within slop) in the lane at height
+// `y` of the row, or -1.
+function spanAt(d, row, t, slop, y) {
+  if (!d || d.type !== 'spans') return -1;
+  for (let i = 0; i < d.start.length; i++) {
+    if (d.start[i] - slop > t || d.end[i] + slop < t) continue;
+    const { top, height } = spanLane(row, d.row[i]);
+    if (y >= top - 1 && y <= top + height + 1) return i;
+  }
+  return -1;
 }
 
 // The ids of both lists, ascending, once each.
@@ -671,6 +684,23 @@ function TimelineCanvas({ trace, list, query, part, onOutside }) {
       requestDraw();
       return;
     }
+    if (row.type === 'spans') {
+      // A task's bar opens its page, a region's its goroutine's (or its task's); bars
+      // merged at this zoom are zoomed in on.
+      const dd = s.data.get(trackKey(row.tracks[0]));
+      const inRow = y - AXIS_HEIGHT + scrollRef.current.scrollTop - row.y;
+      const i = spanAt(dd, row, timeAt(x), ((s.t1 - s.t0) / plotWidth()) * 2, inRow);
+      if (i < 0) return;
+      if (dd.count[i] > 1) {
+        const pad = (dd.end[i] - dd.start[i]) * 0.05;
+        setView(dd.start[i] - pad, dd.end[i] + pad);
+      } else if (row.tracks[0].kind === 'tasks' || dd.task[i] > 0) {
+        navigate(`/task/${dd.task[i]}`);
+      } else {
+        navigate(`/goroutine/${row.tracks[0].id}`);
+      }
+      return;
+    }
     if (row.type === 'slices') {
       const t = timeAt(x);
       const dd = s.data.get(row.key);
@@ -742,7 +772,7 @@ function TimelineCanvas({ trace, list, query, part, onOutside }) {
       rowRect: (key) => {
         const r = rowsRef.current.rows.find((x) => x.key === key);
         if (!r) return null;
-        return { x: labelWidth(), y: AXIS_HEIGHT + r.y - (scrollRef.current?.scrollTop ?? 0), width: plotWidth(), height: r.height };
+        return { x: labelWidth(), y: AXIS_HEIGHT + r.y - (scrollRef.current?.scrollTop ?? 0), width: plotWidth(), height: r.height, lanes: r.rowsOf ?? 1 };
       },
     };
     return () => {
