@@ -23,7 +23,7 @@ test("a task's critical path, from its page, is the CLI's", async () => {
   const summary = await page.textContent('[data-testid=path-summary]');
   assert.match(summary, /task 10046/);
   assert.match(summary, new RegExp(`${cli.segments.length} segments`));
-  assert.match(summary, new RegExp(`${cli.handoffs} hand-offs`));
+  assert.match(summary, new RegExp(`${cli.handoffs} hand-off${cli.handoffs === 1 ? '' : 's'}\\.`));
   // The tables hold the CLI's totals, in its order.
   const categories = await rows(page, 'path-by-category');
   assert.deepEqual(categories.map((r) => r[0]), cli.by_category.map((c) => c.key));

@@ -150,6 +150,9 @@ test('a trace too large to hold whole opens in parts, each shown by every view',
   await show(page, '#/overview', '[data-testid=part-heading]');
   assert.equal(count(await statOf(page, 'events')), part.events);
   assert.equal(count(await statOf(page, 'generations')), part.last - part.first + 1);
+  // Its size is its generations' bytes; the tables it shares with the whole trace are not counted as its.
+  assert.notEqual(await statOf(page, 'bytes'), await wholeStatOf(page, 'bytes'));
+  assert.equal(await page.locator('[data-testid=overview] .cards').first().locator('[data-stat=stacks]').count(), 0);
   // The whole trace's figures are the CLI's.
   assert.equal(count(await wholeStatOf(page, 'events')), whole.events);
   assert.equal(count(await wholeStatOf(page, 'goroutines')), whole.goroutines);

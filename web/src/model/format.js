@@ -24,6 +24,11 @@ function trim(s) {
   return s.includes('e') ? String(Number(s)) : s.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
 }
 
+/** "1 task", "2 tasks": a count and its noun (plural with an s). */
+export function countOf(n, noun) {
+  return `${formatCount(n)} ${n === 1 ? noun : `${noun}s`}`;
+}
+
 export function formatBytes(n) {
   if (!Number.isFinite(n)) return '—';
   if (n < 1024) return `${n} B`;

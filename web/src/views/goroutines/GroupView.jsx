@@ -3,7 +3,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { BreakdownBar, BreakdownLegend } from '../common/BreakdownBar.jsx';
 import { CopyCSVButton, SortableTable } from '../common/SortableTable.jsx';
 import { blockTotal, unknownTime } from '../common/breakdown.js';
-import { formatCount, formatDuration, timelineHref } from '../../model/format.js';
+import { countOf, formatCount, formatDuration, timelineHref } from '../../model/format.js';
 import { goroutineHref } from '../common/links.js';
 import { scopedPart, statsOf } from '../../model/queries.js';
 import { ScopeNote, scopeOf, scopeQuery } from '../common/scope.jsx';
@@ -70,7 +70,7 @@ export function GroupView({ trace, name, info, query, route }) {
     <section class='gt-view' data-testid='group-view'>
       <header class='gt-view-head'>
         <h2><a href={groupsHref}>Goroutines</a> › <span data-testid='group-name'>{name || '(no start function)'}</span></h2>
-        <span><b data-testid='group-count'>{formatCount(group.count)}</b> goroutines, {formatDuration(group.exec)} execution, {formatDuration(group.total)} in all</span>
+        <span><b data-testid='group-count'>{formatCount(group.count)}</b> {group.count === 1 ? 'goroutine' : 'goroutines'}, {formatDuration(group.exec)} execution, {formatDuration(group.total)} in all</span>
         <CopyCSVButton columns={columns.filter((c) => c.key !== 'breakdown')} rows={allRows} name='the goroutines' />
         <a href={href('/profiles/sync', { group: name })}>Profiles of this group</a>
         <a href={timelineHref(t0, t1, { group: name })}>Timeline</a>

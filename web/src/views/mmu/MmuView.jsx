@@ -21,6 +21,15 @@ export function windowsFor(duration) {
   return out;
 }
 
+/** Window i's length, with the digits that tell it from the one before (the trace's
+ *  length, last, may round to the decade before it: 1.002 s after 1 s). */
+function windowLabel(windows, i) {
+  let digits = 3;
+  const label = (k) => formatDuration(windows[k].window, digits);
+  while (i > 0 && digits < 10 && label(i) === label(i - 1)) digits++;
+  return label(i);
+}
+
 /** The engine's curve stops where the MMU stops changing; the windows computed for the
  *  table carry it on to the trace's length, so the axis spans 1µs to the whole trace. */
 export function fullCurve(mmu, duration) {
@@ -130,9 +139,9 @@ export function MmuView({ trace, query = new URLSearchParams(), info, route }) {
           <tr><th class="num">Window</th><th class="num">MMU</th><th class="num">0.1%ile</th><th class="num">1%ile</th><th class="num">5%ile</th><th>Worst windows (since trace start: utilization)</th></tr>
         </thead>
         <tbody>
-          {mmu.windows.map((w) => (
+          {mmu.windows.map((w, i) => (
             <tr key={w.window} class={picked === w.window ? 'sel' : ''}>
-              <td class="num" data-testid="mmu-window" title={`${w.label} (as Go writes it)`}>{formatDuration(w.window)}</td>
+              <td class="num" data-testid="mmu-window" title={`${w.label} (as Go writes it)`}>{windowLabel(mmu.windows, i)}</td>
               <td class="num">{(w.mmu * 100).toFixed(2)}%</td>
               {[1, 2, 3].map((k) => <td key={k} class="num">{w.mud[k] ? `${(w.mud[k].util * 100).toFixed(2)}%` : ''}</td>)}
               <td>

@@ -14,7 +14,7 @@ export function Overview({ info }) {
         `Reading stopped at: ${info.partialError}`,
     );
   }
-  const rows = statRows(s);
+  const rows = parts ? partRows(s, parts) : statRows(s);
   const kinds = Object.entries(s.events_by_type ?? {}).sort((a, b) => b[1] - a[1]);
   return (
     <div class="page overview" data-testid="overview">
@@ -83,6 +83,13 @@ function statRows(s) {
     ['Stacks', formatCount(s.stacks), 'stacks'],
     ['Strings', formatCount(s.strings), 'strings'],
   ];
+}
+
+// A part's figures: its generations' bytes, and no stacks or strings (a part shares the
+// tables of the whole trace read so far: their counts are not the part's).
+function partRows(s, parts) {
+  const bytes = parts.generations.slice(parts.first, parts.last + 1).reduce((n, g) => n + (g.bytes ?? 0), 0);
+  return statRows({ ...s, bytes }).filter(([, , key]) => key !== 'stacks' && key !== 'strings');
 }
 
 function Cards({ rows }) {

@@ -1,5 +1,5 @@
 import { Fragment } from 'preact';
-import { formatCount, formatDuration, formatPercent, timelineHref } from '../../model/format.js';
+import { countOf, formatCount, formatDuration, formatPercent, timelineHref } from '../../model/format.js';
 import { goroutineHref, taskHref } from '../common/links.js';
 import { cached, statsOf } from '../../model/queries.js';
 import { Pending, useAsync } from '../common/query.jsx';
@@ -82,8 +82,8 @@ function OnePath({ path, t0, sel }) {
       <p data-testid="path-summary">
         {what(sel)}{sel.task !== undefined && <Fragment> (<a href={taskHref(sel.task)}>its page</a>)</Fragment>}: {' '}
         <strong>{formatDuration(path.duration)}</strong> from {formatDuration(path.from - t0)} to {formatDuration(path.to - t0)},
-        ending on <a href={goroutineHref(path.goroutine)}>G{path.goroutine}</a>; {formatCount(path.segments.length)} segments,
-        {' '}{formatCount(path.handoffs)} hand-offs. <a href={timelineHref(path.from, path.to, { g: path.goroutine })}>Open in timeline</a>
+        ending on <a href={goroutineHref(path.goroutine)}>G{path.goroutine}</a>; {countOf(path.segments.length, 'segment')},
+        {' '}{countOf(path.handoffs, 'hand-off')}. <a href={timelineHref(path.from, path.to, { g: path.goroutine })}>Open in timeline</a>
       </p>
       <CategoryBar totals={path.by_category} whole={path.duration} />
       <PathChart path={path} />
@@ -108,7 +108,7 @@ function Aggregate({ agg, sel }) {
   return (
     <Fragment>
       <p data-testid="path-summary">
-        The critical paths of <strong>{formatCount(agg.instances)}</strong> {agg.kind === 'task' ? 'tasks' : 'regions'} '{agg.name}'{bucket}{tail}:
+        The critical paths of <strong>{formatCount(agg.instances)}</strong> {agg.kind}{agg.instances === 1 ? '' : 's'} '{agg.name}'{bucket}{tail}:
         {' '}durations p50 {formatDuration(d.p50)}, p90 {formatDuration(d.p90)}, p99 {formatDuration(d.p99)}, max {formatDuration(d.max)};
         {' '}{formatDuration(d.total)} in all.
       </p>

@@ -1,7 +1,7 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { SortableTable } from '../common/SortableTable.jsx';
-import { formatCount, formatDuration } from '../../model/format.js';
+import { countOf, formatCount, formatDuration } from '../../model/format.js';
 import { useAsync } from '../common/query.jsx';
 import { bucketUpper } from './buckets.js';
 import { criticalPathHref } from '../common/links.js';
@@ -45,7 +45,7 @@ export function DurationTable({ kind, types, label, instancesOf, instanceColumns
       {pick && (
         <div class="gt-instances" data-testid={ready ? 'instances' : 'instances-loading'}>
           <h3>
-            {pick.type.name || '(unnamed)'}: {formatCount(instances.length)} {kind === 'task' ? 'tasks' : 'regions'} of {formatDuration(pick.min)} to {formatDuration(bucketUpper(pick.min))}
+            {pick.type.name || '(unnamed)'}: {countOf(instances.length, kind === 'task' ? 'task' : 'region')} of {formatDuration(pick.min)} to {formatDuration(bucketUpper(pick.min))}
             {criticalPaths && <>{' '}<a data-testid="bucket-critical-paths" href={criticalPathHref({ [kind === 'task' ? 'taskType' : 'regionType']: pick.type.name, min: pick.min, max: bucketUpper(pick.min) })}>their critical paths</a></>}
             {' '}<button type="button" onClick={() => setPick(null)}>close</button>
           </h3>

@@ -9,13 +9,14 @@ import { StateLane } from '../common/StateLane.jsx';
 // The task drawn on its own small timeline: the task on top, then one row per
 // goroutine with its regions in the task and the task's logs as ticks.
 function TaskTimeline({ task, t0, t1 }) {
-  const pos = (t) => `${(100 * (t - t0)) / (t1 - t0)}%`;
-  const width = (a, b) => `${Math.max(0.2, (100 * (b - a)) / (t1 - t0))}%`;
-  const rows = task.goroutines.map((g) => ({
-    g,
-    regions: task.regions.filter((r) => r.goroutine === g),
-    logs: task.logs.filter((l) => l.goroutine === g),
-  }));
+  // Within the task's span: a region that ends after it (or has no end) is cut at its edge.
+  const clamp = (t) => Math.min(t1, Math.max(t0, t));
+  const pos = (t) => `${(100 * (clamp(t) - t0)) / (t1 - t0)}%`;
+  const width = (a, b) => `${Math.max(0.2, (100 * (clamp(b) - clamp(a))) / (t1 - t0))}%`;
+  const rows = task.goroutines.map((g) => {
+    const regions = task.regions.filter((r) => r.goroutine === g);
+    return { g, regions, lanes: regionLanes(regions, t0, t1), logs: task.logs.filter((l) => l.goroutine === g) };
+  });
   return (
     <div class="gt-task-tl" data-testid="task-timeline">
       <div class="row">
@@ -29,8 +30,8 @@ function TaskTimeline({ task, t0, t1 }) {
           >{task.name}</a>
         </div>
       </div>
-      {rows.map(({ g, regions, logs }) => (
-        <div class="row" key={g}>
+      {rows.map(({ g, regions, lanes, logs }) => (
+        <div class="row" key={g} style={{ height: `${22 * Math.max(1, ...lanes.map((l) => l + 1))}px` }}>
           <a class="lbl" href={goroutineHref(g)}>G{g}</a>
           <div class="track">
             {regions.map((r, i) => (
@@ -39,7 +40,7 @@ function TaskTimeline({ task, t0, t1 }) {
                 class="span region"
                 href={timelineHref(r.start ?? t0, r.end ?? t1, { g: g })}
                 title={`${r.name}: ${formatDuration((r.end ?? t1) - (r.start ?? t0))}`}
-                style={{ left: pos(r.start ?? t0), width: width(r.start ?? t0, r.end ?? t1) }}
+                style={{ left: pos(r.start ?? t0), width: width(r.start ?? t0, r.end ?? t1), top: `${3 + 22 * lanes[i]}px` }}
               >{r.name}</a>
             ))}
             {logs.map((l, i) => (
@@ -50,6 +51,19 @@ function TaskTimeline({ task, t0, t1 }) {
       ))}
     </div>
   );
+}
+
+// A lane for each of a goroutine's regions: nested or overlapping ones one under the
+// other (the first lane free at its start), so that none hides another's name.
+function regionLanes(regions, t0, t1) {
+  const ends = [];
+  return regions.map((r) => {
+    const a = r.start ?? t0;
+    let lane = ends.findIndex((e) => e <= a);
+    if (lane < 0) lane = ends.length;
+    ends[lane] = r.end ?? t1;
+    return lane;
+  });
 }
 
 // A task of another part (a link from the whole trace's views, of a trace opened in
