@@ -379,7 +379,7 @@ test('in parts, the goroutine, task, region, profile and MMU views show the whol
   await page.waitForFunction(() => !/generations 1–/.test(document.querySelector('[data-testid=part-text]')?.textContent ?? ''), null, { timeout: 60_000 });
   await timelineIdle(page);
   // (The line about the part before may stay a moment, until the new part's span reaches it.)
-  await page.waitForSelector('[data-testid=outside-part]', { state: 'detached', timeout: 10_000 });
+  await page.waitForSelector('[data-testid=outside-part]', { state: 'detached', timeout: 60_000 });
   view = await page.evaluate(() => window.__gotraceTimeline.view());
   assert.ok(view.t0 <= lateTask.start && view.t1 >= lateTask.start, `${view.t0}–${view.t1} holds ${lateTask.start}`);
 

@@ -48,6 +48,9 @@ test('the MMU chart labels its windows as durations and has axis titles', async 
     const texts = cells.map(([text]) => text);
     assert.equal(new Set(texts).size, texts.length, `no two windows read alike: ${texts.join(', ')}`);
   }
+  // A window picked (kept in the address) is read out with the pointer away, per proc too.
+  await show(page, '#/mmu?window=1000000&perProc=1', '[data-testid=mmu-windows] tr.sel');
+  await page.waitForFunction(() => /^window 1 ms: MMU \d/.test(document.querySelector('[data-testid=mmu-readout]').textContent));
   // Axis titles: text in the chart's left margin and under it (dark pixels there).
   const dark = await page.evaluate(() => {
     const c = document.querySelector('[data-testid=mmu-chart]');

@@ -103,7 +103,9 @@ export function GoroutineView({ trace, id, info, openPart }) {
       )}
       <dl class="gt-facts">
         <dt>Start function</dt><dd>{g.name || '(none seen)'}</dd>
-        <dt>Created</dt><dd>{g.creation ? formatDuration(g.creation - origin) : 'before the trace'}</dd>
+        {/* Go's summary dates a goroutine there before the trace (or part) at its start. */}
+        <dt>Created</dt><dd>{g.creation > (away ? info.parts.stats.time.start : stats.time.start)
+          ? formatDuration(g.creation - origin) : info?.parts && !away ? 'before this part' : 'before the trace'}</dd>
         <dt>First ran</dt><dd>{g.start ? formatDuration(g.start - origin) : 'never'}</dd>
         <dt>Ended</dt><dd>{g.end ? formatDuration(g.end - origin) : 'still alive at the end'}</dd>
         <dt>Total</dt><dd data-stat="total" data-ns={total}>{formatDuration(total)}</dd>
@@ -158,8 +160,12 @@ export function GoroutineView({ trace, id, info, openPart }) {
                 <tr key={i}>
                   <td><a href={timelineHref(r.start || t0, r.end || t1, { g: g.id })}>{r.name}</a></td>
                   <td>{r.task ? <a href={`#/task/${r.task}`}>task {r.task}</a> : ''}</td>
-                  <td class="num">{r.start ? formatDuration(r.start - origin) : ''}</td>
-                  <td class="num">{r.start && r.end ? formatDuration(r.end - r.start) : ''}</td>
+                  <td class="num">{r.start ? formatDuration(r.start - origin) : 'before the trace'}</td>
+                  <td class="num">
+                    {/* A region open at either edge counts to it, as the regions view does. */}
+                    {formatDuration((r.end || stats.time.end) - (r.start || stats.time.start))}
+                    {r.end ? '' : ' (not ended)'}
+                  </td>
                 </tr>
               ))}
             </tbody>

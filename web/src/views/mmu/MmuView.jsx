@@ -120,6 +120,8 @@ export function MmuView({ trace, query = new URLSearchParams(), info, route }) {
     for (let i = 1; i < c.window.length; i++) if (Math.abs(Math.log(c.window[i] / w)) < Math.abs(Math.log(c.window[best] / w))) best = i;
     return { window: c.window[best], mmu: c.mmu[best] };
   };
+  // Under the pointer, or else the window picked (the address keeps it, whatever the flags).
+  const shownPoint = hover ?? mmu.windows.find((w) => w.window === picked) ?? null;
   return (
     <section class="gt-view" data-testid="mmu-view">
       {head}
@@ -133,7 +135,7 @@ export function MmuView({ trace, query = new URLSearchParams(), info, route }) {
         onMouseLeave={() => setHover(null)}
         onClick={(e) => { const w = windowAt(e); if (w) setQuery({ window: String(Math.round(curveAt(w).window)) }); }}
       />
-      <div class="gt-flame-info">{hover ? `window ${formatDuration(hover.window)}: MMU ${(hover.mmu * 100).toFixed(1)}%` : '\u00a0'}</div>
+      <div class="gt-flame-info" data-testid="mmu-readout">{shownPoint ? `window ${formatDuration(shownPoint.window)}: MMU ${(shownPoint.mmu * 100).toFixed(1)}%` : '\u00a0'}</div>
       <table class="gt-table" data-testid="mmu-windows">
         <thead>
           <tr><th class="num">Window</th><th class="num">MMU</th><th class="num">0.1%ile</th><th class="num">1%ile</th><th class="num">5%ile</th><th>Worst windows (since trace start: utilization)</th></tr>
