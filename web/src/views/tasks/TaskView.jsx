@@ -119,8 +119,12 @@ export function TaskView({ trace, id, info, openPart }) {
             <tr key={i}>
               <td><a href={timelineHref(r.start ?? t0, r.end ?? t1, { g: r.goroutine })}>{r.name}</a></td>
               <td><a href={goroutineHref(r.goroutine)}>G{r.goroutine}</a></td>
-              <td class="num">{rel(r.start)}</td>
-              <td class="num">{r.start != null && r.end != null ? formatDuration(r.end - r.start) : ''}</td>
+              <td class="num">{r.start == null ? 'before the trace' : rel(r.start)}</td>
+              <td class="num">
+                {/* A region open at either edge counts to it, as the regions view does. */}
+                {formatDuration((r.end ?? stats.time.end) - (r.start ?? stats.time.start))}
+                {r.end == null ? ' (not ended)' : ''}
+              </td>
             </tr>
           ))}
         </tbody>
