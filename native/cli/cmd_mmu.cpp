@@ -70,7 +70,9 @@ int run_mmu(const Args& args) {
     out += '\n';
     std::fwrite(out.data(), 1, out.size(), stdout);
   } else {
-    const int64_t t0 = curve.min_time();
+    // The worst windows' starts count from the trace's first event, as the web app's do
+    // (the curve's first point may come later).
+    const int64_t t0 = r.store.size() ? r.store.time(0) : curve.min_time();
     std::printf("Mutator utilization, GC work = %s (%zu series, %zu points)\n\n", util_flags_name(flags).c_str(),
                 curve.series_count(), curve.points());
     std::printf("%10s %10s %10s %10s %10s   %s\n", "Window", "MMU", "0.1%ile", "1%ile", "5%ile",

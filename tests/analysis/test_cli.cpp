@@ -117,6 +117,26 @@ TEST_CASE("gotrace mmu", "[analysis][cli]") {
   Json go = Json::parse(read_zstd(corpus_path("go123-gc-stress.trace.analysis.json.zst")));
   CHECK(std::abs(j["mmu"]["windows"][0]["mmu"].number() - go["mmu"]["stw"]["10ms"].number()) <= 1e-6);
 
+  // The worst window's start, in the text, counts from the trace's first event.
+  std::string text, one;
+  REQUIRE(run_command(cli_path() + " mmu --window=1us --worst=1 " + trace("go123-gc-stress"), &text) == 0);
+  REQUIRE(run_command(cli_path() + " mmu --json --window=1us --worst=1 " + trace("go123-gc-stress"), &one) == 0);
+  std::string stats_json;
+  REQUIRE(run_command(cli_path() + " stats --json " + trace("go123-gc-stress"), &stats_json) == 0);
+  const int64_t since_start = Json::parse(one)["mmu"]["windows"][0]["worst"][0]["time"].int64() -
+                              Json::parse(stats_json)["time"]["start"].int64();
+  const size_t line = text.find("\n       1µs");
+  REQUIRE(line != std::string::npos);
+  const std::string row = text.substr(line + 1, text.find('\n', line + 1) - line - 1);
+  const std::string first = row.substr(row.rfind("  ") + 2);  // "464µs: 0.0000"
+  const std::string value = first.substr(0, first.find(':'));
+  double ns = std::stod(value);
+  if (value.find("ms") != std::string::npos) ns *= 1e6;
+  else if (value.find("µs") != std::string::npos) ns *= 1e3;
+  else if (value.find("ns") == std::string::npos) ns *= 1e9;
+  INFO(row);
+  CHECK(std::llround(ns) == since_start);
+
   run("mmu --flags=nonsense " + trace("go123-gc-stress"), &rc);
   CHECK(rc != 0);
   run("mmu --window=banana " + trace("go123-gc-stress"), &rc);
