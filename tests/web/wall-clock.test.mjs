@@ -80,3 +80,19 @@ test('a trace without clock snapshots has no wall-clock toggle', async () => {
   assert.deepEqual(problems.errors, []);
   await page.context().close();
 });
+
+test('zoomed in far from the start, the ruler gives the first tick in full and the others after it', async () => {
+  const stats = gotraceJson('stats', TRACE);
+  const { page, problems } = await openPage(env.browser, env.site.url);
+  await openFile(page, TRACE);
+  const t0 = stats.time.start + Math.round(stats.time.duration / 2);
+  await show(page, `#/timeline?t0=${t0}&t1=${t0 + 2000}`, '[data-testid=timeline-canvas]');
+  await timelineIdle(page);
+  const { ticks } = await ruler(page);
+  assert.ok(ticks.length >= 3, ticks.join(', '));
+  assert.match(ticks[0], /^\d+\.\d+ (ms|s)$/);
+  for (const t of ticks.slice(1)) assert.match(t, /^\+\d+(\.\d+)? ns$/);
+  assert.ok(ticks.every((t) => t.length <= 12), ticks.join(', '));
+  assert.deepEqual(problems.errors, []);
+  await page.close();
+});

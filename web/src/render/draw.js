@@ -3,7 +3,7 @@
 //
 // Row plots come from the strip cache (strips.js), which draws each row once and
 // reuses it while panning and zooming; without a cache they are drawn directly.
-import { formatBytes, formatCount, formatTick, timeTicks } from '../model/format.js';
+import { formatBytes, formatCount, formatDuration, formatTick, timeTicks } from '../model/format.js';
 import { LIGHT } from './theme.js';
 import { MARKED_TASK, SERIES_COLORS, SERIES_NAMES, STATES } from './colors.js';
 import { drawContent, FONT, spanLane } from './content.js';
@@ -228,7 +228,16 @@ function drawAxis(ctx, f, x, pw, LW) {
     const phase = wall.phase(o, step);
     ticks = timeTicks(f.t0 - o + phase, f.t1 - o + phase, pw).ticks.map((t) => t - phase);
   }
-  const label = (rel) => (wall ? wall.tick(rel + o, step) : formatTick(rel, step));
+  // Zoomed in far from the origin, labels in the step's unit grow long ("5563500 ns"):
+  // the first tick then gives its time in full ("5.5635 ms"), the others what follows it.
+  const far = !wall && ticks.length > 1 && Math.abs(ticks[ticks.length - 1]) / step >= 1e4;
+  const label = (rel, i) => {
+    if (wall) return wall.tick(rel + o, step);
+    if (!far) return formatTick(rel, step);
+    if (i > 0) return `+${formatTick(rel - ticks[0], step)}`;
+    const digits = Math.floor(Math.log10(Math.abs(rel))) - Math.floor(Math.log10(step)) + 1;
+    return formatDuration(rel, Math.min(15, Math.max(3, digits)));
+  };
   const labels = ticks.map(label);
   ctx.textAlign = 'left';
   ctx.fillStyle = T.tick;
