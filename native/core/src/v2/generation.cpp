@@ -37,8 +37,14 @@ bool GenerationReader::read_batch(Batch& b) {
   b.offset = pos_;
   uint8_t kind;
   if (!r.read_byte(kind)) return false;
+  if (kind == EvEndOfGeneration) {
+    // Go reads the byte as a batch of generation 0 in every version; before Go 1.26 that
+    // fails the generation it falls in ("invalid generation number 0").
+    pos_ = b.offset + 1;
+    return true;
+  }
   if (kind != EvEventBatch && kind != EvExperimentalBatch) {
-    fail(fmt("expected batch event, got %s", event_name(kind).c_str()), nullptr, &b, b.offset);
+    fail(fmt("expected batch event, got event %d", kind), nullptr, &b, b.offset);
   }
   if (kind == EvExperimentalBatch) {
     // Go reads this byte with ReadByte and treats its EOF as the end of the trace.
@@ -239,7 +245,28 @@ void GenerationReader::finish(Generation& g) {
     g.clock->trace = g.ns(static_cast<uint64_t>(g.clock->trace));
   }
 
-  // Resolve every stack's frames through the generation's pc table and intern them.
+  // Every frame's strings must be in the generation. Go checks the stacks in ascending id
+  // order (its table of them is dense): the stack named is the one Go names.
+  std::vector<uint32_t> by_id(pending_stacks_.size());
+  for (uint32_t k = 0; k < by_id.size(); k++) by_id[k] = k;
+  std::sort(by_id.begin(), by_id.end(), [&](uint32_t a, uint32_t b) { return pending_stacks_[a].id < pending_stacks_[b].id; });
+  for (uint32_t k : by_id) {
+    const PendingStack& ps = pending_stacks_[k];
+    for (uint32_t i = 0; i < ps.npcs; i++) {
+      const PendingFrame& f = *pcs_.find(stack_pcs_[ps.first_pc + i]);
+      const char* missing = f.func != 0 && g.strings.get(f.func) == LocalIds::kMissing   ? "func"
+                            : f.file != 0 && g.strings.get(f.file) == LocalIds::kMissing ? "file"
+                                                                                         : nullptr;
+      if (missing) {
+        fail(fmt("found invalid %s string ID %llu for stack %llu", missing,
+                 (unsigned long long)(missing[1] == 'u' ? f.func : f.file), (unsigned long long)ps.id),
+             &g, nullptr, g.file_offset);
+      }
+    }
+  }
+
+  // Resolve every stack's frames through the generation's pc table and intern them (in
+  // the order they were read: the store's stack ids follow it).
   std::vector<uint32_t> global_of_pending(pending_stacks_.size());
   std::vector<FrameID> frames;
   for (size_t k = 0; k < pending_stacks_.size(); k++) {
@@ -248,19 +275,7 @@ void GenerationReader::finish(Generation& g) {
     for (uint32_t i = 0; i < ps.npcs; i++) {
       uint64_t pc = stack_pcs_[ps.first_pc + i];
       const PendingFrame& f = *pcs_.find(pc);
-      uint32_t func = g.strings.get(f.func), file = g.strings.get(f.file);
-      if (f.func == 0) func = 0;
-      if (f.file == 0) file = 0;
-      if (func == LocalIds::kMissing) {
-        fail(fmt("found invalid func string ID %llu for stack %llu", (unsigned long long)f.func,
-                 (unsigned long long)ps.id),
-             &g, nullptr, g.file_offset);
-      }
-      if (file == LocalIds::kMissing) {
-        fail(fmt("found invalid file string ID %llu for stack %llu", (unsigned long long)f.file,
-                 (unsigned long long)ps.id),
-             &g, nullptr, g.file_offset);
-      }
+      const uint32_t func = f.func == 0 ? 0 : g.strings.get(f.func), file = f.file == 0 ? 0 : g.strings.get(f.file);
       frames.push_back(store_.stacks.intern_frame(Frame{pc, func, file, f.line}));
     }
     global_of_pending[k] = store_.stacks.intern(frames);

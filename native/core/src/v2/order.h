@@ -38,9 +38,11 @@ class Ordering {
   // While tracking, successful advances record the keys of what they may have changed
   // (a superset is fine: it only costs a retry).
   void set_tracking(bool on) { tracking_ = on; }
-  // Called before the events of each generation.
-  void begin_generation(uint64_t number) {
-    if (initial_gen_ == 0) initial_gen_ = number;
+  // Called before the events of each generation. The trace's first generation with an
+  // event is its initial one (Go's, set by the first event it orders): a generation with
+  // none before it (its event batches cut or empty) is not.
+  void begin_generation(uint64_t number, bool has_events) {
+    if (initial_gen_ == 0 && has_events) initial_gen_ = number;
     gen_ = number;
   }
   const std::vector<uint64_t>& touched() const { return touched_; }

@@ -400,7 +400,7 @@ void Reader::order_generation() {
   parked_by_time_.clear();
   parked_ = 0;
   order_.set_tracking(false);
-  order_.begin_generation(gen_->number);
+  order_.begin_generation(gen_->number, !frontier_.empty());
   // The next sample's time, capped below the greatest time (an empty frontier's top
   // time): the loop's one test, for samples and for an empty frontier, is then a
   // comparison with the top. The careful path below decides with the real times.
