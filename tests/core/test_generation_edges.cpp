@@ -13,6 +13,7 @@
 
 #include "corpus.h"
 #include "gotrace/reader.h"
+#include "gotrace/stats.h"
 #include "gotrace/v2_spec.h"
 
 using namespace gotrace;
@@ -231,4 +232,22 @@ TEST_CASE("a stack with a missing string is the lowest such stack id, as Go name
   const ReadResult r = read_first(bytes, 3194733);
   REQUIRE_FALSE(r.ok());
   CHECK(r.error->message() == "found invalid func string ID 46 for stack 1");
+}
+
+TEST_CASE("stats count as read only the generations read to their end", "[v2][corpus]") {
+  const std::vector<uint8_t> bytes = read_bytes(corpus_path("go123-workload.trace"));
+  // Cut in its one generation, which then fails to be ordered: nothing of it was read
+  // (it said 10 KiB of 2.9 MiB unread).
+  const ReadResult cut = read_first(bytes, 3'000'000);
+  REQUIRE_FALSE(cut.ok());
+  TraceStats st = compute_stats(cut);
+  CHECK(st.bytes == 3'000'000);
+  CHECK(st.bytes_used == 0);
+  // go122-workload cut in its second generation: the first was read whole.
+  const std::vector<uint8_t> two = read_bytes(corpus_path("go122-workload.trace"));
+  const ReadResult second = read_first(two, 3'194'733);
+  REQUIRE_FALSE(second.ok());
+  REQUIRE(second.store.generations.size() == 1);
+  const GenerationInfo& g = second.store.generations[0];
+  CHECK(compute_stats(second).bytes_used == g.file_offset + g.file_bytes);
 }

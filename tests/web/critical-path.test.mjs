@@ -112,3 +112,20 @@ test("a selected range's panel links to the selected goroutine's critical path o
   assert.deepEqual(problems.errors, []);
   await page.context().close();
 });
+
+test('one path and the sum of a type\'s paths, one after the other in the address, each show their own', async () => {
+  const { page, problems } = await openPage(env.browser, env.site.url);
+  await openFile(page, SAMPLE);
+  const summary = () => page.textContent('[data-testid=path-summary]');
+  await show(page, '#/critical-path?task=10046', '[data-testid=path-summary]');
+  assert.match(await summary(), /task 10046/);
+  await page.evaluate(() => { location.hash = '#/critical-path?taskType=client'; });
+  await page.waitForFunction(() => /critical paths of [\d,]+ tasks 'client'/.test(document.querySelector('[data-testid=path-summary]')?.textContent ?? ''), null, { timeout: 60_000 });
+  await page.evaluate(() => { location.hash = '#/critical-path?task=10046'; });
+  await page.waitForFunction(() => /task 10046/.test(document.querySelector('[data-testid=path-summary]')?.textContent ?? ''), null, { timeout: 60_000 });
+  // A goroutine that is no number is named as written.
+  await page.evaluate(() => { location.hash = '#/critical-path?goroutine=abc'; });
+  await page.waitForFunction(() => /not 'abc'/.test(document.querySelector('[data-testid=critical-path-view]')?.textContent ?? ''), null, { timeout: 60_000 });
+  assert.deepEqual(problems.errors, []);
+  await page.context().close();
+});

@@ -279,6 +279,25 @@ test('Back from another trace to a task page shows the list of the trace open, n
   await context.close();
 });
 
+test('Back to the sample opened by its button, from a file opened after it, shows the file and leaves its address', async () => {
+  const { page, problems, context } = await openPage();
+  await page.getByRole('button', { name: 'Open the sample' }).first().click();
+  await page.waitForFunction((n) => document.querySelector('.trace-name')?.textContent === n, path.basename(SAMPLE), { timeout: 60_000 });
+  assert.match(await page.evaluate(() => location.search), /[?&]url=/);
+  await show(page, '#/goroutines', '[data-testid=groups-table]');
+  const B = corpusTrace('go/go123-annotations.trace');
+  await openFile(page, B);
+  await page.waitForFunction(() => location.search === '');
+  await show(page, '#/tasks', '[data-testid=task-types]');
+  await page.goBack();  // B's goroutines (the entry it took over as it opened)
+  await page.waitForFunction(() => location.hash === '#/goroutines');
+  await page.goBack();  // the sample's first page, its ?url= the sample's: B's, without it
+  await page.waitForFunction(() => location.search === '', null, { timeout: 30_000 });
+  assert.equal(await page.textContent('.trace-name'), path.basename(B));
+  assert.deepEqual(problems.errors, []);
+  await context.close();
+});
+
 test('a file that is no trace, dropped on an open trace, shows an error and the trace stays open', async () => {
   const { page, problems, context } = await openPage();
   await openFile(page, SAMPLE);

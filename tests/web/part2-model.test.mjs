@@ -116,6 +116,7 @@ test('search finds goroutines by id and function, tasks, regions and log message
   };
   assert.deepEqual(search('G22', data)[0], { kind: 'goroutine', label: 'G22', detail: g.goroutines.find((x) => x.id === 22).name, href: '#/goroutine/22' });
   assert.equal(search('task 5', data)[0].href, '#/task/5');
+  assert.equal(search('goroutine 22', data)[0].href, '#/goroutine/22');
   assert.ok(search('conn).serve', data).some((x) => x.href === '#/goroutines/group/net%2Fhttp.(*conn).serve'));
   assert.ok(search('hash', data).some((x) => x.kind === 'region' && x.href === '#/regions?name=hash'));
   const log = t.tasks.find((x) => x.logs.length).logs[0];

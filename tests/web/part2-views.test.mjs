@@ -288,6 +288,16 @@ test('search (/) finds a goroutine by id and a region by name and jumps to them'
   await page.waitForSelector('[data-testid=region-types] .gt-hl');
   assert.match(await page.textContent('[data-testid=region-types] .gt-hl'), /^alloc main\.handler:\d+$/);
   assert.equal(await page.evaluate(() => location.hash), '#/regions?name=alloc');
+
+  // Esc empties the box: the next search is a fresh one.
+  await page.keyboard.press('/');
+  await page.keyboard.type('zzz');
+  await page.waitForSelector('[data-testid=search-results]');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('/');
+  await page.keyboard.type('goroutine 22');
+  assert.equal(await page.inputValue('[data-testid=search]'), 'goroutine 22');
+  await page.waitForSelector('[data-testid=search-results] a[data-kind=goroutine]');
 });
 
 test('no page errors and no CSP violations', () => {

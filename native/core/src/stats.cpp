@@ -131,6 +131,9 @@ TraceStats StatsCounter::finish(const ReadResult& r) const {
   if (r.error) st.error = r.error->what();
   st.bytes_used = 0;
   for (const GenerationInfo& g : s.generations) {
+    // A generation whose ordering failed is listed with no events counted (every
+    // generation read to its end has its Sync at least): its bytes were not read.
+    if (g.event_count == 0) continue;
     st.bytes_used = std::max<uint64_t>(st.bytes_used, g.file_offset + g.file_bytes);
   }
   if (r.ok()) st.bytes_used = st.bytes;

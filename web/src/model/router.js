@@ -61,12 +61,19 @@ export function match(pattern, segments) {
 // carries that trace's stamp (history.state.trace), so that Back or Forward to a page of
 // another trace does not show this trace's goroutine, task or time of the same number.
 let traceStamp = null;
+let traceSearch = '';  // the address's query of the trace open (?url=…, or none)
 let foreignEntry = null;
 
 /** From now on the addresses are of the trace `stamp` (the current entry too). */
 export function stampHistory(stamp) {
   traceStamp = stamp;
+  traceSearch = location.search;
   history.replaceState({ ...(history.state ?? {}), trace: stamp }, '');
+}
+
+/** The address's query (?url=…) now says how the trace open was opened. */
+export function traceSearchChanged() {
+  traceSearch = location.search;
 }
 
 /** `handle(route)` is given, instead of the view, an entry of another trace reached by
@@ -82,6 +89,8 @@ function entryOfTraceOpen() {
   const stamp = state?.trace;
   history.replaceState({ ...(state ?? {}), trace: traceStamp }, '');
   if (stamp === undefined || stamp === traceStamp || !foreignEntry) return true;
+  // Its ?url= too is the other trace's: a reload must open the trace open.
+  if (location.search !== traceSearch) history.replaceState(history.state, '', location.pathname + traceSearch + location.hash);
   const before = location.hash;
   foreignEntry(parseHash());
   return location.hash === before;  // left as it was: it names nothing of the other trace
@@ -91,8 +100,13 @@ export function useHash() {
   const [route, setRoute] = useState(() => parseHash());
   useEffect(() => {
     const on = () => entryOfTraceOpen() && setRoute(parseHash());
+    // Back or Forward to an entry whose query differs (?url=) fires popstate alone.
     window.addEventListener('hashchange', on);
-    return () => window.removeEventListener('hashchange', on);
+    window.addEventListener('popstate', on);
+    return () => {
+      window.removeEventListener('hashchange', on);
+      window.removeEventListener('popstate', on);
+    };
   }, []);
   return route;
 }

@@ -9,7 +9,8 @@ export function search(text, { goroutines, tasks, regions }, limit = 30) {
   if (!q) return [];
   const lower = q.toLowerCase();
   const out = [];
-  const idText = q.replace(/^(g|goroutine|task|t)\s*/i, '');
+  // The longer words first: "goroutine 31" is not "g" and "oroutine 31".
+  const idText = q.replace(/^(goroutine|task|g|t)\s*/i, '');
   const id = /^\d+$/.test(idText) ? Number(idText) : null;
   const wantTask = /^(task|t)\s*\d+$/i.test(q);
   if (id != null && !wantTask && goroutines.byId.has(id)) {

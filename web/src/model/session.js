@@ -7,7 +7,7 @@ import { TraceClient, CancelledError } from './client.js';
 import { OpenedTrace } from './openedTrace.js';
 import { rememberFile, recallFile, rememberOpenedWhole } from './recent.js';
 import { formatBytes } from './format.js';
-import { navigate, parseHash, stampHistory } from './router.js';
+import { navigate, parseHash, stampHistory, traceSearchChanged } from './router.js';
 
 /**
  * onNewTrace(): called as a trace the person chose is shown, not one reopened on start
@@ -227,4 +227,5 @@ function setAddressUrl(url) {
   if (url) u.searchParams.set('url', url);
   else u.searchParams.delete('url');
   if (u.href !== location.href) history.replaceState(history.state, '', u.href);
+  traceSearchChanged();
 }

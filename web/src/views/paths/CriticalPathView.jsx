@@ -15,7 +15,8 @@ import { categoryColor, segmentCategory } from './states.js';
 
 /** The query of a critical-path link as the package's selection. */
 export function selectionOf(query) {
-  const num = (v) => (v === undefined || v === '' ? undefined : Number(v));
+  // A value that is no number is kept as written: the core's error then names it.
+  const num = (v) => (v === undefined || v === '' ? undefined : Number.isFinite(Number(v)) ? Number(v) : v);
   if (query.taskType !== undefined || query.regionType !== undefined) {
     return {
       aggregate: true,
@@ -131,8 +132,11 @@ export function CriticalPathView({ trace, query, info, route, openWhole }) {
       cached(trace, `${method} ${key}`, () => trace.call(method, parsed.selection)),
       statsOf(trace),
     ]);
-    return { result, stats };
+    return { result, stats, key };
   }, [trace, key]);
+  // The answer to this selection only: the one before stays in state.data while this one
+  // is computed, and a summed path is not one path (nor another path this one).
+  const data = state.data?.key === key ? state.data : null;
   return (
     <div class="gt-view gt-critical-path" data-testid="critical-path-view">
       <h2>Critical path</h2>
@@ -143,10 +147,10 @@ export function CriticalPathView({ trace, query, info, route, openWhole }) {
       </p>
       <PartOnlyNote info={info} route={route} what="critical paths" openWhole={openWhole} />
       {!parsed && <p class="gt-error">Choose a task, a region or a goroutine: a task's page and a goroutine's page link here.</p>}
-      {parsed && !state.data && <Pending state={state} what={`the critical path of ${what(parsed.selection)}`} />}
-      {state.data && (parsed.aggregate
-        ? <Aggregate agg={state.data.result} sel={parsed.selection} />
-        : <OnePath path={state.data.result} t0={state.data.stats.time?.start ?? 0} sel={parsed.selection} />)}
+      {parsed && !data && <Pending state={state} what={`the critical path of ${what(parsed.selection)}`} />}
+      {parsed && data && (parsed.aggregate
+        ? <Aggregate agg={data.result} sel={parsed.selection} />
+        : <OnePath path={data.result} t0={data.stats.time?.start ?? 0} sel={parsed.selection} />)}
     </div>
   );
 }

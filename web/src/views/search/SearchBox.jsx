@@ -52,7 +52,8 @@ export function SearchBox({ trace, info }) {
     if (e.key === 'ArrowDown') { e.preventDefault(); setActive((a) => Math.min(results.length - 1, a + 1)); }
     else if (e.key === 'ArrowUp') { e.preventDefault(); setActive((a) => Math.max(0, a - 1)); }
     else if (e.key === 'Enter') go(results[active]);
-    else if (e.key === 'Escape') { setOpen(false); input.current?.blur(); }
+    // Esc empties the box (as the browser does a search field's, without telling us).
+    else if (e.key === 'Escape') { e.preventDefault(); setText(''); setOpen(false); input.current?.blur(); }
   };
   return (
     <div class="gt-search">
