@@ -87,7 +87,9 @@ function entryOfTraceOpen() {
   if (traceStamp === null) return true;
   const state = history.state;
   const stamp = state?.trace;
-  history.replaceState({ ...(state ?? {}), trace: traceStamp }, '');
+  // (Only when it changes: the timeline replaces the address as it pans, and browsers
+  // throttle a flood of history calls.)
+  if (stamp !== traceStamp) history.replaceState({ ...(state ?? {}), trace: traceStamp }, '');
   if (stamp === undefined || stamp === traceStamp || !foreignEntry) return true;
   // Its ?url= too is the other trace's: a reload must open the trace open.
   if (location.search !== traceSearch) history.replaceState(history.state, '', location.pathname + traceSearch + location.hash);
