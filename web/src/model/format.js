@@ -24,6 +24,13 @@ function trim(s) {
   return s.includes('e') ? String(Number(s)) : s.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
 }
 
+/** A region's duration as the tables give it: one open at an edge of the trace counts to
+ *  that edge (as the regions view does), marked when it has not ended. `time`: the
+ *  trace's {start, end}; a summary says "none" with 0 or null. */
+export function regionDuration(r, time) {
+  return `${formatDuration((r.end || time.end) - (r.start || time.start))}${r.end ? '' : ' (not ended)'}`;
+}
+
 /** "1 task", "2 tasks": a count and its noun (plural with an s). */
 export function countOf(n, noun) {
   return `${formatCount(n)} ${n === 1 ? noun : `${noun}s`}`;

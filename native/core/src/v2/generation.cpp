@@ -252,16 +252,17 @@ void GenerationReader::finish(Generation& g) {
   std::sort(by_id.begin(), by_id.end(), [&](uint32_t a, uint32_t b) { return pending_stacks_[a].id < pending_stacks_[b].id; });
   for (uint32_t k : by_id) {
     const PendingStack& ps = pending_stacks_[k];
-    for (uint32_t i = 0; i < ps.npcs; i++) {
-      const PendingFrame& f = *pcs_.find(stack_pcs_[ps.first_pc + i]);
-      const char* missing = f.func != 0 && g.strings.get(f.func) == LocalIds::kMissing   ? "func"
-                            : f.file != 0 && g.strings.get(f.file) == LocalIds::kMissing ? "file"
-                                                                                         : nullptr;
-      if (missing) {
-        fail(fmt("found invalid %s string ID %llu for stack %llu", missing,
-                 (unsigned long long)(missing[1] == 'u' ? f.func : f.file), (unsigned long long)ps.id),
+    auto check = [&](uint64_t string, const char* what) {
+      if (string != 0 && g.strings.get(string) == LocalIds::kMissing) {
+        fail(fmt("found invalid %s string ID %llu for stack %llu", what, (unsigned long long)string,
+                 (unsigned long long)ps.id),
              &g, nullptr, g.file_offset);
       }
+    };
+    for (uint32_t i = 0; i < ps.npcs; i++) {
+      const PendingFrame& f = *pcs_.find(stack_pcs_[ps.first_pc + i]);
+      check(f.func, "func");
+      check(f.file, "file");
     }
   }
 

@@ -1,7 +1,7 @@
 import { useMemo } from 'preact/hooks';
 import { BreakdownBar } from '../common/BreakdownBar.jsx';
 import { segments, rangeNames } from '../common/breakdown.js';
-import { formatCount, formatDuration, formatPercent, timelineHref } from '../../model/format.js';
+import { formatCount, formatDuration, formatPercent, regionDuration, timelineHref } from '../../model/format.js';
 import { criticalPathHref, goroutineHref, groupHref } from '../common/links.js';
 import { cached, part, scopedPart, statsOf } from '../../model/queries.js';
 import { OutsidePart } from '../common/scope.jsx';
@@ -161,11 +161,7 @@ export function GoroutineView({ trace, id, info, openPart }) {
                   <td><a href={timelineHref(r.start || t0, r.end || t1, { g: g.id })}>{r.name}</a></td>
                   <td>{r.task ? <a href={`#/task/${r.task}`}>task {r.task}</a> : ''}</td>
                   <td class="num">{r.start ? formatDuration(r.start - origin) : 'before the trace'}</td>
-                  <td class="num">
-                    {/* A region open at either edge counts to it, as the regions view does. */}
-                    {formatDuration((r.end || stats.time.end) - (r.start || stats.time.start))}
-                    {r.end ? '' : ' (not ended)'}
-                  </td>
+                  <td class="num">{regionDuration(r, stats.time)}</td>
                 </tr>
               ))}
             </tbody>
