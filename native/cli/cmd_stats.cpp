@@ -7,22 +7,25 @@
 #include "mapped_file.h"
 #include "gotrace/reader.h"
 #include "gotrace/stats.h"
-#include "gotrace/streamed_read.h"
+#include "streamed_beside.h"
 
 namespace gotrace::cli {
 namespace {
 
 int run_stats(const Args& args) {
   if (args.positional().size() != 1) throw std::runtime_error("expected one trace file (see --help)");
-  // Streamed: each generation's events are counted and released, so memory stays that
-  // of about one generation however large the trace.
+  // Streamed: events are counted on a second core while the next are read, and
+  // released, so memory stays that of about two generations however large the trace.
   MappedFile file(args.positional()[0]);
   StatsCounter counter;
   ReadResult r;
-  read_streamed(file.bytes(), r, [&](const EventStore& s, size_t from, size_t to) {
-    counter.add(s, from, to);
+  ReadOptions options;
+  options.on_generation = [&](EventStore& s) {
     release_read_bytes(file, s);
-  });
+    return true;
+  };
+  read_streamed_beside(
+      file.bytes(), r, [&](const EventStore& s, size_t from, size_t to) { counter.add(s, from, to); }, options);
   TraceStats st = counter.finish(r);
   std::string out = args.flag("json") ? stats_json(st) : stats_text(st);
   std::fwrite(out.data(), 1, out.size(), stdout);

@@ -31,6 +31,7 @@ EventStore::EventStore(EventStore&& o) noexcept
       status_reasons(std::move(o.status_reasons)),
       regions_at_start(std::move(o.regions_at_start)),
       memory_(o.memory_),
+      borrowed_(o.borrowed_),
       chunks_(std::exchange(o.chunks_, {})),
       released_chunks_(std::exchange(o.released_chunks_, 0)),
       chunk_first_extra_(std::exchange(o.chunk_first_extra_, {})),
@@ -55,6 +56,7 @@ EventStore& EventStore::operator=(EventStore&& o) noexcept {
   status_reasons = std::move(o.status_reasons);
   regions_at_start = std::move(o.regions_at_start);
   memory_ = o.memory_;
+  borrowed_ = o.borrowed_;
   chunks_ = std::exchange(o.chunks_, {});
   released_chunks_ = std::exchange(o.released_chunks_, 0);
   chunk_first_extra_ = std::exchange(o.chunk_first_extra_, {});
@@ -73,6 +75,12 @@ EventStore& EventStore::operator=(EventStore&& o) noexcept {
 EventStore::~EventStore() { release_all(); }
 
 void EventStore::release_all() {
+  if (borrowed_) {
+    chunks_.clear();
+    extra_.clear();
+    size_ = 0;
+    return;
+  }
   for (Chunk* c : chunks_) {
     if (!c) continue;
     c->~Chunk();
@@ -106,6 +114,23 @@ void EventStore::release_before(size_t i) {
   for (size_t b = 0; (b + 1) * kChunk <= words && b < extra_.size(); b++) {
     if (extra_[b]) spare_extra_.push_back(std::exchange(extra_[b], nullptr));
   }
+}
+
+EventStore EventStore::borrow(size_t from, size_t to) const {
+  EventStore b;
+  b.borrowed_ = true;
+  b.format = format;
+  b.status_reasons = status_reasons;
+  b.thread_procs_ = thread_procs_;
+  b.wide_contexts_ = wide_contexts_;
+  b.extra_ = extra_;
+  b.extra_size_ = extra_size_;
+  const size_t first = from >> kShift, end = (to + kMask) >> kShift;
+  b.chunks_.assign(end, nullptr);
+  for (size_t k = first; k < end; k++) b.chunks_[k] = chunks_[k];
+  b.released_chunks_ = first;
+  b.size_ = to;
+  return b;
 }
 
 void EventStore::released(size_t i) const {

@@ -106,6 +106,16 @@ class EventStore {
   // The first event still held (0 unless events were released).
   size_t first_held() const { return released_chunks_ << kShift; }
 
+  // Events are kept in chunks of this many; a chunk before the last is finished (no
+  // append writes to it again).
+  static constexpr size_t kEventsPerChunk = size_t{1} << 16;
+  // A store that reads events [from, to) of this one, for another thread to read while
+  // this one grows: `to` must lie at the end of a finished chunk (or the store's end once
+  // nothing is appended any more), and the events must stay held until it is dropped
+  // (release_before waits for it). It owns none of their memory; it has the contexts,
+  // the side table and the format, not the strings, stacks or generations.
+  EventStore borrow(size_t from, size_t to) const;
+
   class ChunkColumns;
   // The columns of the chunk that holds event i (see ChunkColumns).
   ChunkColumns columns(size_t i) const;
@@ -233,6 +243,7 @@ class EventStore {
   // high bit says so, and the word is their index).
   static constexpr unsigned kShift = 16;
   static constexpr size_t kChunk = size_t{1} << kShift;
+  static_assert(kChunk == kEventsPerChunk);
   static constexpr size_t kMask = kChunk - 1;
   static constexpr uint8_t kWideFlag = 0x80;
   static constexpr uint8_t kTypeMask = 0x7f;
@@ -295,6 +306,7 @@ class EventStore {
   void set_wide_time(Chunk& c, size_t j, Time t);
 
   ColumnMemory memory_;
+  bool borrowed_ = false;  // the chunks and side-table blocks are another store's
   std::vector<Chunk*> chunks_;  // constructed in memory_'s blocks; null once released
   size_t released_chunks_ = 0;  // chunks_[0, this) are released
   std::vector<uint32_t> chunk_first_extra_;  // the side table's size when each chunk began
