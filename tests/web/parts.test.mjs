@@ -252,7 +252,10 @@ test('in parts, the goroutine, task, region, profile and MMU views show the whol
   await openFile(page, ANNOTATED);
   await page.waitForSelector('[data-testid=part-bar]', { timeout: 60_000 });
   const first = await openPartOf(page);
-  // While the rest is unread: the part's goroutines, saying so.
+  // While the rest is unread: the part's tables, of the generations read so far.
+  await show(page, '#/sql', '[data-testid=sql-view]');
+  assert.match(await page.textContent('[data-testid=scope-note]'), /This part's tables \(generations 1–\d+ of \d+ read so far\)\. The whole trace's need/);
+  // And the part's goroutines, saying so.
   await show(page, '#/goroutines', '[data-testid=groups-table]');
   assert.match(await page.textContent('[data-testid=scope-note]'), /This part's goroutines \(generations 1–\d+ of \d+ read so far\): the whole trace's once the rest is read/);
   await page.fill('[data-testid=search]', 'G1');

@@ -143,6 +143,30 @@ test('a query of the goroutines equals gotrace goroutines --json, and downloads 
   await context.close();
 });
 
+test('a result of every kind of column downloads as Parquet with its values and types (a UBIGINT past 2^63 too)', async () => {
+  const { page, problems, context } = await openPage(env.browser, env.site.url);
+  await openFile(page, SAMPLE);
+  await openSql(page);
+  const run = await runSql(page, `SELECT 18446744073709551615::UBIGINT AS u64, 4294967295::UINTEGER AS u32,
+    (-7)::TINYINT AS i8, (-9223372036854775808)::BIGINT AS i64, 12::HUGEINT AS sum, 1.5::FLOAT AS f, 2.25::DOUBLE AS d,
+    3.14::DECIMAL(5,2) AS dec, true AS b, 'text' AS s, [1, 2] AS l, NULL::UBIGINT AS none`);
+  assert.equal(run.error, undefined);
+  const parquet = await download(page, 'sql-parquet');
+  const dir = mkdtempSync(path.join(tmpdir(), 'gotrace-sql-'));
+  const file = path.join(dir, 'query.parquet');
+  writeFileSync(file, parquet.bytes);
+  const duck = await (await DuckDBInstance.create(':memory:')).connect();
+  const read = (await duck.runAndReadAll(`SELECT * FROM read_parquet('${file}')`)).getRows();
+  assert.deepEqual(read.map((r) => r.map((v) => (v === null ? null : String(v)))), [[
+    '18446744073709551615', '4294967295', '-7', '-9223372036854775808', '12', '1.5', '2.25', '3.14', 'true', 'text', '[1, 2]', null]]);
+  const types = (await duck.runAndReadAll(`SELECT column_type FROM (DESCRIBE SELECT * FROM read_parquet('${file}'))`)).getRows().map((r) => r[0]);
+  assert.deepEqual(types, ['UBIGINT', 'BIGINT', 'INTEGER', 'BIGINT', 'BIGINT', 'FLOAT', 'DOUBLE', 'DOUBLE', 'BOOLEAN', 'VARCHAR', 'VARCHAR', 'UBIGINT']);
+  rmSync(dir, { recursive: true });
+  assert.equal(await page.$('[data-testid=sql-error]'), null);
+  assert.deepEqual(problems.errors, []);
+  await context.close();
+});
+
 test('every example query runs; events by kind equals gotrace stats --json', async () => {
   const { page, problems, context } = await openPage(env.browser, env.site.url);
   await openFile(page, SAMPLE);
@@ -250,6 +274,28 @@ test('bad SQL gets DuckDB\'s message, and the view stays usable', async () => {
   await page.reload();
   await page.waitForSelector('[data-testid=sql-table] tbody tr', { timeout: 120_000 });
   assert.equal(await page.inputValue('[data-testid=sql-editor]'), 'SELECT count(*) AS n FROM goroutines');
+  assert.deepEqual((await shownTable(page)).rows, answer);
+  assert.deepEqual(problems.errors, []);
+  await context.close();
+});
+
+test('a trace table the query drops is loaded again by the next query that names it', async () => {
+  const { page, problems, context } = await openPage(env.browser, env.site.url);
+  await openFile(page, SAMPLE);
+  await openSql(page);
+  const loaded = () => page.evaluate(() => Boolean(document.querySelector('[data-testid=sql-schema] [data-table=goroutines] .gt-sql-loaded')));
+  const count = 'SELECT count(*) AS n FROM goroutines';
+  const answer = [[String(gotraceJson('stats', SAMPLE).goroutines)]];
+  assert.equal((await runSql(page, count)).error, undefined);
+  assert.deepEqual((await shownTable(page)).rows, answer);
+  assert.equal(await loaded(), true);
+  assert.equal((await runSql(page, 'DROP TABLE goroutines')).error, undefined);
+  assert.equal(await loaded(), false);
+  assert.equal((await runSql(page, count)).error, undefined);
+  assert.deepEqual((await shownTable(page)).rows, answer);
+  assert.equal(await loaded(), true);
+  // Dropped by the first statement of a script, named by the second.
+  assert.equal((await runSql(page, `DROP TABLE goroutines; ${count}`)).error, undefined);
   assert.deepEqual((await shownTable(page)).rows, answer);
   assert.deepEqual(problems.errors, []);
   await context.close();

@@ -68,14 +68,25 @@ test('the MMU chart labels its windows as durations and has axis titles', async 
   await context.close();
 });
 
-test('? shows the keys, and Esc or ? hides them', async () => {
+test('? shows the keys, the views beneath take none while it is open, and Esc or ? hides them', async () => {
   const { page, problems, context } = await openPage(env.browser, env.site.url);
   await openFile(page, SAMPLE);
+  await show(page, '#/timeline', '[data-testid=timeline-canvas]');
+  await timelineIdle(page);
+  const view = () => page.evaluate(() => window.__gotraceTimeline.view());
+  const before = await view();
   await page.keyboard.press('?');
   await page.waitForSelector('[data-testid=keyboard-help]');
   assert.match(await page.textContent('[data-testid=keyboard-help]'), /shift\+drag/);
+  for (const key of ['w', 'w', 'd', 's', '/']) await page.keyboard.press(key);
+  await timelineIdle(page);
+  assert.deepEqual(await view(), before);
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset?.testid ?? null), null);
   await page.keyboard.press('Escape');
   await page.waitForSelector('[data-testid=keyboard-help]', { state: 'detached' });
+  // Closed, the timeline's keys act again.
+  await page.keyboard.press('w');
+  await page.waitForFunction((t) => window.__gotraceTimeline.view().t1 - window.__gotraceTimeline.view().t0 < t, before.t1 - before.t0);
   await page.keyboard.press('?');
   await page.waitForSelector('[data-testid=keyboard-help]');
   await page.keyboard.press('?');

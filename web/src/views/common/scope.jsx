@@ -38,13 +38,15 @@ export function ScopeNote({ info, route, scope, what, summaries = true, unavaila
   const parts = info?.parts;
   if (!parts) return null;
   const n = parts.generations.length;
+  // Until the index has read the whole trace, its generations are those read so far.
+  const of = `of ${n}${parts.complete ? '' : ' read so far'}`;
   const to = (scope) => href(route.path, { ...route.query, scope });
   return (
     <p class="gt-scope" data-testid="scope-note" data-scope={scope}>
       {unavailable ? (
-        <>This part's {what} ({generationsText(parts)} of {n}). {unavailable}</>
+        <>This part's {what} ({generationsText(parts)} {of}). {unavailable}</>
       ) : summaries && parts.summaryError ? (
-        <>This part's {what} ({generationsText(parts)} of {n}). The whole trace's are not kept in this tab: {parts.summaryError}.</>
+        <>This part's {what} ({generationsText(parts)} {of}). The whole trace's are not kept in this tab: {parts.summaryError}.</>
       ) : scope === 'whole' ? (
         <>
           The whole trace's {what}, all {n} generations.{' '}
@@ -56,7 +58,7 @@ export function ScopeNote({ info, route, scope, what, summaries = true, unavaila
           <a href={to(undefined)} data-testid="scope-whole">The whole trace's</a>
         </>
       ) : (
-        <>This part's {what} ({generationsText(parts)} of {n} read so far): the whole trace's once the rest is read.</>
+        <>This part's {what} ({generationsText(parts)} {of}): the whole trace's once the rest is read.</>
       )}
     </p>
   );

@@ -1,5 +1,5 @@
 // The keys and gestures of the app, shown on "?" (and closed by "?", Esc or a click).
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { PanelHead } from './PanelHead.jsx';
 
 const KEYS = [
@@ -23,22 +23,38 @@ const typing = (e) => e.target instanceof HTMLInputElement || e.target instanceo
 
 export function KeyboardHelp() {
   const [open, setOpen] = useState(false);
+  // Read by the key listener at once: a key pressed right after the help closes is the
+  // views' (the listener outlives renders).
+  const isOpen = useRef(false);
+  const show = (o) => {
+    isOpen.current = o;
+    setOpen(o);
+  };
   useEffect(() => {
     const key = (e) => {
-      if (typing(e) || e.ctrlKey || e.metaKey || e.altKey) return;
-      if (e.key === '?') {
+      const plain = !e.ctrlKey && !e.metaKey && !e.altKey;
+      if (isOpen.current) {
+        // Open, the help is modal: no key reaches the views beneath it (the timeline's
+        // W/A/S/D, its Esc that clears the selection, "/" that searches).
+        e.stopPropagation();
+        if (e.key === 'Escape' || (e.key === '?' && plain)) {
+          e.preventDefault();
+          show(false);
+        }
+      } else if (e.key === '?' && plain && !typing(e)) {
         e.preventDefault();
-        setOpen((o) => !o);
-      } else if (e.key === 'Escape') setOpen(false);
+        show(true);
+      }
     };
-    window.addEventListener('keydown', key);
-    return () => window.removeEventListener('keydown', key);
+    // In the capture phase, before the views' listeners.
+    window.addEventListener('keydown', key, true);
+    return () => window.removeEventListener('keydown', key, true);
   }, []);
   if (!open) return null;
   return (
-    <div class="help-overlay" data-testid="keyboard-help" onClick={() => setOpen(false)}>
+    <div class="help-overlay" data-testid="keyboard-help" onClick={() => show(false)}>
       <div class="help-panel" role="dialog" aria-label="Keyboard help" onClick={(e) => e.stopPropagation()}>
-        <PanelHead onClose={() => setOpen(false)}>Keys and gestures</PanelHead>
+        <PanelHead onClose={() => show(false)}>Keys and gestures</PanelHead>
         {KEYS.map(([where, keys]) => (
           <section key={where}>
             <h4>{where}</h4>

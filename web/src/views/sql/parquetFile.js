@@ -3,13 +3,19 @@
 // extensions.duckdb.org, and this page fetches nothing from elsewhere.
 import { parquetWriteBuffer } from 'hyparquet-writer';
 
-/** `table` (an Arrow table) as Parquet bytes; `types` are the writer's column types. */
-export function parquetBytes(table, types) {
-  const columnData = table.schema.fields.map((f, i) => {
+/** `table` (an Arrow table) as Parquet bytes; `elements` are its columns' schema
+ *  elements ({ type, converted_type }: resultTypes.js parquetColumn). */
+export function parquetBytes(table, elements) {
+  const fields = table.schema.fields;
+  const columnData = fields.map((f, i) => {
     const vector = table.getChildAt(i);
     const data = new Array(table.numRows);
     for (let r = 0; r < table.numRows; r++) data[r] = vector.get(r);
-    return { name: f.name, data, type: types[i], nullable: true };
+    return { name: f.name, data };
   });
-  return new Uint8Array(parquetWriteBuffer({ columnData, createdBy: 'gotrace' }));
+  const schema = [
+    { name: 'root', num_children: fields.length },
+    ...fields.map((f, i) => ({ name: f.name, repetition_type: 'OPTIONAL', ...elements[i] })),
+  ];
+  return new Uint8Array(parquetWriteBuffer({ columnData, schema, createdBy: 'gotrace' }));
 }

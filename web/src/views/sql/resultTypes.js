@@ -14,20 +14,25 @@ export function shownColumn({ name, type }) {
   return NATIVE.test(type) ? q : `CAST(${q} AS VARCHAR) AS ${q}`;
 }
 
-// Parquet's types for DuckDB's: the select-list item, and the writer's type.
+// Parquet's types for DuckDB's: the select-list item, and the column's schema element
+// (physical type, and the converted type that says how to read it). UBIGINT stays
+// unsigned (values past 2^63 are common in ids and hashes); HUGEINT sums are read as
+// BIGINT, exact (a sum past 2^63 ns is 292 years).
 const PARQUET = [
-  [/^BOOLEAN$/, null, 'BOOLEAN'],
-  [/^(TINYINT|SMALLINT|INTEGER|UTINYINT|USMALLINT)$/, 'INTEGER', 'INT32'],
-  [/^(UINTEGER|BIGINT|UBIGINT|HUGEINT|UHUGEINT)$/, 'BIGINT', 'INT64'],
-  [/^FLOAT$/, null, 'FLOAT'],
-  [/^(DOUBLE|DECIMAL\b.*)$/, 'DOUBLE', 'DOUBLE'],
+  [/^BOOLEAN$/, null, { type: 'BOOLEAN' }],
+  [/^(TINYINT|SMALLINT|INTEGER|UTINYINT|USMALLINT)$/, 'INTEGER', { type: 'INT32' }],
+  [/^(UINTEGER|BIGINT|HUGEINT)$/, 'BIGINT', { type: 'INT64' }],
+  [/^(UBIGINT|UHUGEINT)$/, 'UBIGINT', { type: 'INT64', converted_type: 'UINT_64' }],
+  [/^FLOAT$/, null, { type: 'FLOAT' }],
+  [/^(DOUBLE|DECIMAL\b.*)$/, 'DOUBLE', { type: 'DOUBLE' }],
 ];
+const TEXT = { type: 'BYTE_ARRAY', converted_type: 'UTF8' };
 
-/** { select, type } of column { name, type } in a Parquet file. */
+/** { select, element } of column { name, type } in a Parquet file. */
 export function parquetColumn({ name, type }) {
   const q = quoteIdent(name);
-  for (const [re, cast, parquet] of PARQUET) {
-    if (re.test(type)) return { select: cast && cast !== type ? `CAST(${q} AS ${cast}) AS ${q}` : q, type: parquet };
+  for (const [re, cast, element] of PARQUET) {
+    if (re.test(type)) return { select: cast && cast !== type ? `CAST(${q} AS ${cast}) AS ${q}` : q, element };
   }
-  return { select: `CAST(${q} AS VARCHAR) AS ${q}`, type: 'STRING' };
+  return { select: `CAST(${q} AS VARCHAR) AS ${q}`, element: TEXT };
 }

@@ -157,9 +157,28 @@ export class SqlSession {
         for (const name of await this.#tablesNamed(conn, text)) await this.#load(name, onProgress);
       }
       const last = statements.pop();
-      for (const text of statements) await this.#withTables(() => conn.query(text), onProgress);
-      return this.#withTables(() => this.#keep(conn, last), onProgress);
+      try {
+        for (const text of statements) await this.#withTables(() => conn.query(text), onProgress);
+        return await this.#withTables(() => this.#keep(conn, last), onProgress);
+      } finally {
+        await this.#forgetDropped(conn);
+      }
     });
+  }
+
+  // A trace table that the user's SQL dropped (or renamed) is no longer loaded: the next
+  // query that names it loads it again.
+  async #forgetDropped(conn) {
+    if (!this.#loaded.size) return;
+    const t = await conn.query(`SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main'`);
+    const names = t.getChild('table_name');
+    const present = new Set();
+    for (let i = 0; i < t.numRows; i++) present.add(names.get(i).toLowerCase());
+    for (const name of [...this.#loaded]) {
+      if (present.has(name)) continue;
+      this.#loaded.delete(name);
+      this.#loads.delete(name);
+    }
   }
 
   /** Stops the table being loaded for the query running (at its next slice): the
@@ -169,7 +188,7 @@ export class SqlSession {
   }
 
   // Runs `fn`; when it fails for a trace table not loaded yet (named in a way the
-  // parser's list missed), loads it and runs `fn` again.
+  // parser's list missed, or dropped by a statement before), loads it and runs `fn` again.
   async #withTables(fn, onProgress) {
     for (let tries = 0; ; tries++) {
       try {
@@ -177,7 +196,12 @@ export class SqlSession {
       } catch (e) {
         const m = /Table with name ([A-Za-z_][A-Za-z0-9_]*) does not exist/.exec(e.message);
         const name = m?.[1].toLowerCase();
-        if (!name || tries > 20 || this.#loads.has(name) || !this.schema.some((t) => t.name === name)) throw cleanError(e);
+        if (!name || tries > 20 || !this.schema.some((t) => t.name === name)) throw cleanError(e);
+        if (this.#loads.has(name)) {
+          if (!this.#loaded.has(name)) throw cleanError(e);
+          this.#loaded.delete(name);
+          this.#loads.delete(name);
+        }
         await this.#load(name, onProgress);
       }
     }
@@ -250,7 +274,7 @@ export class SqlSession {
         const columns = this.columns.map(parquetColumn);
         const table = await conn.query(this.#ordered((c) => parquetColumn(c).select, sort));
         const { parquetBytes } = await import('./parquetFile.js');
-        return new Blob([parquetBytes(table, columns.map((c) => c.type))], { type: 'application/vnd.apache.parquet' });
+        return new Blob([parquetBytes(table, columns.map((c) => c.element))], { type: 'application/vnd.apache.parquet' });
       }
       const file = 'result.csv';
       await conn.query(`COPY (${this.#ordered((c) => quoteIdent(c.name), sort)}) TO '${file}' (FORMAT CSV, HEADER)`);
