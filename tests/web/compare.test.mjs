@@ -21,9 +21,12 @@ test('compare the sample with the Go 1.22 run of its program', async () => {
   await page.setInputFiles('[data-testid=comparison-input]', base);
   await page.waitForSelector('[data-testid=diff-groups] tbody tr', { timeout: 60_000 });
   assert.equal(await page.textContent('[data-testid=comparison-name]'), 'go122-workload.trace');
-  // Every group, with its counts before and after.
+  // Every group, with its counts before and after, in the CLI's order: the largest change
+  // of total time first, increase or decrease.
   const groups = await cells(page, 'diff-groups');
   assert.equal(groups.length, Math.min(100, cli.groups.length));
+  assert.deepEqual(groups.map((r) => r[0]), cli.groups.slice(0, 100).map((g) => g.name || '(no start function)'));
+  assert.ok(cli.groups.some((g) => g.delta.total < 0) && cli.groups.some((g) => g.delta.total > 0), 'changes both ways');
   const byName = new Map(cli.groups.map((g) => [g.name || '(no start function)', g]));
   for (const [name, counts] of groups) {
     const g = byName.get(name);

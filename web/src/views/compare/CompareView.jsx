@@ -21,9 +21,13 @@ function Delta({ d, before, count }) {
   return <span class={cls}>{count ? signedCount(d) : signed(d)} <small>{relative(d, before)}</small></span>;
 }
 
+// A change sorts by its size, either way (as `gotrace diff` orders groups and stacks): the
+// largest decrease is as much news as the largest increase.
+const BY_SIZE = 'Sort by the size of the change, increase or decrease';
+
 function Groups({ groups }) {
   const stat = (key) => ({
-    key, numeric: true, value: (g) => g.delta[key] ?? 0,
+    key, numeric: true, title: BY_SIZE, value: (g) => Math.abs(g.delta[key] ?? 0),
     render: (g) => <Delta d={g.delta[key] ?? 0} before={g.before[key] ?? 0} />,
   });
   const columns = [
@@ -45,7 +49,7 @@ function Groups({ groups }) {
 function Types({ rows, testid }) {
   const q = (side, k) => (r) => r[side].quantiles[k];
   const pair = (k, label) => ({
-    key: k, label, numeric: true, value: (r) => r.delta[k],
+    key: k, label, numeric: true, title: BY_SIZE, value: (r) => Math.abs(r.delta[k]),
     render: (r) => <span>{formatDuration(q('before', k)(r))} → {formatDuration(q('after', k)(r))} <Delta d={r.delta[k]} before={q('before', k)(r)} /></span>,
   });
   const columns = [
@@ -107,7 +111,7 @@ function Profiles({ trace, profiles }) {
             { key: 'stack', label: 'Stack (innermost own frame)', value: (s) => s.stack, render: (s) => <code title={s.stack.split(';').join('\n')}>{s.function}</code> },
             { key: 'before', label: 'Baseline', numeric: true, value: (s) => v(s.before), format: cpu ? formatCount : formatDuration },
             { key: 'after', label: 'This trace', numeric: true, value: (s) => v(s.after), format: cpu ? formatCount : formatDuration },
-            { key: 'delta', label: 'Δ', numeric: true, value: (s) => Math.abs(v(s.delta)), render: (s) => <Delta d={v(s.delta)} before={v(s.before)} count={cpu} /> },
+            { key: 'delta', label: 'Δ', numeric: true, title: BY_SIZE, value: (s) => Math.abs(v(s.delta)), render: (s) => <Delta d={v(s.delta)} before={v(s.before)} count={cpu} /> },
           ]}
           rows={p.stacks}
           initialSort="delta"
