@@ -314,6 +314,11 @@ test('a file that is no trace, dropped on an open trace, shows an error and the 
   await error.waitFor({ timeout: 30_000 });
   assert.match(await error.textContent(), /Could not open README\.md.*bad file format/s);
   assert.equal(await page.textContent('.trace-name'), path.basename(SAMPLE));
+  // An empty file is said to be empty.
+  await page.setInputFiles('[data-testid=file-input]', { name: 'empty.trace', mimeType: 'application/octet-stream', buffer: Buffer.alloc(0) });
+  await page.waitForFunction(() => /Could not open empty\.trace/.test(document.querySelector('[data-testid=error]')?.textContent));
+  assert.match(await error.textContent(), /Could not open empty\.trace.*the file is empty \(0 bytes\)/s);
+  assert.equal(await page.textContent('.trace-name'), path.basename(SAMPLE));
   assert.ok(await page.isVisible('[data-testid=groups-table]'), 'the open trace is still shown');
   // And it still answers.
   await show(page, '#/tasks', '[data-testid=task-types]');

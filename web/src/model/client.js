@@ -124,6 +124,8 @@ export class TraceClient {
    * info.trace numbers the new trace (for requestFor and OpenedTrace).
    */
   async open(blob, { onProgress, whole = false } = {}) {
+    // Said as such: the reader's word for it (as Go's) is "not a Go execution trace?".
+    if (blob.size === 0) throw new Error('the file is empty (0 bytes)');
     const info = await this.#request('open', [blob, { whole }], onProgress);
     this.#traceId = info.trace;
     return info;
