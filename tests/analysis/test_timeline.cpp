@@ -389,6 +389,30 @@ TEST_CASE("every proc the trace names has a timeline track, as the stats count t
   }
 }
 
+TEST_CASE("the threads with a timeline track are cmd/trace's: those of every state transition", "[timeline][corpus]") {
+  // threadgen.go names each thread a goroutine's or a proc's transition happened on,
+  // whether or not anything ran on it (a thread that only unblocks goroutines).
+  size_t idle_threads = 0;
+  for (const std::string& name : corpus_traces({"*"})) {
+    INFO(name);
+    ReadResult r = read_trace(read_bytes(corpus_path(name + ".trace")));
+    if (r.store.size() == 0) continue;
+    std::set<int64_t> expected;
+    for (size_t i = 0; i < r.store.size(); i++) {
+      EventView ev(r.store, i);
+      if (ev.kind() != EventKind::StateTransition) continue;
+      const ResourceKind k = ev.state_transition().resource.kind;
+      if ((k == ResourceKind::Goroutine || k == ResourceKind::Proc) && ev.thread() >= 0) expected.insert(ev.thread());
+    }
+    TimelineIndex index = build_timeline_index(r.store);
+    const auto ids = index.ids(TrackKind::Thread);
+    CHECK(std::set<int64_t>(ids.begin(), ids.end()) == expected);
+    const Slices ran = exec_slices(r.store, true);
+    for (int64_t m : expected) idle_threads += slices_of(ran, m).empty() ? 1 : 0;
+  }
+  CHECK(idle_threads >= 1);  // the case this is about is in the corpus
+}
+
 // The issue's own check: the whole 94 MB trace (16.8 M events, half a million
 // goroutines) in one 2000-pixel view. Every track, zoomed out that far, comes back as a
 // few thousand rectangles at most whose time per state is exactly the brute force's.

@@ -125,7 +125,12 @@ class TimelineRules {
       }
       return;
     }
-    if (st.resource.kind != ResourceKind::Goroutine || st.old_state == st.new_state) return;
+    if (st.resource.kind != ResourceKind::Goroutine) return;
+    // As cmd/trace's threadgen: every thread a goroutine's transition happened on has a
+    // track, also one that only unblocks goroutines (the netpoller, sysmon) or reports
+    // their statuses, and shows nothing running.
+    if (threads_ && s_.context(e).m >= 0) out_[static_cast<size_t>(TrackKind::Thread)].note(s_.context(e).m);
+    if (st.old_state == st.new_state) return;
     const GoID g = st.resource.id;
     auto& gs = out_[static_cast<size_t>(TrackKind::Goroutine)];
     gs.note(g);  // its lane: build_goroutine_lanes
