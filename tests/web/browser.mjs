@@ -43,9 +43,10 @@ export async function launch(extraArgs = []) {
 export async function newPage(browser, { width = 1400, height = 900 } = {}) {
   const context = await browser.newContext({ viewport: { width, height } });
   const page = await context.newPage();
-  const problems = { errors: [], dialogs: [], csp: [] };
+  const problems = { errors: [], dialogs: [], csp: [], warnings: [] };
   page.on('pageerror', (e) => problems.errors.push(String(e)));
   page.on('console', (m) => {
+    if (m.type() === 'warning') problems.warnings.push(m.text());
     if (m.type() === 'error') {
       const t = m.text();
       if (/Content Security Policy/i.test(t)) problems.csp.push(t);

@@ -277,7 +277,10 @@ export class SqlSession {
         return new Blob([parquetBytes(table, columns.map((c) => c.element))], { type: 'application/vnd.apache.parquet' });
       }
       const file = 'result.csv';
-      await conn.query(`COPY (${this.#ordered((c) => quoteIdent(c.name), sort)}) TO '${file}' (FORMAT CSV, HEADER)`);
+      // Registered before COPY writes it, and written in place (not through a temporary
+      // file): DuckDB-Wasm warns of every file it has to create.
+      await db.registerFileBuffer(file, new Uint8Array(0));
+      await conn.query(`COPY (${this.#ordered((c) => quoteIdent(c.name), sort)}) TO '${file}' (FORMAT CSV, HEADER, USE_TMP_FILE false)`);
       try {
         return new Blob([await db.copyFileToBuffer(file)], { type: 'text/csv' });
       } finally {
