@@ -71,6 +71,7 @@ void read_streamed_beside(std::span<const uint8_t> bytes, ReadResult& r, const E
   if (failed) std::rethrow_exception(failed);
   hand_on(r.store, true);
   beside.wait();
+  r.store.release_before(done);  // as read_streamed leaves its store
 }
 
 }  // namespace gotrace::cli
