@@ -70,6 +70,13 @@ val to_js(const Value& v) {
       v.data());
 }
 
+// A region type's pc as JavaScript passes it: a number (checked by index.js), or null
+// for every region of the name.
+std::optional<uint64_t> region_pc(const val& pc) {
+  if (pc.isNull() || pc.isUndefined()) return std::nullopt;
+  return static_cast<uint64_t>(pc.as<double>());
+}
+
 std::string what_of(const std::exception& e) {
   if (dynamic_cast<const std::bad_alloc*>(&e)) return "out of memory (the trace needs more memory than is available)";
   return e.what();
@@ -232,8 +239,8 @@ class WasmTrace {
   }
   val task(double id) { return views([&](SummaryAnswers& v) { return v.task_json(id); }); }
   val region_types() { return views([](SummaryAnswers& v) { return v.region_types_json(); }); }
-  val regions_in_bucket(std::string name, double min) {
-    return views([&](SummaryAnswers& v) { return v.regions_in_bucket_json(name, min); });
+  val regions_in_bucket(std::string name, double min, val pc) {
+    return views([&](SummaryAnswers& v) { return v.regions_in_bucket_json(name, min, region_pc(pc)); });
   }
   val task_logs_matching(std::string text, double limit) {
     return views([&](SummaryAnswers& v) { return v.task_logs_matching_json(text, limit > 0 ? static_cast<size_t>(limit) : 0); });
@@ -480,8 +487,8 @@ class WasmTraceIndex {
   val task_logs_matching(std::string text, double limit) {
     return whole([&](SummaryAnswers& v) { return v.task_logs_matching_json(text, limit > 0 ? static_cast<size_t>(limit) : 0); });
   }
-  val regions_in_bucket(std::string name, double min) {
-    return whole([&](SummaryAnswers& v) { return v.regions_in_bucket_json(name, min); });
+  val regions_in_bucket(std::string name, double min, val pc) {
+    return whole([&](SummaryAnswers& v) { return v.regions_in_bucket_json(name, min, region_pc(pc)); });
   }
 
   // The whole trace's profiles are made in a second read of it, once the first is over

@@ -85,6 +85,15 @@ TEST_CASE("a streamed read's summary views answer as the whole read's", "[stream
       const double min = static_cast<double>(TimeHistogram::bucket_min(b));
       CHECK(part.regions_in_bucket_json(name, min) == all.regions_in_bucket_json(name, min));
     }
+    // A region type's own (its name and pc).
+    for (const RegionTypeStats& t : all.region_types()) {
+      const auto& buckets = t.durations.histogram.buckets;
+      for (size_t b = 0; b < buckets.size(); b++) {
+        if (buckets[b] == 0) continue;
+        const double min = static_cast<double>(TimeHistogram::bucket_min(static_cast<int>(b)));
+        CHECK(part.regions_in_bucket_json(t.name, min, t.pc) == all.regions_in_bucket_json(t.name, min, t.pc));
+      }
+    }
 
     const GoroutineLifetimes lives = streamed->lifetimes();
     REQUIRE(lives.size() == s.goroutines.size());

@@ -408,6 +408,7 @@ test('TraceIndex: the whole trace\'s goroutine, task, region, MMU and profile vi
         for (const b of t.durations.histogram.buckets) {
           if (!b.count) continue;
           assert.deepEqual(index[inBucket](t.name, b.min), whole[inBucket](t.name, b.min), `${name}: ${t.name} from ${b.min}`);
+          if (t.pc !== undefined) assert.deepEqual(index[inBucket](t.name, b.min, t.pc), whole[inBucket](t.name, b.min, t.pc), `${name}: ${t.name} at ${t.pc}`);
           buckets++;
         }
       }

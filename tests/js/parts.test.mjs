@@ -11,7 +11,8 @@ import { GOROUTINE_SORT, sortGoroutines } from '../../web/src/views/common/break
 import { bucketIndex, bucketOfMin } from '../../web/src/views/tasks/buckets.js';
 
 const corpus = path.join(corpusDir, 'go');
-const traces = ['go123-annotations-stress.trace', 'go123-stress.trace', 'go122-workload.trace'];
+// go123-futile-wakeup: four region types of one name, begun at four places.
+const traces = ['go123-annotations-stress.trace', 'go123-stress.trace', 'go122-workload.trace', 'go123-futile-wakeup.trace'];
 
 async function opened(name) {
   return openTrace(fs.readFileSync(path.join(corpus, name)));
@@ -69,10 +70,19 @@ for (const name of traces) {
     for (const [items, types, call] of [[tasks.tasks, tasks.types, 'tasksInBucket'], [regions.regions, regions.types, 'regionsInBucket']]) {
       for (const type of types) {
         for (const b of type.durations.histogram.buckets) {
-          assert.deepEqual(trace[call](type.name, b.min), inBucket(items, type, b.min), `${call} ${type.name} ${b.min}`);
+          const named = inBucket(items, type, b.min);
+          assert.deepEqual(trace[call](type.name, b.min), named, `${call} ${type.name} ${b.min}`);
+          if (call !== 'regionsInBucket') continue;
+          // A region type's own: its name and the pc that began it, as its histogram counts.
+          const own = trace.regionsInBucket(type.name, b.min, type.pc);
+          assert.equal(own.length, b.count, `${type.name} at ${type.pc} from ${b.min}`);
+          const key = (r) => `${r.goroutine} ${r.start} ${r.end}`;
+          const keys = new Set(named.map(key));
+          for (const r of own) assert.ok(keys.has(key(r)), `${type.name} at ${type.pc}: ${key(r)}`);
         }
       }
     }
+    assert.throws(() => trace.regionsInBucket('x', 0, -1), /pc is a whole number of at least 0/);
     const logs = tasks.tasks.flatMap((t) => t.logs.map((l) => ({ task: t.id, ...l })));
     assert.deepEqual(trace.taskLogsMatching('', 1e9), logs);
     if (logs.length) {

@@ -33,6 +33,42 @@ test('the goroutine groups\' table splits block time by reason, as gotrace gorou
   await context.close();
 });
 
+test('region types of one name begun at different places each list their own regions', async () => {
+  // Four types named "special" (main.main.func1..4), two regions each.
+  const file = corpusTrace('go/go123-futile-wakeup.trace');
+  const native = json('regions', file);
+  const special = native.types.filter((t) => t.name === 'special');
+  assert.equal(special.length, 4);
+  const { page, problems, context } = await openPage(env.browser, env.site.url);
+  await openFile(page, file);
+  await show(page, '#/regions', '[data-testid=region-types]');
+  const rows = page.locator('[data-testid=region-types] tbody tr', { hasText: 'special' });
+  assert.equal(await rows.count(), 4);
+  const seen = new Set();
+  for (let i = 0; i < 4; i++) {
+    const row = rows.nth(i);
+    const count = Number((await row.locator('[data-testid=type-count]').textContent()).replace(/\D/g, ''));
+    let listed = 0;
+    for (const bar of await row.locator('[data-testid=histogram] button').all()) {
+      const expected = Number(await bar.getAttribute('data-count'));
+      await bar.click();
+      await page.waitForFunction((n) => document.querySelectorAll('[data-testid=instances] tbody tr').length === n
+        && /\b\d+ region/.test(document.querySelector('[data-testid=instances]')?.textContent), expected);
+      const shown = await page.$$eval('[data-testid=instances] tbody tr', (trs) => trs.map((tr) => tr.querySelector('[data-key=goroutine]')?.textContent));
+      assert.equal(shown.length, expected, `row ${i}`);
+      for (const g of shown) {
+        assert.ok(!seen.has(g), `G${g} listed under two types`);
+        seen.add(g);
+      }
+      listed += shown.length;
+    }
+    assert.equal(listed, count, `row ${i}: its bars list its ${count} regions`);
+  }
+  assert.equal(seen.size, special.reduce((n, t) => n + t.count, 0));
+  assert.deepEqual(problems.errors, []);
+  await context.close();
+});
+
 test('the MMU chart labels its windows as durations and has axis titles', async () => {
   const { page, problems, context } = await openPage(env.browser, env.site.url);
   // The sample's length (1.002 s) follows the window of 1 s: their labels differ.

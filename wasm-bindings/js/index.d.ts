@@ -510,8 +510,9 @@ export declare class Trace {
   diffPprofFrom(before: Trace, type: 'net' | 'sync' | 'syscall' | 'sched' | 'cpu'): Uint8Array;
   /** The types of regions(). */
   regionTypes(): { types: RegionType[] };
-  /** The regions of a type in the histogram bucket starting at `min` ns. */
-  regionsInBucket(name: string, min: number): RegionInfo[];
+  /** The regions named `name` in the histogram bucket starting at `min` ns; with `pc`
+   *  (a RegionType's), only those begun there: that region type's own. */
+  regionsInBucket(name: string, min: number, pc?: number): RegionInfo[];
   /** Task logs whose category or message contains `text` (ASCII case folded). */
   taskLogsMatching(text: string, limit?: number): { task: number; time: number; goroutine: number; category: string; message: string }[];
   /** The wake edges of timeline({kind: 'edges', limit}, t0, t1, pixels) that woke goroutine id or that it made, counted per goroutine. */
@@ -738,7 +739,7 @@ export declare class TraceIndex {
   tasksInBucket(name: string, min: number): ReturnType<Trace['tasksInBucket']>;
   task(id: number): ReturnType<Trace['task']>;
   regionTypes(): ReturnType<Trace['regionTypes']>;
-  regionsInBucket(name: string, min: number): ReturnType<Trace['regionsInBucket']>;
+  regionsInBucket(name: string, min: number, pc?: number): ReturnType<Trace['regionsInBucket']>;
   /** Frees the index (and closes the file it reads, where it opened one); parts opened from it stay open. */
   dispose(): void;
 }

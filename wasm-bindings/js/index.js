@@ -122,9 +122,12 @@ const summaryViews = {
     return JSON.parse(unwrap(h.task(id)));
   },
   regionTypes: (h) => JSON.parse(unwrap(h.regionTypes())),
-  regionsInBucket: (h, name, min) => {
+  regionsInBucket: (h, name, min, pc) => {
     checkTime('min', min);
-    return JSON.parse(unwrap(h.regionsInBucket(String(name), min)));
+    if (pc !== undefined && pc !== null && !(Number.isSafeInteger(pc) && pc >= 0)) {
+      throw new TypeError(`a region type's pc is a whole number of at least 0 (regionTypes() gives it), not ${pc}`);
+    }
+    return JSON.parse(unwrap(h.regionsInBucket(String(name), min, pc ?? null)));
   },
   mmu: (h, windows, flags, worst) => {
     if (!Array.isArray(windows)) throw new TypeError('mmu windows must be an array of ns');
@@ -356,8 +359,8 @@ export class Trace {
   }
 
   /** The regions of a type in the histogram bucket whose lower bound is `min` (ns). */
-  regionsInBucket(name, min) {
-    return summaryViews.regionsInBucket(this.#live(), name, min);
+  regionsInBucket(name, min, pc) {
+    return summaryViews.regionsInBucket(this.#live(), name, min, pc);
   }
 
   /** Task logs whose category or message contains `text` (ASCII case folded), at most `limit`. */
@@ -869,8 +872,8 @@ export class TraceIndex {
   }
 
   /** The whole trace's regions of a type in a histogram bucket: as Trace.regionsInBucket(). */
-  regionsInBucket(name, min) {
-    return summaryViews.regionsInBucket(this.#live(), name, min);
+  regionsInBucket(name, min, pc) {
+    return summaryViews.regionsInBucket(this.#live(), name, min, pc);
   }
 
   dispose() {

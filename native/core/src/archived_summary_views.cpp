@@ -199,14 +199,16 @@ std::string ArchivedSummaryViews::region_types_json(bool pretty) {
   return analysis::region_types_document(*region_types_, pretty);
 }
 
-std::string ArchivedSummaryViews::regions_in_bucket_json(std::string_view type, double min) {
+std::string ArchivedSummaryViews::regions_in_bucket_json(std::string_view type, double min,
+                                                         std::optional<uint64_t> pc) {
   const int b = bucket_of_min(min);
+  const RegionsAtPc at{tables_, events_, pc.value_or(0)};
   return json_of(false, [&](JsonWriter& w) {
     w.begin_array();
     for (size_t k = 0; k < archived_.goroutines.size(); k++) {
       goroutine_at(k);
       for (const RegionSummary& r : scratch_.regions)
-        if (r.name == type && duration_bucket(region_interval(scratch_, r).duration()) == b)
+        if (r.name == type && duration_bucket(region_interval(scratch_, r).duration()) == b && (!pc || at(r)))
           region_entry_json(w, scratch_, r);
     }
     w.end_array();

@@ -99,10 +99,12 @@ std::string SummaryViews::region_types_json(bool pretty) {
   return analysis::region_types_document(region_types(), pretty);
 }
 
-std::string SummaryViews::regions_in_bucket_json(std::string_view type, double min) {
+std::string SummaryViews::regions_in_bucket_json(std::string_view type, double min, std::optional<uint64_t> pc) {
+  const RegionsAtPc at{tables_, events_, pc.value_or(0)};
   return json_of(false, [&](JsonWriter& w) {
     w.begin_array();
-    for (const RegionSummary* r : regions_in_bucket(summary_, type, bucket_of_min(min))) region_entry_json(w, summary_, *r);
+    for (const RegionSummary* r : regions_in_bucket(summary_, type, bucket_of_min(min), pc ? &at : nullptr))
+      region_entry_json(w, summary_, *r);
     w.end_array();
   });
 }

@@ -109,7 +109,7 @@ function pageOf(source, what, arg) {
     case 'task':
       return source.task(arg);
     case 'regionsInBucket':
-      return source.regionsInBucket(arg.name, arg.min);
+      return source.regionsInBucket(arg.name, arg.min, arg.pc);
     default:
       throw new Error(`unknown analysis part ${what}`);
   }

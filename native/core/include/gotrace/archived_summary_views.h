@@ -42,7 +42,7 @@ class ArchivedSummaryViews final : public SummaryAnswers {
   std::string tasks_in_bucket_json(std::string_view type, double min) override;
   std::string task_json(double id) override;
   std::string region_types_json(bool pretty = false) override;
-  std::string regions_in_bucket_json(std::string_view type, double min) override;
+  std::string regions_in_bucket_json(std::string_view type, double min, std::optional<uint64_t> pc = {}) override;
   std::string task_logs_matching_json(std::string_view text, size_t limit) override;
 
  private:

@@ -26,7 +26,8 @@ class SummaryAnswers {
   virtual std::string tasks_in_bucket_json(std::string_view type, double min) = 0;
   virtual std::string task_json(double id) = 0;
   virtual std::string region_types_json(bool pretty = false) = 0;
-  virtual std::string regions_in_bucket_json(std::string_view type, double min) = 0;
+  // With `pc`, only the regions begun there (one of Go's region types: RegionsAtPc).
+  virtual std::string regions_in_bucket_json(std::string_view type, double min, std::optional<uint64_t> pc = {}) = 0;
   // Task logs whose category or message contains `text` (logs_matching), at most `limit`.
   virtual std::string task_logs_matching_json(std::string_view text, size_t limit) = 0;
 };

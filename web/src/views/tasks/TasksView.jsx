@@ -118,7 +118,7 @@ export function RegionsView({ trace, name, info, query, route }) {
           label="Region type"
           testid="region-types"
           types={regions.types}
-          instancesOf={(type, min) => scopedPart(trace, scope, 'regionsInBucket', { name: type.name, min })}
+          instancesOf={(type, min) => scopedPart(trace, scope, 'regionsInBucket', { name: type.name, min, pc: type.pc })}
           instanceColumns={columns}
           criticalPaths={scope !== 'whole'}
           extraColumns={[{

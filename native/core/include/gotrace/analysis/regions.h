@@ -32,6 +32,22 @@ struct RegionTypeStats {
 std::vector<RegionTypeStats> region_types(const EventStore& store, const Summary& summary);
 std::vector<RegionTypeStats> region_types(const EventStore& store, const Summary& summary, const SummaryEvents& events);
 
+// The leaf frame of the stack of region r's start event, 0 without one (Go's
+// regionTopStackFrame): with the name, what makes the region's type.
+FrameID region_start_frame(const EventStore& tables, const SummaryEvents& events, const RegionSummary& r);
+
+// The regions begun at one pc (the start frame's; 0: none), which with a name make one of
+// Go's region types: a filter of regions_in_bucket.
+struct RegionsAtPc {
+  const EventStore& tables;
+  const SummaryEvents& events;
+  uint64_t pc;
+  bool operator()(const RegionSummary& r) const {
+    const FrameID f = region_start_frame(tables, events, r);
+    return (f == 0 ? 0 : tables.stacks.frame(f).pc) == pc;
+  }
+};
+
 // region_types a region at a time (for regions not held in one array: an archive's),
 // each with a summary that names the trace's first and last times.
 class RegionTypeTally {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gotrace/analysis/goroutines.h"
+#include "gotrace/analysis/regions.h"
 #include "gotrace/analysis/summary_events.h"
 #include "gotrace/analysis/summary.h"
 #include "gotrace/json_writer.h"
@@ -44,8 +45,10 @@ int bucket_of_min(double min_ns);
 
 // The complete tasks of a type whose duration falls in bucket b, by id.
 std::vector<const TaskSummary*> tasks_in_bucket(const Summary& s, std::string_view type, int b);
-// The regions of a type whose region_interval falls in bucket b, by goroutine then start.
-std::vector<const RegionSummary*> regions_in_bucket(const Summary& s, std::string_view type, int b);
+// The regions of a type (and, with `at`, begun at its pc) whose region_interval falls in
+// bucket b, by goroutine then start.
+std::vector<const RegionSummary*> regions_in_bucket(const Summary& s, std::string_view type, int b,
+                                                    const RegionsAtPc* at = nullptr);
 
 // Task logs whose category or message contains `text` (ASCII letters compared without
 // case), in task order, at most `limit`: (task, log event index).

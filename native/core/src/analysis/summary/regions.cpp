@@ -21,14 +21,16 @@ std::vector<RegionTypeStats> region_types(const EventStore& store, const Summary
   return tally.take();
 }
 
+FrameID region_start_frame(const EventStore& tables, const SummaryEvents& events, const RegionSummary& r) {
+  if (!r.has_start()) return 0;
+  const StackID stack = events.stack(r.start_event);
+  if (stack == 0) return 0;
+  auto frames = tables.stacks.frames(stack);
+  return frames.empty() ? 0 : frames.front();
+}
+
 void RegionTypeTally::add(const Summary& summary, const RegionSummary& r) {
-  FrameID frame = 0;
-  if (r.has_start()) {
-    if (StackID stack = events_.stack(r.start_event); stack != 0) {
-      auto frames = store_.stacks.frames(stack);
-      if (!frames.empty()) frame = frames.front();
-    }
-  }
+  const FrameID frame = region_start_frame(store_, events_, r);
   auto [it, inserted] = by_key_.try_emplace({r.name, frame}, types_.size());
   if (inserted) {
     RegionTypeStats t;

@@ -104,12 +104,13 @@ std::vector<const TaskSummary*> tasks_in_bucket(const Summary& s, std::string_vi
   return out;
 }
 
-std::vector<const RegionSummary*> regions_in_bucket(const Summary& s, std::string_view type, int b) {
+std::vector<const RegionSummary*> regions_in_bucket(const Summary& s, std::string_view type, int b,
+                                                    const RegionsAtPc* at) {
   std::vector<const RegionSummary*> out;
   for (const GoroutineSummary& g : s.goroutines) {
     for (uint32_t k : g.regions) {
       const RegionSummary& r = s.regions[k];
-      if (r.name == type && duration_bucket(region_interval(s, r).duration()) == b) out.push_back(&r);
+      if (r.name == type && duration_bucket(region_interval(s, r).duration()) == b && (!at || (*at)(r))) out.push_back(&r);
     }
   }
   return out;
