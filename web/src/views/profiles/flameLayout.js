@@ -34,12 +34,14 @@ export function topFunctions(flame) {
       count.set(name, (count.get(name) ?? 0) + flame.count[i]);
     }
   }
+  // In `gotrace pprof --top`'s order (go tool pprof's): flat, then cum, the most first, then
+  // by name; a table sorted by one column keeps this order among equals.
   return [...cum.keys()].map((name) => ({
     name: flame.names[name],
     flat: flat.get(name) ?? 0,
     cum: cum.get(name),
     count: count.get(name) ?? 0,
-  }));
+  })).sort((a, b) => b.flat - a.flat || b.cum - a.cum || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 /** The deepest node's depth. */
