@@ -69,6 +69,29 @@ test('region types of one name begun at different places each list their own reg
   await context.close();
 });
 
+test('the profile of the goroutines with no start function is theirs, not every goroutine\'s', async () => {
+  const file = corpusTrace('go/go119-workload.trace');
+  assert.ok(json('goroutines', file).groups.some((g) => g.name === ''));
+  const { page, problems, context } = await openPage(env.browser, env.site.url);
+  await openFile(page, file);
+  await show(page, '#/profiles/sched', '[data-testid=profiles-view][data-loading="0"] [data-testid=flame-total]');
+  const totalNs = () => page.getAttribute('[data-testid=flame-total]', 'data-ns').then(Number);
+  const whole = await totalNs();
+  await page.focus('[data-testid=filter-group]');
+  await page.waitForSelector('[data-testid=filter-group] option:nth-child(3)', { state: 'attached' });
+  await page.selectOption('[data-testid=filter-group]', { label: '(no start function)' });
+  await page.waitForFunction(() => /[?&]group=(&|$)/.test(location.hash));
+  await page.waitForSelector('[data-testid=profiles-view][data-loading="0"] [data-testid=flame-total]');
+  await page.waitForFunction((w) => Number(document.querySelector('[data-testid=flame-total]')?.dataset.ns) < w, whole);
+  assert.equal(await page.$eval('[data-testid=filter-group]', (s) => s.selectedOptions[0].textContent), '(no start function)');
+  // Back to every goroutine: no group in the address, the whole total.
+  await page.selectOption('[data-testid=filter-group]', { label: 'all goroutines' });
+  await page.waitForFunction(() => !/[?&]group=/.test(location.hash));
+  await page.waitForFunction((w) => Number(document.querySelector('[data-testid=flame-total]')?.dataset.ns) === w, whole);
+  assert.deepEqual(problems.errors, []);
+  await context.close();
+});
+
 test('the MMU chart labels its windows as durations and has axis titles', async () => {
   const { page, problems, context } = await openPage(env.browser, env.site.url);
   // The sample's length (1.002 s) follows the window of 1 s: their labels differ.

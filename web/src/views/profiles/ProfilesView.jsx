@@ -24,6 +24,10 @@ export function filterOf(query) {
   return f;
 }
 
+// The select option of no filter: a value no group or region type can have.
+const ANY = '\u0000any';
+const orNull = (value) => (value === ANY ? null : value);
+
 export function profileHref(type, query) {
   const q = query.toString();
   return `#/profiles/${type}${q ? `?${q}` : ''}`;
@@ -101,9 +105,11 @@ export function ProfilesView({ trace, type = 'sync', query = new URLSearchParams
   useEffect(() => () => download && URL.revokeObjectURL(download.url), [download]);
   useEffect(() => setDownload(null), [type, key]);
   const top = useMemo(() => (state.data ? topFunctions(state.data.flame) : []), [state.data]);
+  // value null: no such filter ('' is a name: the group of goroutines with no start
+  // function, regions with no name).
   const set = (name, value) => {
     const q = new URLSearchParams(query);
-    if (value === '' || value == null) q.delete(name);
+    if (value == null) q.delete(name);
     else q.set(name, value);
     location.hash = profileHref(type, q);
   };
@@ -150,18 +156,18 @@ export function ProfilesView({ trace, type = 'sync', query = new URLSearchParams
       {note}
       <div class="gt-filters">
         <label>Goroutine group{' '}
-          <select data-testid="filter-group" onFocus={loadChoices} onMouseDown={loadChoices} value={filter.group ?? ''} onChange={(e) => set('group', e.currentTarget.value)}>
-            <option value="">all goroutines</option>
+          <select data-testid="filter-group" onFocus={loadChoices} onMouseDown={loadChoices} value={filter.group ?? ANY} onChange={(e) => set('group', orNull(e.currentTarget.value))}>
+            <option value={ANY}>all goroutines</option>
             {groups.map((g) => <option key={g} value={g}>{g || '(no start function)'}</option>)}
           </select>
         </label>
         <label>Region type{' '}
-          <select data-testid="filter-region" onFocus={loadChoices} onMouseDown={loadChoices} value={filter.region ?? ''} onChange={(e) => set('region', e.currentTarget.value)}>
-            <option value="">anywhere</option>
-            {regionTypes.map((r) => <option key={r} value={r}>{r}</option>)}
+          <select data-testid="filter-region" onFocus={loadChoices} onMouseDown={loadChoices} value={filter.region ?? ANY} onChange={(e) => set('region', orNull(e.currentTarget.value))}>
+            <option value={ANY}>anywhere</option>
+            {regionTypes.map((r) => <option key={r} value={r}>{r || '(unnamed)'}</option>)}
           </select>
         </label>
-        {filter.goroutines && <span>goroutine G{filter.goroutines[0]} <button type="button" onClick={() => set('goroutine', '')}>×</button></span>}
+        {filter.goroutines && <span>goroutine G{filter.goroutines[0]} <button type="button" onClick={() => set('goroutine', null)}>×</button></span>}
         {range ? (
           <span>
             time {formatDuration(range[0] - trace.origin)} – {formatDuration(range[1] - trace.origin)}{' '}
