@@ -92,6 +92,30 @@ test('the profile of the goroutines with no start function is theirs, not every 
   await context.close();
 });
 
+test('a task type with no complete task has no durations ("–", as the CLI\'s "-"), not zeros', async () => {
+  const file = corpusTrace('go/go123-annotations-stress.trace');
+  const native = json('tasks', file);
+  const { page, problems, context } = await openPage(env.browser, env.site.url);
+  await openFile(page, file);
+  await show(page, '#/tasks', '[data-testid=task-types]');
+  const cells = await page.$$eval('[data-testid=task-types] tbody tr', (trs) => trs.map((tr) => ({
+    name: tr.querySelector('[data-testid=type-name]').firstChild.textContent,
+    ...Object.fromEntries([...tr.querySelectorAll('td[data-key]')].map((td) => [td.dataset.key, td.textContent])),
+    values: Object.fromEntries([...tr.querySelectorAll('td[data-value]')].map((td) => [td.dataset.key, Number(td.dataset.value)])),
+  })));
+  for (const t of native.types) {
+    const row = cells.find((c) => c.name === (t.name || '(unnamed)'));
+    assert.ok(row, t.name);
+    for (const k of ['total', 'min', 'p50', 'p99', 'max']) {
+      if (t.complete === 0) assert.equal(row[k], '–', `${t.name} ${k}`);
+      else assert.equal(row.values[k], t.durations.quantiles[k], `${t.name} ${k}`);
+    }
+  }
+  assert.ok(native.types.some((t) => t.complete === 0) && native.types.some((t) => t.complete > 0));
+  assert.deepEqual(problems.errors, []);
+  await context.close();
+});
+
 test('the MMU chart labels its windows as durations and has axis titles', async () => {
   const { page, problems, context } = await openPage(env.browser, env.site.url);
   // The sample's length (1.002 s) follows the window of 1 s: their labels differ.

@@ -14,16 +14,18 @@ import { Histogram } from './Histogram.jsx';
 // or part open: not of a whole trace opened in parts).
 export function DurationTable({ kind, types, label, instancesOf, instanceColumns, extraColumns = [], testid, highlight, criticalPaths = true }) {
   const [pick, setPick] = useState(null);
-  const q = (key) => (t) => t.durations.quantiles[key] ?? 0;
+  // A type with no complete instance has no durations: "–" (as the CLI's "-"), sorted last.
+  const q = (key) => (t) => (t.durations.quantiles.count ? t.durations.quantiles[key] ?? 0 : -1);
+  const duration = (v) => (v < 0 ? '–' : formatDuration(v));
   const columns = [
     { key: 'name', label, value: (t) => t.name, render: (t) => <span data-testid="type-name" class={t.name === highlight ? 'gt-hl' : ''} ref={t.name === highlight ? scrollTo : undefined}>{t.name || '(unnamed)'}{t.func ? <small> {t.func}:{t.line}</small> : ''}</span> },
     { key: 'count', label: 'Count', numeric: true, value: (t) => t.count, render: (t) => <span data-testid="type-count">{formatCount(t.count)}</span> },
     ...(kind === 'task' ? [{ key: 'complete', label: 'Complete', numeric: true, value: (t) => t.complete, format: formatCount }] : []),
-    { key: 'total', label: 'Total', numeric: true, value: q('total'), format: formatDuration },
-    { key: 'min', label: 'Min', numeric: true, value: q('min'), format: formatDuration },
-    { key: 'p50', label: 'Median', numeric: true, value: q('p50'), format: formatDuration },
-    { key: 'p99', label: 'p99', numeric: true, value: q('p99'), format: formatDuration },
-    { key: 'max', label: 'Max', numeric: true, value: q('max'), format: formatDuration },
+    { key: 'total', label: 'Total', numeric: true, value: q('total'), format: duration },
+    { key: 'min', label: 'Min', numeric: true, value: q('min'), format: duration },
+    { key: 'p50', label: 'Median', numeric: true, value: q('p50'), format: duration },
+    { key: 'p99', label: 'p99', numeric: true, value: q('p99'), format: duration },
+    { key: 'max', label: 'Max', numeric: true, value: q('max'), format: duration },
     {
       key: 'hist', label: 'Durations (click a bar)', sortable: false, value: () => 0,
       render: (t) => (
