@@ -298,6 +298,16 @@ test('search (/) finds a goroutine by id and a region by name and jumps to them'
   await page.keyboard.type('goroutine 22');
   assert.equal(await page.inputValue('[data-testid=search]'), 'goroutine 22');
   await page.waitForSelector('[data-testid=search-results] a[data-kind=goroutine]');
+  await page.keyboard.press('Escape');
+
+  // Enter pressed as soon as the text is typed, before its results came: it goes to the
+  // first result once they do.
+  await show('#/overview', 'body');
+  await page.keyboard.press('/');
+  await page.keyboard.type('G31');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => location.hash === '#/goroutine/31', null, { timeout: 10_000 });
+  await page.waitForSelector('[data-testid=goroutine-view]');
 });
 
 test('no page errors and no CSP violations', () => {

@@ -14,6 +14,9 @@ export function SearchBox({ trace, info }) {
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
   const closing = useRef(0);
+  // Enter pressed before the results of the text typed came: the text, to go to the
+  // first result once they come.
+  const enterFor = useRef(null);
 
   useEffect(() => {
     const key = (e) => {
@@ -43,17 +46,24 @@ export function SearchBox({ trace, info }) {
   }, [trace, text, scope]);
   const results = found.text === text.trim() ? found.results : [];
   const go = (r) => {
+    enterFor.current = null;
     if (!r) return;
     setOpen(false);
     input.current?.blur();
     location.hash = r.href;
   };
+  useEffect(() => {
+    if (enterFor.current !== null && enterFor.current === found.text) go(found.results[0]);
+  }, [found]);
   const onKey = (e) => {
     if (e.key === 'ArrowDown') { e.preventDefault(); setActive((a) => Math.min(results.length - 1, a + 1)); }
     else if (e.key === 'ArrowUp') { e.preventDefault(); setActive((a) => Math.max(0, a - 1)); }
-    else if (e.key === 'Enter') go(results[active]);
+    else if (e.key === 'Enter') {
+      if (found.text === text.trim()) go(results[active]);
+      else enterFor.current = text.trim();
+    }
     // Esc empties the box (as the browser does a search field's, without telling us).
-    else if (e.key === 'Escape') { e.preventDefault(); setText(''); setOpen(false); input.current?.blur(); }
+    else if (e.key === 'Escape') { e.preventDefault(); enterFor.current = null; setText(''); setOpen(false); input.current?.blur(); }
   };
   return (
     <div class="gt-search">
@@ -66,7 +76,7 @@ export function SearchBox({ trace, info }) {
         value={text}
         onFocus={() => { clearTimeout(closing.current); setOpen(true); }}
         onBlur={() => { closing.current = setTimeout(() => setOpen(false), 150); }}
-        onInput={(e) => { setText(e.currentTarget.value); setActive(0); setOpen(true); }}
+        onInput={(e) => { enterFor.current = null; setText(e.currentTarget.value); setActive(0); setOpen(true); }}
         onKeyDown={onKey}
       />
       {open && text.trim() && (
