@@ -131,6 +131,20 @@ test('the MMU chart labels its windows as durations and has axis titles', async 
     const texts = cells.map(([text]) => text);
     assert.equal(new Set(texts).size, texts.length, `no two windows read alike: ${texts.join(', ')}`);
   }
+  // Worst windows that begin apart read apart (1 µs windows 16 µs apart, 13 ms in), and
+  // their utilization to the MMU's precision.
+  await openFile(page, corpusTrace('go/fmt_1_21_pprof_good.trace'));
+  await show(page, '#/mmu', '[data-testid=mmu-windows] tbody tr');
+  const rows = await page.$$eval('[data-testid=mmu-windows] tbody tr', (trs) => trs.map((tr) => ({
+    mmu: tr.children[1].textContent,
+    worst: [...tr.querySelectorAll('[data-testid=worst-window]')].map((a) => [a.textContent, a.getAttribute('href')]),
+  })));
+  assert.ok(rows.some((r) => r.worst.length > 1));
+  for (const { mmu, worst } of rows) {
+    const hrefs = new Set(worst.map(([, h]) => h));
+    assert.equal(new Set(worst.map(([t]) => t.split(':')[0])).size, hrefs.size, `worst windows read apart: ${worst.map(([t]) => t).join(', ')}`);
+    if (worst.length) assert.equal(worst[0][0].split(': ')[1], mmu, 'the worst window is the MMU');
+  }
   // A window picked (kept in the address) is read out with the pointer away, per proc too.
   await show(page, '#/mmu?window=1000000&perProc=1', '[data-testid=mmu-windows] tr.sel');
   await page.waitForFunction(() => /^window 1 ms: MMU \d/.test(document.querySelector('[data-testid=mmu-readout]').textContent));
