@@ -116,6 +116,21 @@ test('a task type with no complete task has no durations ("–", as the CLI\'s "
   await context.close();
 });
 
+test('a goroutine\'s regions are named as the regions page names them, the unnamed one too', async () => {
+  const file = corpusTrace('go/go123-annotations-stress.trace');
+  const g = json('goroutines', file).goroutines.find((x) => x.id === 55);
+  assert.ok(g.regions.some((r) => r.name === ''));
+  const { page, problems, context } = await openPage(env.browser, env.site.url);
+  await openFile(page, file);
+  await show(page, '#/goroutine/55', '[data-testid=goroutine-view]');
+  const h3 = page.locator('h3', { hasText: /^Regions \(/ });
+  await h3.waitFor();
+  const cells = await h3.evaluate((h) => [...h.nextElementSibling.querySelectorAll('tbody tr td:first-child')].map((td) => [td.textContent, Boolean(td.querySelector('a'))]));
+  assert.deepEqual(cells, g.regions.slice(0, 500).map((r) => [r.name || '(unnamed)', true]));
+  assert.deepEqual(problems.errors, []);
+  await context.close();
+});
+
 test('the MMU chart labels its windows as durations and has axis titles', async () => {
   const { page, problems, context } = await openPage(env.browser, env.site.url);
   // The sample's length (1.002 s) follows the window of 1 s: their labels differ.

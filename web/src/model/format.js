@@ -31,6 +31,9 @@ export function regionDuration(r, time) {
   return `${formatDuration((r.end || time.end) - (r.start || time.start))}${r.end ? '' : ' (not ended)'}`;
 }
 
+/** A task or region type's name as the views show it: the empty name is "(unnamed)". */
+export const typeName = (name) => name || '(unnamed)';
+
 /** "1 task", "2 tasks": a count and its noun (plural with an s). */
 export function countOf(n, noun) {
   return `${formatCount(n)} ${n === 1 ? noun : `${noun}s`}`;

@@ -1,6 +1,6 @@
 import { Fragment } from 'preact';
 import { useRef, useState } from 'preact/hooks';
-import { formatCount, formatDuration, formatPercent } from '../../model/format.js';
+import { formatCount, formatDuration, formatPercent, typeName } from '../../model/format.js';
 import { cached } from '../../model/queries.js';
 import { Pending, useAsync } from '../common/query.jsx';
 import { SortableTable } from '../common/SortableTable.jsx';
@@ -53,7 +53,7 @@ function Types({ rows, testid }) {
     render: (r) => <span>{formatDuration(q('before', k)(r))} → {formatDuration(q('after', k)(r))} <Delta d={r.delta[k]} before={q('before', k)(r)} /></span>,
   });
   const columns = [
-    { key: 'name', label: 'Type', value: (r) => r.name, render: (r) => r.name || '(unnamed)' },
+    { key: 'name', label: 'Type', value: (r) => r.name, render: (r) => typeName(r.name) },
     { key: 'count', label: 'Count', numeric: true, value: (r) => r.delta.count,
       render: (r) => <span>{formatCount(r.before.quantiles.count)} → {formatCount(r.after.quantiles.count)}</span> },
     pair('p50', 'p50'), pair('p90', 'p90'), pair('p99', 'p99'), pair('max', 'Max'),

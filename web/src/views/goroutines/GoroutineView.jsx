@@ -1,7 +1,7 @@
 import { useMemo } from 'preact/hooks';
 import { BreakdownBar } from '../common/BreakdownBar.jsx';
 import { segments, rangeNames } from '../common/breakdown.js';
-import { formatCount, formatDuration, formatPercent, regionDuration, timelineHref } from '../../model/format.js';
+import { formatCount, formatDuration, formatPercent, regionDuration, timelineHref, typeName } from '../../model/format.js';
 import { criticalPathHref, goroutineHref, groupHref } from '../common/links.js';
 import { cached, part, scopedPart, statsOf } from '../../model/queries.js';
 import { OutsidePart } from '../common/scope.jsx';
@@ -158,7 +158,7 @@ export function GoroutineView({ trace, id, info, openPart }) {
             <tbody>
               {g.regions.slice(0, 500).map((r, i) => (
                 <tr key={i}>
-                  <td><a href={timelineHref(r.start || t0, r.end || t1, { g: g.id })}>{r.name}</a></td>
+                  <td><a href={timelineHref(r.start || t0, r.end || t1, { g: g.id })}>{typeName(r.name)}</a></td>
                   <td>{r.task ? <a href={`#/task/${r.task}`}>task {r.task}</a> : ''}</td>
                   <td class="num">{r.start ? formatDuration(r.start - origin) : 'before the trace'}</td>
                   <td class="num">{regionDuration(r, stats.time)}</td>

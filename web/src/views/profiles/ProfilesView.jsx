@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { SortableTable } from '../common/SortableTable.jsx';
-import { formatCount, formatDuration, formatPercent, timelineHref } from '../../model/format.js';
+import { formatCount, formatDuration, formatPercent, timelineHref, typeName } from '../../model/format.js';
 import { cached, groupsOf, regionTypesOf, scopedPart } from '../../model/queries.js';
 import { Pending, useAsync } from '../common/query.jsx';
 import { ScopeNote, scopeOf } from '../common/scope.jsx';
@@ -164,7 +164,7 @@ export function ProfilesView({ trace, type = 'sync', query = new URLSearchParams
         <label>Region type{' '}
           <select data-testid="filter-region" onFocus={loadChoices} onMouseDown={loadChoices} value={filter.region ?? ANY} onChange={(e) => set('region', orNull(e.currentTarget.value))}>
             <option value={ANY}>anywhere</option>
-            {regionTypes.map((r) => <option key={r} value={r}>{r || '(unnamed)'}</option>)}
+            {regionTypes.map((r) => <option key={r} value={r}>{typeName(r)}</option>)}
           </select>
         </label>
         {filter.goroutines && <span>goroutine G{filter.goroutines[0]} <button type="button" onClick={() => set('goroutine', null)}>×</button></span>}

@@ -1,7 +1,7 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { SortableTable } from '../common/SortableTable.jsx';
-import { countOf, formatCount, formatDuration } from '../../model/format.js';
+import { countOf, formatCount, formatDuration, typeName } from '../../model/format.js';
 import { useAsync } from '../common/query.jsx';
 import { bucketUpper } from './buckets.js';
 import { criticalPathHref } from '../common/links.js';
@@ -18,7 +18,7 @@ export function DurationTable({ kind, types, label, instancesOf, instanceColumns
   const q = (key) => (t) => (t.durations.quantiles.count ? t.durations.quantiles[key] ?? 0 : -1);
   const duration = (v) => (v < 0 ? '–' : formatDuration(v));
   const columns = [
-    { key: 'name', label, value: (t) => t.name, render: (t) => <span data-testid="type-name" class={t.name === highlight ? 'gt-hl' : ''} ref={t.name === highlight ? scrollTo : undefined}>{t.name || '(unnamed)'}{t.func ? <small> {t.func}:{t.line}</small> : ''}</span> },
+    { key: 'name', label, value: (t) => t.name, render: (t) => <span data-testid="type-name" class={t.name === highlight ? 'gt-hl' : ''} ref={t.name === highlight ? scrollTo : undefined}>{typeName(t.name)}{t.func ? <small> {t.func}:{t.line}</small> : ''}</span> },
     { key: 'count', label: 'Count', numeric: true, value: (t) => t.count, render: (t) => <span data-testid="type-count">{formatCount(t.count)}</span> },
     ...(kind === 'task' ? [{ key: 'complete', label: 'Complete', numeric: true, value: (t) => t.complete, format: formatCount }] : []),
     { key: 'total', label: 'Total', numeric: true, value: q('total'), format: duration },
@@ -47,7 +47,7 @@ export function DurationTable({ kind, types, label, instancesOf, instanceColumns
       {pick && (
         <div class="gt-instances" data-testid={ready ? 'instances' : 'instances-loading'}>
           <h3>
-            {pick.type.name || '(unnamed)'}: {countOf(instances.length, kind === 'task' ? 'task' : 'region')} of {formatDuration(pick.min)} to {formatDuration(bucketUpper(pick.min))}
+            {typeName(pick.type.name)}: {countOf(instances.length, kind === 'task' ? 'task' : 'region')} of {formatDuration(pick.min)} to {formatDuration(bucketUpper(pick.min))}
             {criticalPaths && <>{' '}<a data-testid="bucket-critical-paths" href={criticalPathHref({ [kind === 'task' ? 'taskType' : 'regionType']: pick.type.name, min: pick.min, max: bucketUpper(pick.min) })}>their critical paths</a></>}
             {' '}<button type="button" onClick={() => setPick(null)}>close</button>
           </h3>

@@ -1,5 +1,5 @@
 import { Fragment } from 'preact';
-import { formatDuration, regionDuration, timelineHref } from '../../model/format.js';
+import { formatDuration, regionDuration, timelineHref, typeName } from '../../model/format.js';
 import { goroutineHref, taskHref, criticalPathHref } from '../common/links.js';
 import { part, scopedPart, statsOf } from '../../model/queries.js';
 import { OutsidePart } from '../common/scope.jsx';
@@ -25,9 +25,9 @@ function TaskTimeline({ task, t0, t1 }) {
           <a
             class="span task"
             href={timelineHref(task.start ?? t0, task.end ?? t1, { task: task.id })}
-            title={`${task.name}: ${formatDuration((task.end ?? t1) - (task.start ?? t0))}`}
+            title={`${typeName(task.name)}: ${formatDuration((task.end ?? t1) - (task.start ?? t0))}`}
             style={{ left: pos(task.start ?? t0), width: width(task.start ?? t0, task.end ?? t1) }}
-          >{task.name}</a>
+          >{typeName(task.name)}</a>
         </div>
       </div>
       {rows.map(({ g, regions, lanes, logs }) => (
@@ -39,9 +39,9 @@ function TaskTimeline({ task, t0, t1 }) {
                 key={i}
                 class="span region"
                 href={timelineHref(r.start ?? t0, r.end ?? t1, { g: g })}
-                title={`${r.name}: ${formatDuration((r.end ?? t1) - (r.start ?? t0))}`}
+                title={`${typeName(r.name)}: ${formatDuration((r.end ?? t1) - (r.start ?? t0))}`}
                 style={{ left: pos(r.start ?? t0), width: width(r.start ?? t0, r.end ?? t1), top: `${3 + 22 * lanes[i]}px` }}
-              >{r.name}</a>
+              >{typeName(r.name)}</a>
             ))}
             {logs.map((l, i) => (
               <span key={`l${i}`} class="tick" title={`${l.category ? `${l.category}: ` : ''}${l.message}`} style={{ left: pos(l.time) }} />
@@ -88,12 +88,12 @@ export function TaskView({ trace, id, info, openPart }) {
   return (
     <section class="gt-view" data-testid="task-view">
       <header class="gt-view-head">
-        <h2><a href="#/tasks">Tasks</a> › <span data-testid="task-title">{task.name} {task.id}</span></h2>
+        <h2><a href="#/tasks">Tasks</a> › <span data-testid="task-title">{typeName(task.name)} {task.id}</span></h2>
         <a href={timelineHref(t0, t1, { task: task.id })} data-testid="task-timeline-link">Open in timeline</a>
         {task.complete && !away && <Fragment>{' · '}<a href={criticalPathHref({ task: task.id })} data-testid="task-critical-path-link">Critical path</a></Fragment>}
       </header>
       <dl class="gt-facts">
-        <dt>Type</dt><dd>{task.name}</dd>
+        <dt>Type</dt><dd>{typeName(task.name)}</dd>
         <dt>Start</dt><dd>{task.start == null ? 'before the trace' : rel(task.start)}</dd>
         <dt>End</dt><dd>{task.end == null ? 'after the trace' : rel(task.end)}</dd>
         <dt>Duration</dt><dd>{task.duration == null ? `> ${formatDuration(t1 - t0)}` : formatDuration(task.duration)}</dd>
@@ -117,7 +117,7 @@ export function TaskView({ trace, id, info, openPart }) {
         <tbody>
           {task.regions.map((r, i) => (
             <tr key={i}>
-              <td><a href={timelineHref(r.start ?? t0, r.end ?? t1, { g: r.goroutine })}>{r.name}</a></td>
+              <td><a href={timelineHref(r.start ?? t0, r.end ?? t1, { g: r.goroutine })}>{typeName(r.name)}</a></td>
               <td><a href={goroutineHref(r.goroutine)}>G{r.goroutine}</a></td>
               <td class="num">{r.start == null ? 'before the trace' : rel(r.start)}</td>
               <td class="num">{regionDuration(r, stats.time)}</td>
