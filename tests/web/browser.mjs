@@ -43,10 +43,11 @@ export async function launch(extraArgs = []) {
 export async function newPage(browser, { width = 1400, height = 900 } = {}) {
   const context = await browser.newContext({ viewport: { width, height } });
   const page = await context.newPage();
-  const problems = { errors: [], dialogs: [], csp: [], warnings: [] };
+  const problems = { errors: [], dialogs: [], csp: [] };
+  const warnings = [];  // the console's, for the tests that look
   page.on('pageerror', (e) => problems.errors.push(String(e)));
   page.on('console', (m) => {
-    if (m.type() === 'warning') problems.warnings.push(m.text());
+    if (m.type() === 'warning') warnings.push(m.text());
     if (m.type() === 'error') {
       const t = m.text();
       if (/Content Security Policy/i.test(t)) problems.csp.push(t);
@@ -57,5 +58,5 @@ export async function newPage(browser, { width = 1400, height = 900 } = {}) {
     problems.dialogs.push(d.message());
     await d.dismiss();
   });
-  return { context, page, problems };
+  return { context, page, problems, warnings };
 }

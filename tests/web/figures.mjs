@@ -6,6 +6,9 @@ import { execFile as execFileCallback } from 'node:child_process';
 import { promisify } from 'node:util';
 import { cli } from './fixtures.mjs';
 
+// "1 group", "1,234 goroutines": as the views count.
+const counted = (n, noun) => `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
+
 const execFile = promisify(execFileCallback);
 
 const count = (s) => Number(String(s).replace(/[^0-9]/g, ''));
@@ -75,7 +78,7 @@ const CHECKS = {
     const head = await page.textContent('[data-testid=goroutines-view] .gt-view-head span');
     const rows = await rowsOf(page, 'groups-table', 'td[data-key=name]', 'td[data-key=count]');
     return [
-      ['goroutines and groups', head, `${g.goroutines.length.toLocaleString('en-US')} goroutines in ${g.groups.length} groups by start function`],
+      ['goroutines and groups', head, `${counted(g.goroutines.length, 'goroutine')} in ${counted(g.groups.length, 'group')} by start function`],
       ['groups', sorted(rows.map(([n, c]) => [n, count(c)])), sorted(g.groups.map((x) => [x.name || '(no start function)', x.count]))],
     ];
   },

@@ -129,4 +129,14 @@ test('search finds goroutines by id and function, tasks, regions and log message
   const log = t.tasks.find((x) => x.logs.length).logs[0];
   assert.ok(search(log.message, data).some((x) => x.kind === 'log'));
   assert.deepEqual(search('   ', data), []);
+  // Counts are said in words ("1 task"); a region name begun at several places counts
+  // all its regions (go123-futile-wakeup: "special", 2 regions at each of 4 places).
+  const one = { name: 'solo', count: 1 };
+  const few = {
+    goroutines: { groups: [one], byId: new Map() },
+    tasks: { types: [one], tasks: [], byId: new Map() },
+    regions: JSON.parse(execFileSync(cli, ['regions', '--json', path.join(root, 'tests/corpus/go/go123-futile-wakeup.trace')]).toString()),
+  };
+  assert.deepEqual(search('solo', few).map((x) => x.detail), ['1 goroutine', '1 task']);
+  assert.deepEqual(search('special', few).map((x) => [x.label, x.detail]), [['special', '8 regions, begun at 4 places']]);
 });

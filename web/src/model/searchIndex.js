@@ -1,6 +1,8 @@
 // What the search box finds: goroutines by id or start function, tasks by id or type,
 // region types, and log categories / messages. Pure: it takes the analyses' answers.
 
+import { countOf } from './format.js';
+
 const groupHref = (name) => `#/goroutines/group/${encodeURIComponent(name)}`;
 const href = (path, query) => `#${path}?${new URLSearchParams(query)}`;
 
@@ -23,21 +25,29 @@ export function search(text, { goroutines, tasks, regions }, limit = 30) {
   }
   for (const g of goroutines.groups) {
     if (g.name.toLowerCase().includes(lower)) {
-      out.push({ kind: 'goroutines', label: g.name, detail: `${g.count} goroutines`, href: groupHref(g.name) });
+      out.push({ kind: 'goroutines', label: g.name, detail: countOf(g.count, 'goroutine'), href: groupHref(g.name) });
     }
   }
   for (const t of tasks.types) {
     if (t.name.toLowerCase().includes(lower)) {
-      out.push({ kind: 'task type', label: t.name, detail: `${t.count} tasks`, href: href('/tasks', { name: t.name }) });
+      out.push({ kind: 'task type', label: t.name, detail: countOf(t.count, 'task'), href: href('/tasks', { name: t.name }) });
     }
   }
-  const seenRegion = new Set();
+  // A region name, once: its types (one per place that begins such regions) summed.
+  const regionNames = new Map();
   for (const r of regions.types) {
-    if (seenRegion.has(r.name)) continue;
-    if (r.name.toLowerCase().includes(lower)) {
-      seenRegion.add(r.name);
-      out.push({ kind: 'region', label: r.name, detail: `${r.count} regions, ${r.func}`, href: href('/regions', { name: r.name }) });
+    if (!r.name.toLowerCase().includes(lower)) continue;
+    const seen = regionNames.get(r.name);
+    if (seen) {
+      seen.count += r.count;
+      seen.places++;
+    } else {
+      regionNames.set(r.name, { count: r.count, places: 1, func: r.func });
     }
+  }
+  for (const [name, { count, places, func }] of regionNames) {
+    const where = places > 1 ? `begun at ${places} places` : func;
+    out.push({ kind: 'region', label: name, detail: `${countOf(count, 'region')}${where ? `, ${where}` : ''}`, href: href('/regions', { name }) });
   }
   let logs = 0;
   for (const t of tasks.tasks) {

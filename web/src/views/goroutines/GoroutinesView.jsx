@@ -2,7 +2,7 @@ import { useMemo } from 'preact/hooks';
 import { BreakdownBar, BreakdownLegend } from '../common/BreakdownBar.jsx';
 import { blockReasons } from '../common/breakdown.js';
 import { CopyCSVButton, SortableTable } from '../common/SortableTable.jsx';
-import { formatCount, formatDuration } from '../../model/format.js';
+import { countOf, formatCount, formatDuration } from '../../model/format.js';
 import { scopedPart } from '../../model/queries.js';
 import { ScopeNote, scopeOf, scopeQuery } from '../common/scope.jsx';
 import { Pending, useAsync } from '../common/query.jsx';
@@ -64,7 +64,7 @@ export function GoroutinesView({ trace, info, query, route }) {
     <section class="gt-view" data-testid="goroutines-view">
       <header class="gt-view-head">
         <h2>Goroutines</h2>
-        <span>{formatCount(data.count)} goroutines in {data.groups.length} groups by start function</span>
+        <span>{countOf(data.count, 'goroutine')} in {countOf(data.groups.length, 'group')} by start function</span>
         <CopyCSVButton columns={columns.filter((c) => c.key !== 'breakdown')} rows={data.groups} name="the groups" />
         <a href="#/profiles/sched">Profiles</a>
         <a href="#/timeline">Timeline</a>

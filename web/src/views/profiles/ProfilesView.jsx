@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { SortableTable } from '../common/SortableTable.jsx';
-import { formatCount, formatDuration, formatPercent, timelineHref, typeName } from '../../model/format.js';
+import { countOf, formatCount, formatDuration, formatPercent, timelineHref, typeName } from '../../model/format.js';
 import { cached, groupsOf, regionTypesOf, scopedPart } from '../../model/queries.js';
 import { Pending, useAsync } from '../common/query.jsx';
 import { ScopeNote, scopeOf } from '../common/scope.jsx';
@@ -67,7 +67,7 @@ function FlameGraph({ flame, highlight }) {
       />
       <div class="gt-flame-info" data-testid="flame-hover">
         {h >= 0
-          ? `${h === 0 ? 'all' : flame.names[flame.name[h]]}: ${formatDuration(flame.value[h])} (${formatPercent(flame.value[h], total)}), self ${formatDuration(flame.self[h])}, ${formatCount(flame.count[h])} events`
+          ? `${h === 0 ? 'all' : flame.names[flame.name[h]]}: ${formatDuration(flame.value[h])} (${formatPercent(flame.value[h], total)}), self ${formatDuration(flame.self[h])}, ${countOf(flame.count[h], 'event')}`
           : focus ? 'Click a frame to zoom in, click it again to zoom out.' : 'Click a frame to zoom in.'}
       </div>
     </div>
@@ -180,7 +180,7 @@ export function ProfilesView({ trace, type = 'sync', query = new URLSearchParams
         {download && <span data-testid="pprof-size">{formatCount(download.size)} bytes</span>}
       </div>
       <p class="gt-total">
-        Total <b data-testid="flame-total" data-ns={total}>{formatDuration(total)}</b> in {formatCount(flame.count[0])} events, {formatCount(flame.parent.length - 1)} frames
+        Total <b data-testid="flame-total" data-ns={total}>{formatDuration(total)}</b> in {countOf(flame.count[0], 'event')}, {countOf(flame.parent.length - 1, 'frame')}
       </p>
       {total === 0 ? <p>Nothing of this kind happened here.</p> : <FlameGraph flame={flame} highlight={highlight} />}
       <h3>Top functions</h3>
