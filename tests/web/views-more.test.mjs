@@ -131,6 +131,37 @@ test('a goroutine\'s regions are named as the regions page names them, the unnam
   await context.close();
 });
 
+test('a histogram bar picked is in the address: Back from a region\'s goroutine and a reload list its regions again', async () => {
+  const file = corpusTrace('go/go123-annotations-stress.trace');
+  const { page, problems, context } = await openPage(env.browser, env.site.url);
+  await openFile(page, file);
+  const listed = () => page.$$eval('[data-testid=instances] tbody tr', (trs) => trs.map((tr) => tr.textContent));
+  for (const [path, testid, link] of [['#/regions', 'region-types', '[data-testid=instances] tbody tr a[href^="#/goroutine/"]'], ['#/tasks', 'task-types', '[data-testid=instances] a[data-testid=task-link]']]) {
+    await show(page, path, `[data-testid=${testid}]`);
+    const bar = page.locator(`[data-testid=${testid}] tbody tr`, { hasText: /region2|type1|do/ }).first().locator('[data-testid=histogram] button').first();
+    const min = await bar.getAttribute('data-min');
+    await bar.click();
+    await page.waitForSelector('[data-testid=instances] tbody tr');
+    const hash = await page.evaluate(() => location.hash);
+    assert.match(hash, new RegExp(`[?&]bucket=${min}(&|$)`), hash);
+    const rows = await listed();
+    await page.click(link);
+    await page.waitForFunction((h) => location.hash !== h, hash);
+    await page.goBack();
+    await page.waitForSelector('[data-testid=instances] tbody tr');
+    assert.equal(await page.evaluate(() => location.hash), hash);
+    assert.deepEqual(await listed(), rows, `${path}: the same list after Back`);
+    await page.reload();
+    await page.waitForSelector('[data-testid=instances] tbody tr', { timeout: 60_000 });
+    assert.deepEqual(await listed(), rows, `${path}: the same list after a reload`);
+    // Closed: out of the address.
+    await page.click('[data-testid=instances] h3 button');
+    await page.waitForFunction(() => !/bucket=/.test(location.hash) && !document.querySelector('[data-testid=instances]'));
+  }
+  assert.deepEqual(problems.errors, []);
+  await context.close();
+});
+
 test('the MMU chart labels its windows as durations and has axis titles', async () => {
   const { page, problems, context } = await openPage(env.browser, env.site.url);
   // The sample's length (1.002 s) follows the window of 1 s: their labels differ.

@@ -1,5 +1,5 @@
 import { Fragment } from 'preact';
-import { useState } from 'preact/hooks';
+import { useMemo } from 'preact/hooks';
 import { SortableTable } from '../common/SortableTable.jsx';
 import { countOf, formatCount, formatDuration, typeName } from '../../model/format.js';
 import { useAsync } from '../common/query.jsx';
@@ -11,9 +11,15 @@ import { Histogram } from './Histogram.jsx';
 // bar lists the instances whose duration falls in that bucket; `instanceColumns` is the
 // columns of that list, or a function of the instances listed that gives them.
 // `criticalPaths`: whether the instances' critical paths can be asked for (of the trace
-// or part open: not of a whole trace opened in parts).
-export function DurationTable({ kind, types, label, instancesOf, instanceColumns, extraColumns = [], testid, highlight, criticalPaths = true }) {
-  const [pick, setPick] = useState(null);
+// or part open: not of a whole trace opened in parts). The bar picked is the address's
+// (`picked`: { name, pc, min }; `onPick(type, min)` changes it, min null for none): Back
+// and a reload bring its list back.
+export function DurationTable({ kind, types, label, instancesOf, instanceColumns, extraColumns = [], testid, highlight, picked, onPick, criticalPaths = true }) {
+  const pick = useMemo(() => {
+    if (picked?.min == null) return null;
+    const type = types.find((t) => t.name === picked.name && (picked.pc == null || t.pc === picked.pc));
+    return type ? { type, min: picked.min } : null;
+  }, [types, picked?.name, picked?.pc, picked?.min]);
   // A type with no complete instance has no durations: "–" (as the CLI's "-"), sorted last.
   const q = (key) => (t) => (t.durations.quantiles.count ? t.durations.quantiles[key] ?? 0 : -1);
   const duration = (v) => (v < 0 ? '–' : formatDuration(v));
@@ -32,7 +38,7 @@ export function DurationTable({ kind, types, label, instancesOf, instanceColumns
         <Histogram
           histogram={t.durations.histogram}
           selected={pick && pick.type === t ? pick.min : null}
-          onPick={(b) => setPick({ type: t, min: b.min, count: b.count })}
+          onPick={(b) => onPick(t, b.min)}
         />
       ),
     },
@@ -49,7 +55,7 @@ export function DurationTable({ kind, types, label, instancesOf, instanceColumns
           <h3>
             {typeName(pick.type.name)}: {countOf(instances.length, kind === 'task' ? 'task' : 'region')} of {formatDuration(pick.min)} to {formatDuration(bucketUpper(pick.min))}
             {criticalPaths && <>{' '}<a data-testid="bucket-critical-paths" href={criticalPathHref({ [kind === 'task' ? 'taskType' : 'regionType']: pick.type.name, min: pick.min, max: bucketUpper(pick.min) })}>their critical paths</a></>}
-            {' '}<button type="button" onClick={() => setPick(null)}>close</button>
+            {' '}<button type="button" onClick={() => onPick(pick.type, null)}>close</button>
           </h3>
           <SortableTable columns={typeof instanceColumns === 'function' ? instanceColumns(instances) : instanceColumns} rows={instances} initialSort="duration" limit={200} />
         </div>

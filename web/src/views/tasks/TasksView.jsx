@@ -1,4 +1,4 @@
-import { href } from '../../model/router.js';
+import { href, navigate } from '../../model/router.js';
 import { formatDuration, timelineHref } from '../../model/format.js';
 import { goroutineHref, taskHref } from '../common/links.js';
 import { scopedPart, statsOf } from '../../model/queries.js';
@@ -8,6 +8,18 @@ import { BreakdownBar } from '../common/BreakdownBar.jsx';
 import { blockReasons, unknownTime } from '../common/breakdown.js';
 import { DurationTable } from './DurationTable.jsx';
 
+
+// The histogram bar picked, in the address: ?name= (and ?pc= of a region type) &bucket=.
+// The address leaves an empty name out: a bucket without a name is the unnamed type's.
+function pickedOf(query) {
+  const number = (v) => (v == null || v === '' ? undefined : Number(v));
+  return { name: query.name ?? '', pc: number(query.pc), min: number(query.bucket) };
+}
+function pickTo(path, query, withPc) {
+  return (type, min) => navigate(path, {
+    ...scopeQuery(query), name: type.name, ...(withPc && min != null ? { pc: type.pc } : {}), ...(min != null ? { bucket: min } : {}),
+  });
+}
 
 function Tabs({ at, query }) {
   return (
@@ -52,6 +64,8 @@ export function TasksView({ trace, name, info, query, route }) {
           label="Task type"
           testid="task-types"
           types={tasks.types}
+          picked={pickedOf(query)}
+          onPick={pickTo('/tasks', query, false)}
           instancesOf={(type, min) => scopedPart(trace, scope, 'tasksInBucket', { name: type.name, min })}
           instanceColumns={columns}
           criticalPaths={scope !== 'whole'}
@@ -118,6 +132,8 @@ export function RegionsView({ trace, name, info, query, route }) {
           label="Region type"
           testid="region-types"
           types={regions.types}
+          picked={pickedOf(query)}
+          onPick={pickTo('/regions', query, true)}
           instancesOf={(type, min) => scopedPart(trace, scope, 'regionsInBucket', { name: type.name, min, pc: type.pc })}
           instanceColumns={columns}
           criticalPaths={scope !== 'whole'}
