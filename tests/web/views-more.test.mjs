@@ -162,6 +162,31 @@ test('a histogram bar picked is in the address: Back from a region\'s goroutine 
   await context.close();
 });
 
+test('the flame graph\'s Find marks the functions named, whatever the case typed', async () => {
+  const { page, problems, context } = await openPage(env.browser, env.site.url);
+  await openFile(page, SAMPLE);
+  await show(page, '#/profiles/sync', '[data-testid=profiles-view][data-loading="0"] [data-testid=flame-canvas]');
+  // Pixels of the Find colour (#ff7043) on the canvas.
+  const marked = () => page.evaluate(() => {
+    const c = document.querySelector('[data-testid=flame-canvas]');
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i] === 255 && d[i + 1] === 112 && d[i + 2] === 67) n++;
+    return n;
+  });
+  const find = async (text) => {
+    await page.fill('input[placeholder=function]', text);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    return marked();
+  };
+  const lower = await find('selectgo');
+  assert.ok(lower > 100, `${lower} pixels marked`);
+  assert.equal(await find('SELECTGO'), lower);
+  assert.equal(await find('no function is called this'), 0);
+  assert.deepEqual(problems.errors, []);
+  await context.close();
+});
+
 test('the MMU chart labels its windows as durations and has axis titles', async () => {
   const { page, problems, context } = await openPage(env.browser, env.site.url);
   // The sample's length (1.002 s) follows the window of 1 s: their labels differ.

@@ -25,6 +25,8 @@ export function drawFlame(canvas, flame, x, focus, highlight) {
   ctx.font = '11px system-ui, sans-serif';
   ctx.textBaseline = 'middle';
   const total = flame.value[focus] || 1;
+  // Find ignores case, as the search box does.
+  const find = highlight ? highlight.toLowerCase() : '';
   const x0 = x[focus];
   const d0 = flame.depth[focus];
   const scale = width / total;
@@ -50,7 +52,7 @@ export function drawFlame(canvas, flame, x, focus, highlight) {
     const y = row * ROW;
     if (y > height) continue;
     const name = i === 0 ? 'all' : flame.names[flame.name[i]];
-    ctx.fillStyle = depth < d0 ? '#e0e0e0' : highlight && name.includes(highlight) ? '#ff7043' : i === 0 ? '#bdbdbd' : color(name);
+    ctx.fillStyle = depth < d0 ? '#e0e0e0' : find && name.toLowerCase().includes(find) ? '#ff7043' : i === 0 ? '#bdbdbd' : color(name);
     ctx.fillRect(px, y, Math.max(0.5, pw - 0.5), ROW - 1);
     if (pw > 30) {
       ctx.save();
