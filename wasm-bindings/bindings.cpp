@@ -77,6 +77,13 @@ std::optional<uint64_t> region_pc(const val& pc) {
   return static_cast<uint64_t>(pc.as<double>());
 }
 
+// A histogram bucket's lower bound as JavaScript passes it (checked by index.js), or null
+// for every instance of the type.
+std::optional<double> bucket_min(const val& min) {
+  if (min.isNull() || min.isUndefined()) return std::nullopt;
+  return min.as<double>();
+}
+
 std::string what_of(const std::exception& e) {
   if (dynamic_cast<const std::bad_alloc*>(&e)) return "out of memory (the trace needs more memory than is available)";
   return e.what();
@@ -234,8 +241,8 @@ class WasmTrace {
   }
   val goroutine(double id) { return views([&](SummaryAnswers& v) { return v.goroutine_json(id); }); }
   val task_types() { return views([](SummaryAnswers& v) { return v.task_types_json(); }); }
-  val tasks_in_bucket(std::string name, double min) {
-    return views([&](SummaryAnswers& v) { return v.tasks_in_bucket_json(name, min); });
+  val tasks_in_bucket(std::string name, val min) {
+    return views([&](SummaryAnswers& v) { return v.tasks_in_bucket_json(name, bucket_min(min)); });
   }
   val task(double id) { return views([&](SummaryAnswers& v) { return v.task_json(id); }); }
   val region_types() { return views([](SummaryAnswers& v) { return v.region_types_json(); }); }
@@ -479,8 +486,8 @@ class WasmTraceIndex {
   double summary_bytes() const { return static_cast<double>(summary_.bytes()); }
   bool summary_archived() const { return summary_.archived(); }
   val task_types() { return whole([](SummaryAnswers& v) { return v.task_types_json(); }); }
-  val tasks_in_bucket(std::string name, double min) {
-    return whole([&](SummaryAnswers& v) { return v.tasks_in_bucket_json(name, min); });
+  val tasks_in_bucket(std::string name, val min) {
+    return whole([&](SummaryAnswers& v) { return v.tasks_in_bucket_json(name, bucket_min(min)); });
   }
   val task(double id) { return whole([&](SummaryAnswers& v) { return v.task_json(id); }); }
   val region_types() { return whole([](SummaryAnswers& v) { return v.region_types_json(); }); }

@@ -69,6 +69,11 @@ TEST_CASE("a streamed read's summary views answer as the whole read's", "[stream
       const double min = static_cast<double>(TimeHistogram::bucket_min(b));
       CHECK(part.tasks_in_bucket_json(name, min) == all.tasks_in_bucket_json(name, min));
     }
+    // Every task of a type, complete or not.
+    std::set<std::string_view> task_names;
+    for (const TaskSummary& t : s.tasks) task_names.insert(t.name);
+    for (std::string_view name : task_names)
+      CHECK(part.tasks_in_bucket_json(name, std::nullopt) == all.tasks_in_bucket_json(name, std::nullopt));
     // The search's logs: by category and by message, any case, and none.
     for (const char* text : {"", "a", "E", "no log says this"}) {
       const std::string matched = all.task_logs_matching_json(text, 40);

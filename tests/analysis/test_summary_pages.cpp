@@ -112,6 +112,10 @@ TEST_CASE("instances in a histogram bucket are the ones the histogram counts", "
           listed += in.size();
         }
         CHECK(listed == t.complete);
+        // With no bucket: every task of the type, complete or not.
+        const auto all = tasks_in_bucket(s, t.name, std::nullopt);
+        CHECK(all.size() == t.count);
+        for (auto* x : all) CHECK(x->name == t.name);
       }
       // Region types split a name by the frame that began it: a bucket of a name holds
       // those of all its types, a bucket of a type (name and pc) its own.

@@ -409,6 +409,7 @@ test('TraceIndex: the whole trace\'s goroutine, task, region, MMU and profile vi
           if (!b.count) continue;
           assert.deepEqual(index[inBucket](t.name, b.min), whole[inBucket](t.name, b.min), `${name}: ${t.name} from ${b.min}`);
           if (t.pc !== undefined) assert.deepEqual(index[inBucket](t.name, b.min, t.pc), whole[inBucket](t.name, b.min, t.pc), `${name}: ${t.name} at ${t.pc}`);
+          else assert.deepEqual(index[inBucket](t.name, null), whole[inBucket](t.name, null), `${name}: every task of ${t.name}`);
           buckets++;
         }
       }

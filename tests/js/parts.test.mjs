@@ -83,6 +83,8 @@ for (const name of traces) {
       }
     }
     assert.throws(() => trace.regionsInBucket('x', 0, -1), /pc is a whole number of at least 0/);
+    // With no bucket: every task of a type, complete or not.
+    for (const type of tasks.types) assert.deepEqual(trace.tasksInBucket(type.name, null), tasks.tasks.filter((t) => t.name === type.name), type.name);
     const logs = tasks.tasks.flatMap((t) => t.logs.map((l) => ({ task: t.id, ...l })));
     assert.deepEqual(trace.taskLogsMatching('', 1e9), logs);
     if (logs.length) {

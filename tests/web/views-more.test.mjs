@@ -112,6 +112,15 @@ test('a task type with no complete task has no durations ("–", as the CLI\'s "
     }
   }
   assert.ok(native.types.some((t) => t.complete === 0) && native.types.some((t) => t.complete > 0));
+  // Its tasks, which no bar holds, are listed from its count (every task of the type).
+  for (const t of native.types.filter((x) => x.complete === 0)) {
+    const row = page.locator('[data-testid=task-types] tbody tr', { has: page.locator('[data-testid=type-name]', { hasText: new RegExp(`^${(t.name || '(unnamed)').replace(/[()]/g, '\\$&')}$`) }) });
+    await row.locator('[data-testid=type-count]').click();
+    await page.waitForFunction(() => /[?&]bucket=all\b/.test(location.hash) && document.querySelector('[data-testid=instances]'));
+    assert.match(await page.textContent('[data-testid=instances] h3'), /complete or not/);
+    const ids = await page.$$eval('[data-testid=instances] a[data-testid=task-link]', (as) => as.map((a) => Number(a.textContent)).sort((a, b) => a - b));
+    assert.deepEqual(ids, native.tasks.filter((x) => x.name === t.name).map((x) => x.id).sort((a, b) => a - b), t.name);
+  }
   assert.deepEqual(problems.errors, []);
   await context.close();
 });

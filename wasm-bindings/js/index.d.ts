@@ -496,8 +496,9 @@ export declare class Trace {
   goroutine(id: number): { goroutine: GoroutineSummary; group: string } | null;
   /** The types of tasks(). */
   taskTypes(): { types: TaskType[] };
-  /** The complete tasks of a type in the histogram bucket starting at `min` ns. */
-  tasksInBucket(name: string, min: number): TaskInfo[];
+  /** The complete tasks of a type in the histogram bucket starting at `min` ns; with
+   *  `min` null, every task of the type, complete or not. */
+  tasksInBucket(name: string, min: number | null): TaskInfo[];
   /** One task of tasks(). */
   task(id: number): TaskInfo | null;
   /** The critical path of a task, a region or a goroutine (`gotrace critical-path --json`). */
@@ -736,7 +737,7 @@ export declare class TraceIndex {
   pprof(type: ProfileType): ReturnType<Trace['pprof']>;
   goroutineSummary(id: number): ReturnType<Trace['goroutine']>;
   taskTypes(): ReturnType<Trace['taskTypes']>;
-  tasksInBucket(name: string, min: number): ReturnType<Trace['tasksInBucket']>;
+  tasksInBucket(name: string, min: number | null): ReturnType<Trace['tasksInBucket']>;
   task(id: number): ReturnType<Trace['task']>;
   regionTypes(): ReturnType<Trace['regionTypes']>;
   regionsInBucket(name: string, min: number, pc?: number): ReturnType<Trace['regionsInBucket']>;

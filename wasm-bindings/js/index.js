@@ -114,7 +114,7 @@ const summaryViews = {
     JSON.parse(unwrap(h.goroutineGroupPage(String(name), String(sort), Boolean(desc), offset, limit ?? -1))),
   taskTypes: (h) => JSON.parse(unwrap(h.taskTypes())),
   tasksInBucket: (h, name, min) => {
-    checkTime('min', min);
+    if (min !== null) checkTime('min', min);
     return JSON.parse(unwrap(h.tasksInBucket(String(name), min)));
   },
   task: (h, id) => {

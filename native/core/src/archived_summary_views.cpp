@@ -166,12 +166,12 @@ std::string ArchivedSummaryViews::task_types_json(bool pretty) {
 
 void ArchivedSummaryViews::task_entry(JsonWriter& w, size_t k) { task_entry_json(w, events_, scratch_, task_at(k)); }
 
-std::string ArchivedSummaryViews::tasks_in_bucket_json(std::string_view type, double min) {
-  const int b = bucket_of_min(min);
+std::string ArchivedSummaryViews::tasks_in_bucket_json(std::string_view type, std::optional<double> min) {
+  const std::optional<int> b = min ? std::optional<int>(bucket_of_min(*min)) : std::nullopt;
   std::vector<size_t> in_bucket;
   for (size_t k = 0; k < archived_.tasks.size(); k++) {
     archived_.task(k, task_);
-    if (task_.name == type && task_.complete() && duration_bucket(task_.end - task_.start) == b) in_bucket.push_back(k);
+    if (task_in_bucket(task_, type, b)) in_bucket.push_back(k);
   }
   return json_of(false, [&](JsonWriter& w) {
     w.begin_array();

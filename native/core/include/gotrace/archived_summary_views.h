@@ -39,7 +39,7 @@ class ArchivedSummaryViews final : public SummaryAnswers {
                                         size_t offset, std::optional<size_t> limit) override;
   std::string goroutine_json(double id) override;
   std::string task_types_json(bool pretty = false) override;
-  std::string tasks_in_bucket_json(std::string_view type, double min) override;
+  std::string tasks_in_bucket_json(std::string_view type, std::optional<double> min) override;
   std::string task_json(double id) override;
   std::string region_types_json(bool pretty = false) override;
   std::string regions_in_bucket_json(std::string_view type, double min, std::optional<uint64_t> pc = {}) override;

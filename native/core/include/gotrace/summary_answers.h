@@ -23,7 +23,8 @@ class SummaryAnswers {
   // {"goroutine", "group"}, or "null".
   virtual std::string goroutine_json(double id) = 0;
   virtual std::string task_types_json(bool pretty = false) = 0;
-  virtual std::string tasks_in_bucket_json(std::string_view type, double min) = 0;
+  // The tasks of a type in the bucket that begins at `min` ns; with no `min`, all of them.
+  virtual std::string tasks_in_bucket_json(std::string_view type, std::optional<double> min) = 0;
   virtual std::string task_json(double id) = 0;
   virtual std::string region_types_json(bool pretty = false) = 0;
   // With `pc`, only the regions begun there (one of Go's region types: RegionsAtPc).

@@ -13,7 +13,8 @@ import { Histogram } from './Histogram.jsx';
 // `criticalPaths`: whether the instances' critical paths can be asked for (of the trace
 // or part open: not of a whole trace opened in parts). The bar picked is the address's
 // (`picked`: { name, pc, min }; `onPick(type, min)` changes it, min null for none): Back
-// and a reload bring its list back.
+// and a reload bring its list back. Of tasks, the count lists every task of the type, the
+// incomplete ones too (min ALL), which no bar holds.
 export function DurationTable({ kind, types, label, instancesOf, instanceColumns, extraColumns = [], testid, highlight, picked, onPick, criticalPaths = true }) {
   const pick = useMemo(() => {
     if (picked?.min == null) return null;
@@ -25,7 +26,12 @@ export function DurationTable({ kind, types, label, instancesOf, instanceColumns
   const duration = (v) => (v < 0 ? '–' : formatDuration(v));
   const columns = [
     { key: 'name', label, value: (t) => t.name, render: (t) => <span data-testid="type-name" class={t.name === highlight ? 'gt-hl' : ''} ref={t.name === highlight ? scrollTo : undefined}>{typeName(t.name)}{t.func ? <small> {t.func}:{t.line}</small> : ''}</span> },
-    { key: 'count', label: 'Count', numeric: true, value: (t) => t.count, render: (t) => <span data-testid="type-count">{formatCount(t.count)}</span> },
+    {
+      key: 'count', label: 'Count', numeric: true, value: (t) => t.count,
+      render: (t) => (kind === 'task'
+        ? <button type="button" class="link-button" data-testid="type-count" title="List every task of this type, complete or not" onClick={() => onPick(t, ALL)}>{formatCount(t.count)}</button>
+        : <span data-testid="type-count">{formatCount(t.count)}</span>),
+    },
     ...(kind === 'task' ? [{ key: 'complete', label: 'Complete', numeric: true, value: (t) => t.complete, format: formatCount }] : []),
     { key: 'total', label: 'Total', numeric: true, value: q('total'), format: duration },
     { key: 'min', label: 'Min', numeric: true, value: q('min'), format: duration },
@@ -53,8 +59,8 @@ export function DurationTable({ kind, types, label, instancesOf, instanceColumns
       {pick && (
         <div class="gt-instances" data-testid={ready ? 'instances' : 'instances-loading'}>
           <h3>
-            {typeName(pick.type.name)}: {countOf(instances.length, kind === 'task' ? 'task' : 'region')} of {formatDuration(pick.min)} to {formatDuration(bucketUpper(pick.min))}
-            {criticalPaths && <>{' '}<a data-testid="bucket-critical-paths" href={criticalPathHref({ [kind === 'task' ? 'taskType' : 'regionType']: pick.type.name, min: pick.min, max: bucketUpper(pick.min) })}>their critical paths</a></>}
+            {typeName(pick.type.name)}: {countOf(instances.length, kind === 'task' ? 'task' : 'region')}{pick.min === ALL ? ', complete or not' : ` of ${formatDuration(pick.min)} to ${formatDuration(bucketUpper(pick.min))}`}
+            {criticalPaths && pick.min !== ALL && <>{' '}<a data-testid="bucket-critical-paths" href={criticalPathHref({ [kind === 'task' ? 'taskType' : 'regionType']: pick.type.name, min: pick.min, max: bucketUpper(pick.min) })}>their critical paths</a></>}
             {' '}<button type="button" onClick={() => onPick(pick.type, null)}>close</button>
           </h3>
           <SortableTable columns={typeof instanceColumns === 'function' ? instanceColumns(instances) : instanceColumns} rows={instances} initialSort="duration" limit={200} />
@@ -63,5 +69,8 @@ export function DurationTable({ kind, types, label, instancesOf, instanceColumns
     </Fragment>
   );
 }
+
+/** The pick of every instance of a type (in the address: bucket=all). */
+export const ALL = 'all';
 
 const scrollTo = (el) => el && el.scrollIntoView({ block: 'center' });

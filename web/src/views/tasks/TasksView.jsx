@@ -6,14 +6,14 @@ import { ScopeNote, scopeOf, scopeQuery } from '../common/scope.jsx';
 import { Pending, useAsync } from '../common/query.jsx';
 import { BreakdownBar } from '../common/BreakdownBar.jsx';
 import { blockReasons, unknownTime } from '../common/breakdown.js';
-import { DurationTable } from './DurationTable.jsx';
+import { ALL, DurationTable } from './DurationTable.jsx';
 
 
 // The histogram bar picked, in the address: ?name= (and ?pc= of a region type) &bucket=.
 // The address leaves an empty name out: a bucket without a name is the unnamed type's.
 function pickedOf(query) {
   const number = (v) => (v == null || v === '' ? undefined : Number(v));
-  return { name: query.name ?? '', pc: number(query.pc), min: number(query.bucket) };
+  return { name: query.name ?? '', pc: number(query.pc), min: query.bucket === ALL ? ALL : number(query.bucket) };
 }
 function pickTo(path, query, withPc) {
   return (type, min) => navigate(path, {
@@ -66,7 +66,7 @@ export function TasksView({ trace, name, info, query, route }) {
           types={tasks.types}
           picked={pickedOf(query)}
           onPick={pickTo('/tasks', query, false)}
-          instancesOf={(type, min) => scopedPart(trace, scope, 'tasksInBucket', { name: type.name, min })}
+          instancesOf={(type, min) => scopedPart(trace, scope, 'tasksInBucket', { name: type.name, min: min === ALL ? null : min })}
           instanceColumns={columns}
           criticalPaths={scope !== 'whole'}
         />

@@ -43,8 +43,10 @@ std::vector<const GoroutineSummary*> sorted_goroutines(const Summary& s,
 int duration_bucket(int64_t ns);
 int bucket_of_min(double min_ns);
 
-// The complete tasks of a type whose duration falls in bucket b, by id.
-std::vector<const TaskSummary*> tasks_in_bucket(const Summary& s, std::string_view type, int b);
+// The complete tasks of a type whose duration falls in bucket b, by id; with no bucket,
+// every task of the type, complete or not (those no histogram counts).
+std::vector<const TaskSummary*> tasks_in_bucket(const Summary& s, std::string_view type, std::optional<int> b);
+bool task_in_bucket(const TaskSummary& t, std::string_view type, std::optional<int> b);
 // The regions of a type (and, with `at`, begun at its pc) whose region_interval falls in
 // bucket b, by goroutine then start.
 std::vector<const RegionSummary*> regions_in_bucket(const Summary& s, std::string_view type, int b,

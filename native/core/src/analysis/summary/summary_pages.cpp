@@ -97,10 +97,14 @@ int duration_bucket(int64_t ns) { return ns > 0 ? static_cast<int>(std::log(stat
 
 int bucket_of_min(double min_ns) { return static_cast<int>(std::round(std::log(std::max(1.0, min_ns)) / kLogDiv)); }
 
-std::vector<const TaskSummary*> tasks_in_bucket(const Summary& s, std::string_view type, int b) {
+bool task_in_bucket(const TaskSummary& t, std::string_view type, std::optional<int> b) {
+  return t.name == type && (!b || (t.complete() && duration_bucket(t.end - t.start) == *b));
+}
+
+std::vector<const TaskSummary*> tasks_in_bucket(const Summary& s, std::string_view type, std::optional<int> b) {
   std::vector<const TaskSummary*> out;
   for (const TaskSummary& t : s.tasks)
-    if (t.name == type && t.complete() && duration_bucket(t.end - t.start) == b) out.push_back(&t);
+    if (task_in_bucket(t, type, b)) out.push_back(&t);
   return out;
 }
 
