@@ -120,6 +120,10 @@ test('a task type with no complete task has no durations ("–", as the CLI\'s "
     assert.match(await page.textContent('[data-testid=instances] h3'), /complete or not/);
     const ids = await page.$$eval('[data-testid=instances] a[data-testid=task-link]', (as) => as.map((a) => Number(a.textContent)).sort((a, b) => a - b));
     assert.deepEqual(ids, native.tasks.filter((x) => x.name === t.name).map((x) => x.id).sort((a, b) => a - b), t.name);
+    // A task not ended counts to the trace's end, and says so (it read "0").
+    const durations = await page.$$eval('[data-testid=instances] tbody td[data-key=duration]', (tds) => tds.map((td) => td.textContent));
+    const ended = native.tasks.filter((x) => x.name === t.name).map((x) => x.end != null);
+    assert.equal(durations.filter((d) => /\(not ended\)$/.test(d)).length, ended.filter((e) => !e).length, durations.join(', '));
   }
   assert.deepEqual(problems.errors, []);
   await context.close();

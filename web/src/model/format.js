@@ -24,7 +24,7 @@ function trim(s) {
   return s.includes('e') ? String(Number(s)) : s.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
 }
 
-/** A region's duration as the tables give it: one open at an edge of the trace counts to
+/** A region's (or task's) duration as the tables give it: one open at an edge of the trace counts to
  *  that edge (as the regions view does), marked when it has not ended. `time`: the
  *  trace's {start, end}; a summary says "none" with 0 or null. */
 export function regionDuration(r, time) {
