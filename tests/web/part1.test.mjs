@@ -149,7 +149,12 @@ test('zoom and pan change the visible range', async () => {
   const box = await page.locator('[data-testid=timeline-canvas]').boundingBox();
   await page.mouse.move(box.x + 700, box.y + 200);
   await page.mouse.wheel(0, 400);
-  // The wheel's events may come in pieces: the view once it stops changing.
+  // The wheel's events may come late (on a busy machine, after the first look) and in
+  // pieces: the view once it has changed and stops changing.
+  await page.waitForFunction((span) => {
+    const v = window.__gotraceTimeline.view();
+    return v.t1 - v.t0 !== span;
+  }, panned.t1 - panned.t0, { timeout: 10_000 }).catch(() => {});
   let wheeled = await view();
   for (let i = 0; i < 50; i++) {
     await page.waitForTimeout(50);
