@@ -262,7 +262,18 @@ test('the MMU chart renders, and its worst windows link to the timeline', async 
   });
   assert.ok(blue > 200, `curve drawn (${blue} curve pixels)`);
   const worst = await page.getAttribute('[data-testid=worst-window] >> nth=0', 'href');
-  assert.match(worst, /^#\/timeline\?t0=\d+&t1=\d+$/);
+  assert.match(worst, /^#\/timeline\?t0=\d+&t1=\d+&r0=\d+&r1=\d+$/);
+  // The window is the timeline's range selected, inside the span shown.
+  const q = new URLSearchParams(worst.slice(worst.indexOf('?') + 1));
+  const first = native.mmu.windows[0];
+  assert.equal(Number(q.get('r1')) - Number(q.get('r0')), first.window);
+  assert.equal(Number(q.get('r0')), first.worst[0].time);
+  await page.click('[data-testid=worst-window] >> nth=0');
+  await page.waitForSelector('[data-testid=timeline-canvas]');
+  await page.waitForFunction(() => window.__gotraceTimeline?.range());
+  const range = await page.evaluate(() => window.__gotraceTimeline.range());
+  assert.deepEqual(range.map(Math.round), [Number(q.get('r0')), Number(q.get('r1'))]);
+  await show('#/mmu', '[data-testid=mmu-chart]');
   // Leaving out STW and background work changes what is counted.
   await page.click('[data-flag=background]');
   await page.waitForFunction(() => document.querySelector('[data-testid=mmu-flags-text]')?.textContent === 'stw+assist+sweep');

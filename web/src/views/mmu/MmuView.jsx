@@ -155,7 +155,7 @@ export function MmuView({ trace, query = new URLSearchParams(), info, route }) {
               {[1, 2, 3].map((k) => <td key={k} class="num">{w.mud[k] ? `${(w.mud[k].util * 100).toFixed(2)}%` : ''}</td>)}
               <td>
                 {w.worst.map((x, i) => (
-                  <a key={i} class="gt-worst" data-testid="worst-window" href={timelineHref(x.time, x.time + w.window)}>
+                  <a key={i} class="gt-worst" data-testid="worst-window" href={timelineHref(x.time, x.time + w.window, { r0: Math.round(x.time), r1: Math.round(x.time + w.window) })}>
                     {startLabel(x.time - trace.origin, w.window)}: {(x.util * 100).toFixed(2)}%
                   </a>
                 ))}
