@@ -70,18 +70,13 @@ val to_js(const Value& v) {
       v.data());
 }
 
-// A region type's pc as JavaScript passes it: a number (checked by index.js), or null
-// for every region of the name.
-std::optional<uint64_t> region_pc(const val& pc) {
-  if (pc.isNull() || pc.isUndefined()) return std::nullopt;
-  return static_cast<uint64_t>(pc.as<double>());
-}
-
-// A histogram bucket's lower bound as JavaScript passes it (checked by index.js), or null
-// for every instance of the type.
-std::optional<double> bucket_min(const val& min) {
-  if (min.isNull() || min.isUndefined()) return std::nullopt;
-  return min.as<double>();
+// A number JavaScript may leave out (checked by index.js): null or undefined is none (a
+// bucket's lower bound: every instance of the type; a region type's pc: every region of
+// the name).
+template <class T>
+std::optional<T> optional_number(const val& v) {
+  if (v.isNull() || v.isUndefined()) return std::nullopt;
+  return static_cast<T>(v.as<double>());
 }
 
 std::string what_of(const std::exception& e) {
@@ -242,12 +237,12 @@ class WasmTrace {
   val goroutine(double id) { return views([&](SummaryAnswers& v) { return v.goroutine_json(id); }); }
   val task_types() { return views([](SummaryAnswers& v) { return v.task_types_json(); }); }
   val tasks_in_bucket(std::string name, val min) {
-    return views([&](SummaryAnswers& v) { return v.tasks_in_bucket_json(name, bucket_min(min)); });
+    return views([&](SummaryAnswers& v) { return v.tasks_in_bucket_json(name, optional_number<double>(min)); });
   }
   val task(double id) { return views([&](SummaryAnswers& v) { return v.task_json(id); }); }
   val region_types() { return views([](SummaryAnswers& v) { return v.region_types_json(); }); }
   val regions_in_bucket(std::string name, double min, val pc) {
-    return views([&](SummaryAnswers& v) { return v.regions_in_bucket_json(name, min, region_pc(pc)); });
+    return views([&](SummaryAnswers& v) { return v.regions_in_bucket_json(name, min, optional_number<uint64_t>(pc)); });
   }
   val task_logs_matching(std::string text, double limit) {
     return views([&](SummaryAnswers& v) { return v.task_logs_matching_json(text, limit > 0 ? static_cast<size_t>(limit) : 0); });
@@ -487,7 +482,7 @@ class WasmTraceIndex {
   bool summary_archived() const { return summary_.archived(); }
   val task_types() { return whole([](SummaryAnswers& v) { return v.task_types_json(); }); }
   val tasks_in_bucket(std::string name, val min) {
-    return whole([&](SummaryAnswers& v) { return v.tasks_in_bucket_json(name, bucket_min(min)); });
+    return whole([&](SummaryAnswers& v) { return v.tasks_in_bucket_json(name, optional_number<double>(min)); });
   }
   val task(double id) { return whole([&](SummaryAnswers& v) { return v.task_json(id); }); }
   val region_types() { return whole([](SummaryAnswers& v) { return v.region_types_json(); }); }
@@ -495,7 +490,7 @@ class WasmTraceIndex {
     return whole([&](SummaryAnswers& v) { return v.task_logs_matching_json(text, limit > 0 ? static_cast<size_t>(limit) : 0); });
   }
   val regions_in_bucket(std::string name, double min, val pc) {
-    return whole([&](SummaryAnswers& v) { return v.regions_in_bucket_json(name, min, region_pc(pc)); });
+    return whole([&](SummaryAnswers& v) { return v.regions_in_bucket_json(name, min, optional_number<uint64_t>(pc)); });
   }
 
   // The whole trace's profiles are made in a second read of it, once the first is over

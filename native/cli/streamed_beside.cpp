@@ -46,30 +46,16 @@ void read_streamed_beside(std::span<const uint8_t> bytes, ReadResult& r, const E
                           ReadOptions options) {
   Beside beside(consume);
   size_t done = 0;  // events handed on so far
-  std::exception_ptr failed;
   // Hands on the events of finished chunks (all of them once the read is over), once the
   // run before is consumed and released.
-  auto hand_on = [&](EventStore& store, bool over) {
+  read_handing_on(bytes, r, [&](EventStore& store, bool over) {
     beside.wait();
     store.release_before(done);
     const size_t to = over ? store.size() : store.size() / EventStore::kEventsPerChunk * EventStore::kEventsPerChunk;
     if (to <= done) return;
     beside.start(store, done, to);
     done = to;
-  };
-  auto outer = std::move(options.on_generation);
-  options.on_generation = [&](EventStore& store) {
-    try {
-      hand_on(store, false);
-    } catch (...) {
-      failed = std::current_exception();
-      return false;
-    }
-    return !outer || outer(store);
-  };
-  read_trace_into(bytes, r, options);
-  if (failed) std::rethrow_exception(failed);
-  hand_on(r.store, true);
+  }, std::move(options));
   beside.wait();
   r.store.release_before(done);  // as read_streamed leaves its store
 }

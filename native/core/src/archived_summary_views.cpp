@@ -167,7 +167,7 @@ std::string ArchivedSummaryViews::task_types_json(bool pretty) {
 void ArchivedSummaryViews::task_entry(JsonWriter& w, size_t k) { task_entry_json(w, events_, scratch_, task_at(k)); }
 
 std::string ArchivedSummaryViews::tasks_in_bucket_json(std::string_view type, std::optional<double> min) {
-  const std::optional<int> b = min ? std::optional<int>(bucket_of_min(*min)) : std::nullopt;
+  const std::optional<int> b = bucket_of_min(min);
   std::vector<size_t> in_bucket;
   for (size_t k = 0; k < archived_.tasks.size(); k++) {
     archived_.task(k, task_);
@@ -208,7 +208,7 @@ std::string ArchivedSummaryViews::regions_in_bucket_json(std::string_view type, 
     for (size_t k = 0; k < archived_.goroutines.size(); k++) {
       goroutine_at(k);
       for (const RegionSummary& r : scratch_.regions)
-        if (r.name == type && duration_bucket(region_interval(scratch_, r).duration()) == b && (!pc || at(r)))
+        if (region_in_bucket(scratch_, r, type, b, pc ? &at : nullptr))
           region_entry_json(w, scratch_, r);
     }
     w.end_array();

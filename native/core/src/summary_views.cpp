@@ -82,10 +82,9 @@ std::string SummaryViews::task_types_json(bool pretty) {
 }
 
 std::string SummaryViews::tasks_in_bucket_json(std::string_view type, std::optional<double> min) {
-  const std::optional<int> b = min ? std::optional<int>(bucket_of_min(*min)) : std::nullopt;
   return json_of(false, [&](JsonWriter& w) {
     w.begin_array();
-    for (const TaskSummary* t : tasks_in_bucket(summary_, type, b)) task_entry_json(w, events_, summary_, *t);
+    for (const TaskSummary* t : tasks_in_bucket(summary_, type, bucket_of_min(min))) task_entry_json(w, events_, summary_, *t);
     w.end_array();
   });
 }

@@ -24,6 +24,15 @@ using EventConsumer = std::function<void(const EventStore& store, size_t from, s
 void read_streamed(std::span<const uint8_t> bytes, ReadResult& result, const EventConsumer& consume,
                    ReadOptions options = {});
 
+// What read_streamed is made of, for readers that hand events on in a way of their own:
+// read_trace_into `result` (fresh), calling hand_on(store, false) after each generation
+// (before options.on_generation) and hand_on(store, true) once the read is over, also
+// when it ended with a problem of the trace. An exception hand_on throws ends the read and
+// is rethrown.
+using HandOn = std::function<void(EventStore& store, bool over)>;
+void read_handing_on(std::span<const uint8_t> bytes, ReadResult& result, const HandOn& hand_on,
+                     ReadOptions options = {});
+
 // read_generations (reader.h), streamed the same way: a run of generations of any length
 // read again holding about one generation's events at a time.
 void read_generations_streamed(std::span<const uint8_t> bytes, const EventStore& whole, size_t first, size_t last,

@@ -42,6 +42,10 @@ std::vector<const GoroutineSummary*> sorted_goroutines(const Summary& s,
 // names (bucket_min's inverse, rounded).
 int duration_bucket(int64_t ns);
 int bucket_of_min(double min_ns);
+// The same of a lower bound that may be absent (no bucket: every instance).
+inline std::optional<int> bucket_of_min(std::optional<double> min_ns) {
+  return min_ns ? std::optional<int>(bucket_of_min(*min_ns)) : std::nullopt;
+}
 
 // The complete tasks of a type whose duration falls in bucket b, by id; with no bucket,
 // every task of the type, complete or not (those no histogram counts).
@@ -51,6 +55,7 @@ bool task_in_bucket(const TaskSummary& t, std::string_view type, std::optional<i
 // bucket b, by goroutine then start.
 std::vector<const RegionSummary*> regions_in_bucket(const Summary& s, std::string_view type, int b,
                                                     const RegionsAtPc* at = nullptr);
+bool region_in_bucket(const Summary& s, const RegionSummary& r, std::string_view type, int b, const RegionsAtPc* at);
 
 // Task logs whose category or message contains `text` (ASCII letters compared without
 // case), in task order, at most `limit`: (task, log event index).

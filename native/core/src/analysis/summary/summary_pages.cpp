@@ -108,13 +108,17 @@ std::vector<const TaskSummary*> tasks_in_bucket(const Summary& s, std::string_vi
   return out;
 }
 
+bool region_in_bucket(const Summary& s, const RegionSummary& r, std::string_view type, int b, const RegionsAtPc* at) {
+  return r.name == type && duration_bucket(region_interval(s, r).duration()) == b && (!at || (*at)(r));
+}
+
 std::vector<const RegionSummary*> regions_in_bucket(const Summary& s, std::string_view type, int b,
                                                     const RegionsAtPc* at) {
   std::vector<const RegionSummary*> out;
   for (const GoroutineSummary& g : s.goroutines) {
     for (uint32_t k : g.regions) {
       const RegionSummary& r = s.regions[k];
-      if (r.name == type && duration_bucket(region_interval(s, r).duration()) == b && (!at || (*at)(r))) out.push_back(&r);
+      if (region_in_bucket(s, r, type, b, at)) out.push_back(&r);
     }
   }
   return out;
