@@ -24,11 +24,14 @@ function trim(s) {
   return s.includes('e') ? String(Number(s)) : s.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
 }
 
-/** A region's (or task's) duration as the tables give it: one open at an edge of the trace counts to
- *  that edge (as the regions view does), marked when it has not ended. `time`: the
- *  trace's {start, end}; a summary says "none" with 0 or null. */
-export function regionDuration(r, time) {
-  return `${formatDuration((r.end || time.end) - (r.start || time.start))}${r.end ? '' : ' (not ended)'}`;
+/** A region's or task's span in ns: one open at an edge of the trace counts to that edge
+ *  (as the regions view does). `time`: the trace's {start, end}; a summary says "none"
+ *  with 0 or null. */
+export const spanNs = (r, time) => (r.end || time.end) - (r.start || time.start);
+
+/** spanNs as the tables give it, marked when it has not ended. */
+export function spanDuration(r, time) {
+  return `${formatDuration(spanNs(r, time))}${r.end ? '' : ' (not ended)'}`;
 }
 
 /** A task or region type's name as the views show it: the empty name is "(unnamed)". */

@@ -1,7 +1,7 @@
 import { useMemo } from 'preact/hooks';
 import { BreakdownBar } from '../common/BreakdownBar.jsx';
 import { segments, rangeNames } from '../common/breakdown.js';
-import { formatCount, formatDuration, formatPercent, regionDuration, timelineHref, typeName } from '../../model/format.js';
+import { formatCount, formatDuration, formatPercent, spanDuration, timelineHref, typeName } from '../../model/format.js';
 import { criticalPathHref, goroutineHref, groupHref } from '../common/links.js';
 import { cached, part, scopedPart, statsOf } from '../../model/queries.js';
 import { OutsidePart } from '../common/scope.jsx';
@@ -161,7 +161,7 @@ export function GoroutineView({ trace, id, info, openPart }) {
                   <td><a href={timelineHref(r.start || t0, r.end || t1, { g: g.id })}>{typeName(r.name)}</a></td>
                   <td>{r.task ? <a href={`#/task/${r.task}`}>task {r.task}</a> : ''}</td>
                   <td class="num">{r.start ? formatDuration(r.start - origin) : 'before the trace'}</td>
-                  <td class="num">{regionDuration(r, stats.time)}</td>
+                  <td class="num">{spanDuration(r, stats.time)}</td>
                 </tr>
               ))}
             </tbody>

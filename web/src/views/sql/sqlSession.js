@@ -174,11 +174,13 @@ export class SqlSession {
     const names = t.getChild('table_name');
     const present = new Set();
     for (let i = 0; i < t.numRows; i++) present.add(names.get(i).toLowerCase());
-    for (const name of [...this.#loaded]) {
-      if (present.has(name)) continue;
-      this.#loaded.delete(name);
-      this.#loads.delete(name);
-    }
+    for (const name of [...this.#loaded]) if (!present.has(name)) this.#forget(name);
+  }
+
+  // Table `name` is not in DuckDB any more: a query that names it loads it again.
+  #forget(name) {
+    this.#loaded.delete(name);
+    this.#loads.delete(name);
   }
 
   /** Stops the table being loaded for the query running (at its next slice): the
@@ -199,8 +201,7 @@ export class SqlSession {
         if (!name || tries > 20 || !this.schema.some((t) => t.name === name)) throw cleanError(e);
         if (this.#loads.has(name)) {
           if (!this.#loaded.has(name)) throw cleanError(e);
-          this.#loaded.delete(name);
-          this.#loads.delete(name);
+          this.#forget(name);
         }
         await this.#load(name, onProgress);
       }

@@ -1,5 +1,5 @@
 import { Fragment } from 'preact';
-import { formatDuration, regionDuration, timelineHref, typeName } from '../../model/format.js';
+import { formatDuration, spanDuration, timelineHref, typeName } from '../../model/format.js';
 import { goroutineHref, taskHref, criticalPathHref } from '../common/links.js';
 import { part, scopedPart, statsOf } from '../../model/queries.js';
 import { OutsidePart } from '../common/scope.jsx';
@@ -120,7 +120,7 @@ export function TaskView({ trace, id, info, openPart }) {
               <td><a href={timelineHref(r.start ?? t0, r.end ?? t1, { g: r.goroutine })}>{typeName(r.name)}</a></td>
               <td><a href={goroutineHref(r.goroutine)}>G{r.goroutine}</a></td>
               <td class="num">{r.start == null ? 'before the trace' : rel(r.start)}</td>
-              <td class="num">{regionDuration(r, stats.time)}</td>
+              <td class="num">{spanDuration(r, stats.time)}</td>
             </tr>
           ))}
         </tbody>

@@ -1,5 +1,5 @@
 import { href, navigate } from '../../model/router.js';
-import { formatDuration, regionDuration, timelineHref } from '../../model/format.js';
+import { formatDuration, spanDuration, spanNs, timelineHref } from '../../model/format.js';
 import { goroutineHref, taskHref } from '../common/links.js';
 import { scopedPart, statsOf } from '../../model/queries.js';
 import { ScopeNote, scopeOf, scopeQuery } from '../common/scope.jsx';
@@ -46,8 +46,8 @@ export function TasksView({ trace, name, info, query, route }) {
     { key: 'start', label: 'Start', numeric: true, value: (t) => (t.start ?? start) - trace.origin, format: formatDuration },
     // A task not ended (listed from its type's count) counts to the trace's end, and says so.
     {
-      key: 'duration', label: 'Duration', numeric: true, value: (t) => t.duration ?? (t.end || stats.time.end) - (t.start || start),
-      render: (t) => regionDuration(t, stats.time),
+      key: 'duration', label: 'Duration', numeric: true, value: (t) => t.duration ?? spanNs(t, stats.time),
+      render: (t) => spanDuration(t, stats.time),
     },
     { key: 'goroutines', label: 'Goroutines', numeric: true, value: (t) => t.goroutines.length },
     { key: 'regions', label: 'Regions', numeric: true, value: (t) => t.regions.length },
