@@ -5,7 +5,6 @@
 #include <catch2/catch.hpp>
 
 #include <cstdio>
-#include <filesystem>
 #include <map>
 #include <string>
 
@@ -15,6 +14,7 @@
 #include "gotrace/reader.h"
 #include "json_parse.h"
 #include "reference.h"
+#include "scratch.h"
 
 using namespace gotrace;
 using namespace gotrace::analysis;
@@ -41,7 +41,7 @@ std::string first_half(const std::string& path) {
   REQUIRE(r.store.generations.size() >= 4);
   const GenerationInfo& cut = r.store.generations[r.store.generations.size() / 2];
   bytes.resize(cut.file_offset);
-  const std::string out = (std::filesystem::temp_directory_path() / "gotrace-diff-first-half.trace").string();
+  const std::string out = scratch_path("first-half.trace");
   FILE* f = std::fopen(out.c_str(), "wb");
   REQUIRE(f);
   REQUIRE(std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size());
@@ -212,7 +212,7 @@ TEST_CASE("the differential profile's total is the difference of the totals", "[
     if (std::string(type) != "cpu") CHECK_FALSE(d.samples.empty());
   }
   // Written as pprof with -o: a gzipped file.
-  const std::string out = (std::filesystem::temp_directory_path() / "gotrace-diff-sync.pb.gz").string();
+  const std::string out = scratch_path("diff-sync.pb.gz");
   REQUIRE(run_command(cli_path() + " diff --pprof=sync -o " + quoted(out) + " " +
                       quoted(corpus_path("go122-workload.trace")) + " " + quoted(corpus_path("go123-workload.trace"))) == 0);
   const std::vector<uint8_t> gz = read_bytes(out);

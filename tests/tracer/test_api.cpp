@@ -15,6 +15,7 @@
 #include "gotrace/event_view.h"
 #include "gotrace/reader.h"
 #include "gotrace/tracer/tracer.h"
+#include "scratch.h"
 #include "trace_summary.h"
 
 namespace trace = gotrace::tracer;
@@ -404,7 +405,7 @@ TEST_CASE("a trace starts at its first generation with events", "[tracer][api]")
   CHECK(r.store.generations.front().event_count > 1);  // more than its Sync
   CHECK(summarize(mem->bytes()).regions["named"] == 1);
   if (go_oracle_available(26)) {
-    std::string path = temp_path("first-generation-with-events.trace");
+    std::string path = test::scratch_path("first-generation-with-events.trace");
     std::vector<uint8_t> bytes = mem->bytes();
     FILE* f = std::fopen(path.c_str(), "wb");
     REQUIRE(f);

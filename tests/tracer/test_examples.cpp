@@ -12,6 +12,7 @@
 #include "../../native/tracer/examples/threads/threads_example.h"
 #include "corpus.h"
 #include "gotrace/tracer/tracer.h"
+#include "scratch.h"
 #include "trace_summary.h"
 
 namespace trace = gotrace::tracer;
@@ -284,7 +285,7 @@ TEST_CASE("Go's own reader and validator accept the examples' traces", "[tracer]
   };
   for (const Case& k : cases) {
     INFO(k.name);
-    std::string path = temp_path(std::string(k.name) + ".trace");
+    std::string path = gotrace::test::scratch_path(std::string(k.name) + ".trace");
     trace::Options o = quick_options();
     o.format = format;
     REQUIRE(trace::start(trace::file_sink(path), o));

@@ -22,6 +22,7 @@
 #include "../../native/tracer/examples/threads/threads_example.h"
 #include "gotrace/reader.h"
 #include "gotrace/tracer/tracer.h"
+#include "scratch.h"
 #include "trace_summary.h"
 
 namespace trace = gotrace::tracer;
@@ -145,7 +146,8 @@ std::vector<Workload> workloads() {
 
 // Writes an unreadable trace to a file, for a closer look; returns its path.
 std::string keep_failed(const std::vector<uint8_t>& bytes) {
-  std::string path = temp_path("readback-failed.trace");
+  std::string path = gotrace::test::scratch_path("readback-failed.trace");
+  gotrace::test::keep_scratch();
   if (FILE* f = std::fopen(path.c_str(), "wb")) {
     std::fwrite(bytes.data(), 1, bytes.size(), f);
     std::fclose(f);

@@ -17,6 +17,7 @@
 #include "corpus.h"
 #include "gotrace/event_view.h"
 #include "gotrace/reader.h"
+#include "scratch.h"
 #include "trace_summary.h"
 
 using namespace gotrace;
@@ -134,7 +135,7 @@ bool exists(const std::string& path) { return std::filesystem::exists(path); }
 }  // namespace
 
 TEST_CASE("gotrace-record: a program's threads, their waits and reasons", "[tracer][record]") {
-  std::string path = temp_path("record-waits.trace");
+  std::string path = test::scratch_path("record-waits.trace");
   std::string out;
   int status = record("-o " + in_quotes(path) + " --cpu 1000", "", &out);
   INFO(out);
@@ -181,7 +182,7 @@ TEST_CASE("gotrace-record: a program's threads, their waits and reasons", "[trac
 }
 
 TEST_CASE("gotrace-record: --go 1.23 writes Go 1.23's format", "[tracer][record]") {
-  std::string path = temp_path("record-go123.trace");
+  std::string path = test::scratch_path("record-go123.trace");
   std::string out;
   int status = record("-o " + in_quotes(path) + " --go 1.23", "", &out);
   INFO(out);
@@ -195,7 +196,7 @@ TEST_CASE("gotrace-record: --go 1.23 writes Go 1.23's format", "[tracer][record]
 }
 
 TEST_CASE("gotrace-record: SIGUSR2 writes a flight recording, exit writes nothing", "[tracer][record]") {
-  std::string path = temp_path("record-flight.trace");
+  std::string path = test::scratch_path("record-flight.trace");
   std::string out;
   int status = record("-o " + in_quotes(path) + " --flight 3", "flight " + in_quotes(path), &out);
   INFO(out);
@@ -216,7 +217,7 @@ TEST_CASE("gotrace-record: SIGUSR2 writes a flight recording, exit writes nothin
 }
 
 TEST_CASE("gotrace-record: a forked child runs untraced and the parent's trace stays whole", "[tracer][record]") {
-  std::string path = temp_path("record-fork.trace");
+  std::string path = test::scratch_path("record-fork.trace");
   std::string out;
   // Under AddressSanitizer, no leak check at the child's exit: LeakSanitizer walks the
   // loaded modules under the dynamic loader's lock, which another thread of the parent
@@ -248,13 +249,13 @@ TEST_CASE("gotrace-record: an executed program is traced only with --children, t
     }
     return found;
   };
-  std::string plain = temp_path("record-exec.trace");
+  std::string plain = test::scratch_path("record-exec.trace");
   std::string out;
   REQUIRE(record("-o " + in_quotes(plain), "exec", &out) == 0);
   CHECK(read_recorded(plain).ok);
   CHECK(children_of(plain).empty());
 
-  std::string path = temp_path("record-children.trace");
+  std::string path = test::scratch_path("record-children.trace");
   int status = record("-o " + in_quotes(path) + " --children", "exec", &out);
   INFO(out);
   REQUIRE(status == 0);
@@ -270,7 +271,7 @@ TEST_CASE("gotrace-record: an executed program is traced only with --children, t
 }
 
 TEST_CASE("gotrace-record: a terminating signal writes the trace, then takes its default action", "[tracer][record]") {
-  std::string path = temp_path("record-terminate.trace");
+  std::string path = test::scratch_path("record-terminate.trace");
   std::string out;
   int status = record("-o " + in_quotes(path), "terminate", &out);
   INFO(out);
@@ -283,7 +284,7 @@ TEST_CASE("gotrace-record: a terminating signal writes the trace, then takes its
 }
 
 TEST_CASE("gotrace-record: _exit writes the trace first", "[tracer][record]") {
-  std::string path = temp_path("record-exit.trace");
+  std::string path = test::scratch_path("record-exit.trace");
   std::string out;
   int status = record("-o " + in_quotes(path), "_exit", &out);
   INFO(out);

@@ -15,6 +15,7 @@
 
 #include "../../native/tracer/examples/scheduler/scheduler_example.h"
 #include "gotrace/tracer/tracer.h"
+#include "scratch.h"
 #include "trace_summary.h"
 
 namespace trace = gotrace::tracer;
@@ -59,13 +60,14 @@ void check_go_rules(const TraceSummary& t, std::span<const uint8_t> bytes, const
   CHECK(t.clock_snapshots == int(t.generations));
   CHECK(t.bad_clock_snapshots == 0);
   if (!go_oracle_available(26)) return;
-  std::string path = temp_path(name);
+  std::string path = gotrace::test::scratch_path(name);
   write_file(path, bytes);
   std::string out;
   bool accepted = go_oracle_accepts(path, &out);
   INFO(out);
   CHECK(accepted);
   if (accepted) std::remove(path.c_str());
+  else gotrace::test::keep_scratch();  // (the rejected trace, for a closer look)
 }
 
 }  // namespace
@@ -136,8 +138,9 @@ TEST_CASE("stress: threads and scheduler and advancer and start/stop together", 
     INFO(t.error);
     if (!t.ok) {
       // Kept for a closer look.
-      std::string path = temp_path("stress-failed.trace");
+      std::string path = gotrace::test::scratch_path("stress-failed.trace");
       write_file(path, bytes);
+      gotrace::test::keep_scratch();
       WARN("failed trace kept in " << path);
     }
     REQUIRE(t.ok);

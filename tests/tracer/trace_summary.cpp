@@ -1,8 +1,5 @@
 #include "trace_summary.h"
 
-#include <unistd.h>
-
-#include <filesystem>
 #include <fstream>
 #include <optional>
 
@@ -141,10 +138,5 @@ void warm_up_tracer() {
   gotrace::tracer::stop();
 }
 
-std::string temp_path(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / ("gotrace-tracer-" + std::to_string(getpid()));
-  std::filesystem::create_directories(dir);
-  return (dir / name).string();
-}
 
 }  // namespace gotrace::tracer_test

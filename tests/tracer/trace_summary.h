@@ -58,7 +58,4 @@ bool go_oracle_accepts(const std::string& path, std::string* output);
 // the sanitizers).
 void warm_up_tracer();
 
-// A fresh file path under the temporary directory.
-std::string temp_path(const std::string& name);
-
 }  // namespace gotrace::tracer_test
