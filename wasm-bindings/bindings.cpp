@@ -104,7 +104,7 @@ std::string group_page_json(SummaryAnswers& v, const std::string& name, const st
   return v.goroutine_group_page_json(name, column, descending, from, count);
 }
 
-// A profile selection {goroutines?, group?, region?, range?}.
+// A profile selection {goroutines?, group?, region?, regionPc?, range?}.
 ProfileSelection profile_selection(val selection) {
   ProfileSelection sel;
   if (selection.isUndefined() || selection.isNull()) return sel;
@@ -115,6 +115,8 @@ ProfileSelection profile_selection(val selection) {
   if (group.isString()) sel.group = group.as<std::string>();
   val region = selection["region"];
   if (region.isString()) sel.region = region.as<std::string>();
+  val region_pc = selection["regionPc"];
+  if (region_pc.isNumber()) sel.region_pc = static_cast<uint64_t>(region_pc.as<double>());
   val range = selection["range"];
   if (!range.isUndefined() && !range.isNull())
     sel.range = Interval{static_cast<Time>(range[0].as<double>()), static_cast<Time>(range[1].as<double>())};

@@ -1,7 +1,9 @@
 // gotrace pprof: the profiles of `go tool trace -pprof=TYPE`, as gzipped pprof protobuf
 // (what `go tool pprof` opens), as folded stacks, or as a table of top functions.
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "command.h"
@@ -32,6 +34,18 @@ Time parse_time(const Args& args, const std::string& name) {
   } catch (const std::exception&) {
   }
   throw std::runtime_error("--" + name + " wants a time in ns, not '" + v + "'");
+}
+
+// A pc as `gotrace regions` prints it (0x...), or in decimal.
+uint64_t parse_pc(const std::string& v) {
+  const bool hex = v.rfind("0x", 0) == 0 || v.rfind("0X", 0) == 0;
+  try {
+    size_t used = 0;
+    const uint64_t pc = std::stoull(hex ? v.substr(2) : v, &used, hex ? 16 : 10);
+    if (used == v.size() - (hex ? 2 : 0) && !v.empty() && v[0] != '-' && v[0] != '+') return pc;
+  } catch (const std::exception&) {
+  }
+  throw std::runtime_error("--region-pc wants a pc (0x... as `gotrace regions` prints it), not '" + v + "'");
 }
 
 void print_top(const PprofProfile& p, size_t n) {
@@ -75,8 +89,12 @@ int run_pprof(const Args& args) {
   auto t2 = Clock::now();
   GoroutineIntervals goroutines;
   ProfileFilter filter{&goroutines, std::nullopt};
+  if (args.has_value("region-pc") && !args.has_value("region"))
+    throw std::runtime_error("--region-pc narrows --region: give the region type's name too");
   if (args.has_value("region")) {
-    goroutines = region_type_intervals(summary, args.value("region"));
+    std::optional<RegionsAtPc> at;
+    if (args.has_value("region-pc")) at.emplace(RegionsAtPc{r.store, trace->views().events(), parse_pc(args.value("region-pc"))});
+    goroutines = region_type_intervals(summary, args.value("region"), at ? &*at : nullptr);
   } else if (args.value("goroutine").empty() && !summary.goroutines.empty()) {
     filter = {nullptr, std::nullopt, &summary};  // every goroutine: read from the summary as it goes
   } else {
@@ -131,10 +149,12 @@ Register reg({
     "  --top[=N]          print the N functions with the most time (default 20)\n"
     "  --goroutine=NAME   only goroutines whose start function is NAME\n"
     "  --region=TYPE      only time inside user regions of this type\n"
+    "  --region-pc=PC     and only those begun at PC (0x..., as `gotrace regions` prints\n"
+    "                     it): one of the region types that share a name\n"
     "  --from=NS --to=NS  only this part of the trace (trace times, ns)\n"
     "  --timing           print on stderr how long reading and profiling took\n",
-    {"type", "o", "goroutine", "region", "from", "to"},
-    {"type", "o", "folded", "top", "goroutine", "region", "from", "to", "timing"},
+    {"type", "o", "goroutine", "region", "region-pc", "from", "to"},
+    {"type", "o", "folded", "top", "goroutine", "region", "region-pc", "from", "to", "timing"},
     run_pprof,
 });
 

@@ -1,7 +1,9 @@
 // select_profile against the filters `gotrace pprof` applies: nothing selected is Go's
 // profile; a group, a region type, a time range and the group's goroutines by id each
-// give what the CLI's --goroutine, --region, --from/--to give.
+// give what the CLI's --goroutine, --region (with --region-pc), --from/--to give.
 #include <catch2/catch.hpp>
+
+#include <cstdio>
 
 #include "corpus.h"
 #include "gotrace/analysis/goroutines.h"
@@ -84,4 +86,48 @@ TEST_CASE("profiles of several types in one pass equal each computed alone", "[p
       }
     }
   }
+}
+
+// Go's region filter takes a type and a pc (cmd/trace's newRegionFilter): the four types
+// named "special" here, begun in four functions, are four profiles, each what the CLI's
+// --region with --region-pc gives, and together the name's.
+TEST_CASE("a region type by name and pc: one of the types that share a name", "[profile][selection][corpus]") {
+  const std::string path = corpus_path("go123-futile-wakeup.trace");
+  ReadResult r = read_trace(read_bytes(path));
+  REQUIRE(r.ok());
+  const EventStore& s = r.store;
+  Summary summary = summarize(s);
+  std::vector<RegionTypeStats> special;
+  for (const RegionTypeStats& t : region_types(s, summary))
+    if (t.name == "special") special.push_back(t);
+  REQUIRE(special.size() == 4);
+  const StoreEvents events(s);
+  ProfileSelection by_name;
+  by_name.region = "special";
+  const Profile whole = select_profile(s, summary, ProfileType::Sync, by_name);
+  int64_t sum = 0;
+  int blocked = 0;  // types whose regions blocked on sync
+  for (const RegionTypeStats& t : special) {
+    char pc[32];
+    std::snprintf(pc, sizeof pc, "0x%llx", static_cast<unsigned long long>(t.pc));
+    INFO(t.func << " @ " << pc);
+    ProfileSelection sel = by_name;
+    sel.region_pc = t.pc;
+    const Profile p = select_profile(s, summary, ProfileType::Sync, sel);
+    // The type's regions, found here by their start frame's own pc.
+    GoroutineIntervals own = region_intervals(summary, [&](const RegionSummary& reg) {
+      const FrameID f = region_start_frame(s, events, reg);
+      return reg.name == "special" && f != 0 && s.stacks.frame(f).pc == t.pc;
+    });
+    CHECK(folded(s, p) == folded(s, compute_profile(s, ProfileType::Sync, {&own, std::nullopt})));
+    std::string cli;
+    REQUIRE(run_command(cli_path() + " pprof --type=sync --folded --region=special --region-pc=" + pc + " '" + path + "'", &cli) == 0);
+    CHECK(folded(s, p) == cli);
+    if (!p.records.empty()) blocked++;
+    for (const ProfileRecord& rec : p.records) sum += rec.nanoseconds;
+  }
+  int64_t whole_ns = 0;
+  for (const ProfileRecord& rec : whole.records) whole_ns += rec.nanoseconds;
+  CHECK(blocked >= 2);
+  CHECK(sum == whole_ns);
 }

@@ -122,6 +122,8 @@ test('bad arguments to the analyses are Errors, and the trace keeps working', as
   assert.throws(() => t.pprof('cpu'), /unknown profile type/);
   assert.throws(() => t.flame('sync', { goroutines: 'x' }), TypeError);
   assert.throws(() => t.flame('sync', { range: [0, NaN] }), /finite/);
+  assert.throws(() => t.flame('sync', { regionPc: 1 }), /narrows filter.region/);
+  assert.throws(() => t.flame('sync', { region: 'r', regionPc: -1 }), /regionPc is a whole number/);
   assert.throws(() => t.mmu([0]), /at least 1 ns/);
   assert.throws(() => t.mmu([NaN]), /finite/);
   assert.throws(() => t.timeline({ kind: 'nope' }, start, end, 10), /unknown track kind/);

@@ -494,7 +494,7 @@ function foldedTotals(text) {
 test('pprof() is the file `gotrace pprof -o` writes, and flame() adds up to its folded totals', async () => {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'gotrace-pprof-'));
   try {
-    for (const name of ['go123-stress.trace', 'go122-workload.trace', 'go123-annotations-stress.trace']) {
+    for (const name of ['go123-stress.trace', 'go122-workload.trace', 'go123-annotations-stress.trace', 'go123-futile-wakeup.trace']) {
       const file = path.join(corpus, name);
       const trace = await gotrace.openTrace(fs.readFileSync(file));
       const groups = trace.goroutines().groups.filter((g) => g.name !== '');
@@ -507,6 +507,19 @@ test('pprof() is the file `gotrace pprof -o` writes, and flame() adds up to its 
           [`--from=${t.start + Math.floor(t.duration / 4)}`, `--to=${t.end - Math.floor(t.duration / 4)}`]],
       ];
       if (regions.length > 0) filters.push([{ region: regions[0].name }, [`--region=${regions[0].name}`]]);
+      // Region types that share a name, each by its pc (as Go's region pages link them).
+      const shared = regions.filter((r) => regions.filter((o) => o.name === r.name).length > 1);
+      if (name === 'go123-futile-wakeup.trace') assert.equal(shared.length, 4, 'its four types named "special"');
+      for (const r of shared) {
+        filters.push([{ region: r.name, regionPc: r.pc }, [`--region=${r.name}`, `--region-pc=0x${r.pc.toString(16)}`]]);
+      }
+      if (shared.length > 0) {
+        // Each type's time is its own: apart, they add up to the name's (one type a goroutine here).
+        const byName = trace.flame('sync', { region: shared[0].name }).value[0];
+        const byType = shared.map((r) => trace.flame('sync', { region: r.name, regionPc: r.pc }).value[0]);
+        assert.ok(byType.every((ns) => ns < byName) && byType.filter((ns) => ns > 0).length >= 2, `${name}: ${byType} within ${byName}`);
+        assert.equal(byType.reduce((a, b) => a + b, 0), byName, name);
+      }
       for (const type of ['net', 'sync', 'syscall', 'sched']) {
         for (const [filter, flags] of filters) {
           const what = `${name} ${type} ${JSON.stringify(filter)}`;

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useBrowser } from './browser.mjs';
-import { SAMPLE, corpusTrace, gotraceJson as json } from './fixtures.mjs';
+import { SAMPLE, corpusTrace, gotrace as gotraceText, gotraceJson as json } from './fixtures.mjs';
 import { canvasPixels, hsl, openFile, openPage, show, timelineIdle } from './pages.mjs';
 
 
@@ -65,6 +65,50 @@ test('region types of one name begun at different places each list their own reg
     assert.equal(listed, count, `row ${i}: its bars list its ${count} regions`);
   }
   assert.equal(seen.size, special.reduce((n, t) => n + t.count, 0));
+  assert.deepEqual(problems.errors, []);
+  await context.close();
+});
+
+test('a region type\'s profiles link is that type\'s profile (name and pc, as Go links it), and the filter offers each type', async () => {
+  const file = corpusTrace('go/go123-futile-wakeup.trace');
+  const special = json('regions', file).types.filter((t) => t.name === 'special');
+  assert.equal(special.length, 4);
+  // The CLI's figure of each type's sync time, and of the name's.
+  const folded = (...flags) => gotraceText('pprof', '--type=sync', '--folded', '--region=special', ...flags, file)
+    .split('\n').filter(Boolean).reduce((ns, line) => ns + Number(line.split(' ')[1]), 0);
+  const byName = folded();
+  const { page, problems, context } = await openPage(env.browser, env.site.url);
+  await openFile(page, file);
+  const totalNs = () => page.getAttribute('[data-testid=flame-total]', 'data-ns').then(Number);
+  const settled = (ns) => page.waitForFunction((w) => document.querySelector('[data-testid=profiles-view][data-loading="0"]')
+    && Number(document.querySelector('[data-testid=flame-total]')?.dataset.ns) === w, ns);
+  const distinct = new Set();
+  for (const t of special) {
+    const want = folded(`--region-pc=0x${t.pc.toString(16)}`);
+    distinct.add(want);
+    await show(page, '#/regions', '[data-testid=region-types]');
+    const row = page.locator('[data-testid=region-types] tbody tr', { hasText: t.func });
+    await row.getByRole('link', { name: 'profiles' }).click();
+    await page.waitForFunction((pc) => new URLSearchParams(location.hash.split('?')[1]).get('pc') === String(pc), t.pc);
+    await settled(want);
+    assert.equal(await totalNs(), want, t.func);
+    await page.waitForFunction((f) => document.querySelector('[data-testid=filter-region]').selectedOptions[0]?.textContent === `special @ ${f}`, t.func);
+  }
+  assert.ok(distinct.size >= 2, 'the types\' profiles differ');
+  // The filter offers the name (all four types) and each type; the name gives the sum.
+  await page.focus('[data-testid=filter-region]');
+  await page.waitForSelector('[data-testid=filter-region] option:nth-child(6)', { state: 'attached' });
+  await page.selectOption('[data-testid=filter-region]', { label: 'special (all 4 types)' });
+  await page.waitForFunction(() => !/[?&]pc=/.test(location.hash) && /[?&]region=special\b/.test(location.hash));
+  await settled(byName);
+  await page.selectOption('[data-testid=filter-region]', { label: `special @ ${special[0].func}` });
+  await settled(folded(`--region-pc=0x${special[0].pc.toString(16)}`));
+  // Reloaded, the address keeps the type.
+  await show(page, `#/profiles/sync?region=special&pc=${special[1].pc}`, '[data-testid=flame-total]');
+  await page.reload();
+  await page.waitForSelector('[data-testid=flame-total]', { timeout: 60_000 });
+  await settled(folded(`--region-pc=0x${special[1].pc.toString(16)}`));
+  await page.waitForFunction((f) => document.querySelector('[data-testid=filter-region]').selectedOptions[0]?.textContent === `special @ ${f}`, special[1].func);
   assert.deepEqual(problems.errors, []);
   await context.close();
 });

@@ -220,6 +220,8 @@ export interface ProfileFilter {
   group?: string;
   /** Only time inside user regions of this type. */
   region?: string;
+  /** With `region`: only the regions begun at this pc (a region type's, from regionTypes()). */
+  regionPc?: number;
   /** Only this part of the trace [t0, t1] (ns). */
   range?: [number, number];
 }

@@ -96,6 +96,13 @@ function profileSelection(type, filter) {
   }
   if (filter.group != null) sel.group = String(filter.group);
   if (filter.region != null) sel.region = String(filter.region);
+  if (filter.regionPc != null) {
+    if (filter.region == null) throw new TypeError('filter.regionPc narrows filter.region: give the region type\'s name too');
+    if (!(Number.isSafeInteger(filter.regionPc) && filter.regionPc >= 0)) {
+      throw new TypeError(`filter.regionPc is a whole number of at least 0 (regionTypes() gives it), not ${filter.regionPc}`);
+    }
+    sel.regionPc = filter.regionPc;
+  }
   if (filter.range != null) {
     const [t0, t1] = filter.range;
     checkTime('filter.range[0]', t0);

@@ -14,11 +14,12 @@ export const PROFILE_TYPES = [
   { type: 'sched', label: 'Scheduler latency' },
 ];
 
-/** The filter of a profile route's query: group, region, goroutine, t0/t1. */
+/** The filter of a profile route's query: group, region (with pc: one of the types of that name), goroutine, t0/t1. */
 export function filterOf(query) {
   const f = {};
   if (query.get('group') != null) f.group = query.get('group');
   if (query.get('region') != null) f.region = query.get('region');
+  if (f.region != null && query.get('pc') != null) f.regionPc = Number(query.get('pc'));
   if (query.get('goroutine') != null) f.goroutines = [Number(query.get('goroutine'))];
   if (query.get('t0') != null && query.get('t1') != null) f.range = [Number(query.get('t0')), Number(query.get('t1'))];
   return f;
@@ -27,6 +28,28 @@ export function filterOf(query) {
 // The select option of no filter: a value no group or region type can have.
 const ANY = '\u0000any';
 const orNull = (value) => (value === ANY ? null : value);
+
+// The region select's options: each name, and where several types share it (begun at
+// several places, as Go tells region types apart), each of those types by its pc.
+const byName = (name) => `n:${name}`;
+const byType = (name, pc) => `t:${pc}:${name}`;
+function regionOptions(types) {
+  const names = new Map();
+  for (const t of types) names.set(t.name, [...(names.get(t.name) ?? []), t]);
+  const out = [];
+  for (const [name, of] of names) {
+    out.push({ value: byName(name), label: of.length > 1 ? `${typeName(name)} (all ${of.length} types)` : typeName(name) });
+    if (of.length > 1) for (const t of of) out.push({ value: byType(name, t.pc), label: `${typeName(name)} @ ${t.func || `0x${t.pc.toString(16)}`}` });
+  }
+  return out;
+}
+const regionValue = (filter) => (filter.region == null ? ANY : filter.regionPc != null ? byType(filter.region, filter.regionPc) : byName(filter.region));
+function regionOf(value) {
+  if (value === ANY) return { region: null, pc: null };
+  if (value.startsWith('n:')) return { region: value.slice(2), pc: null };
+  const colon = value.indexOf(':', 2);
+  return { region: value.slice(colon + 1), pc: value.slice(2, colon) };
+}
 
 export function profileHref(type, query) {
   const q = query.toString();
@@ -96,11 +119,15 @@ export function ProfilesView({ trace, type = 'sync', query = new URLSearchParams
     setChoices({ groups: [], regionTypes: [] });
     Promise.all([groupsOf(trace), regionTypesOf(trace)]).then(([goroutines, regions]) => setChoices({
       groups: goroutines.groups.map((g) => g.name),
-      regionTypes: [...new Set(regions.types.map((r) => r.name))],
+      regionTypes: regionOptions(regions.types),
     }));
   };
+  // A filter already chosen (a link followed, a reload) is named as the list names it.
+  useEffect(() => { if (filter.group != null || filter.region != null) loadChoices(); }, [trace, filter.group, filter.region]);
   const groups = choices?.groups.length ? choices.groups : filter.group != null ? [filter.group] : [];
-  const regionTypes = choices?.regionTypes.length ? choices.regionTypes : filter.region != null ? [filter.region] : [];
+  // Until the choices come, the filter's own (a type by its pc alone).
+  const regionTypes = choices?.regionTypes.length ? choices.regionTypes
+    : filter.region != null ? [{ value: regionValue(filter), label: filter.regionPc != null ? `${typeName(filter.region)} @ 0x${filter.regionPc.toString(16)}` : typeName(filter.region) }] : [];
   const [download, setDownload] = useState(null);
   useEffect(() => () => download && URL.revokeObjectURL(download.url), [download]);
   useEffect(() => setDownload(null), [type, key]);
@@ -111,6 +138,15 @@ export function ProfilesView({ trace, type = 'sync', query = new URLSearchParams
     const q = new URLSearchParams(query);
     if (value == null) q.delete(name);
     else q.set(name, value);
+    location.hash = profileHref(type, q);
+  };
+  const setRegion = (value) => {
+    const { region, pc } = regionOf(value);
+    const q = new URLSearchParams(query);
+    q.delete('region');
+    q.delete('pc');
+    if (region != null) q.set('region', region);
+    if (pc != null) q.set('pc', pc);
     location.hash = profileHref(type, q);
   };
   const tabs = (
@@ -162,9 +198,9 @@ export function ProfilesView({ trace, type = 'sync', query = new URLSearchParams
           </select>
         </label>
         <label>Region type{' '}
-          <select data-testid="filter-region" onFocus={loadChoices} onMouseDown={loadChoices} value={filter.region ?? ANY} onChange={(e) => set('region', orNull(e.currentTarget.value))}>
+          <select data-testid="filter-region" onFocus={loadChoices} onMouseDown={loadChoices} value={regionValue(filter)} onChange={(e) => setRegion(e.currentTarget.value)}>
             <option value={ANY}>anywhere</option>
-            {regionTypes.map((r) => <option key={r} value={r}>{typeName(r)}</option>)}
+            {regionTypes.map((r) => <option key={r.value} value={r.value}>{r.label}</option>)}
           </select>
         </label>
         {filter.goroutines && <span>goroutine G{filter.goroutines[0]} <button type="button" onClick={() => set('goroutine', null)}>×</button></span>}

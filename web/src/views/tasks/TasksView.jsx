@@ -103,6 +103,13 @@ function regionTimeColumns(regions) {
   ];
 }
 
+// The names that several region types share (begun at several places).
+function sharedNames(types) {
+  const seen = new Set(), shared = new Set();
+  for (const t of types) (seen.has(t.name) ? shared : seen).add(t.name);
+  return shared;
+}
+
 // Of a trace opened in parts, the whole trace's or the part's (common/scope.jsx).
 export function RegionsView({ trace, name, info, query, route }) {
   const scope = scopeOf(info, query);
@@ -114,6 +121,7 @@ export function RegionsView({ trace, name, info, query, route }) {
   if (!state.data) return <>{note}<Pending state={state} what="regions" /></>;
   const { regions, stats } = state.data;
   const start = stats.time.start;
+  const shared = sharedNames(regions.types);
   const columns = (listed) => [
     { key: 'goroutine', label: 'Goroutine', numeric: true, value: (r) => r.goroutine, render: (r) => <a href={goroutineHref(r.goroutine)}>G{r.goroutine}</a> },
     { key: 'task', label: 'Task', numeric: true, value: (r) => r.task, render: (r) => (r.task ? <a href={taskHref(r.task)}>{r.task}</a> : '') },
@@ -143,7 +151,8 @@ export function RegionsView({ trace, name, info, query, route }) {
           criticalPaths={scope !== 'whole'}
           extraColumns={[{
             key: 'profile', label: '', sortable: false, value: () => '',
-            render: (t) => <a href={href('/profiles/sync', { region: t.name })}>profiles</a>,
+            // By its pc too where types share the name, as Go's region pages link profiles.
+            render: (t) => <a href={href('/profiles/sync', { region: t.name, ...(shared.has(t.name) ? { pc: t.pc } : {}) })}>profiles</a>,
           }]}
         />
       )}

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "gotrace/analysis/profile.h"
+#include "gotrace/analysis/regions.h"
 #include "gotrace/analysis/summary.h"
 
 namespace gotrace::analysis {
@@ -21,8 +22,9 @@ GoroutineIntervals goroutine_group_intervals(const Summary& summary, std::string
 // region nested in, or overlapping, an earlier match is dropped).
 GoroutineIntervals region_intervals(const Summary& summary, const std::function<bool(const RegionSummary&)>& match);
 
-// The regions of one type (Go's regionFilter by "type").
-GoroutineIntervals region_type_intervals(const Summary& summary, std::string_view type);
+// The regions of one type (Go's regionFilter by "type"); with `at`, only those begun at its
+// pc (by "type" and "pc": one of the region types Go's regions page lists).
+GoroutineIntervals region_type_intervals(const Summary& summary, std::string_view type, const RegionsAtPc* at = nullptr);
 
 // The profile exactly as `go tool trace -pprof=TYPE FILE` computes it.
 Profile compute_go_tool_profile(const EventStore& store, const Summary& summary, ProfileType type);

@@ -1,8 +1,10 @@
 // A profile restricted the ways the viewer's profile panes restrict it: to some
-// goroutines (by id or by start function), to the time inside user regions of a type,
-// and to a part of the trace. Built from profile_filter.h's intervals.
+// goroutines (by id or by start function), to the time inside user regions of a type (by
+// name, or by name and pc as Go's region types are), and to a part of the trace. Built
+// from profile_filter.h's intervals.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -17,6 +19,7 @@ struct ProfileSelection {
   std::vector<GoID> goroutines;       // only these (empty: no restriction by id)
   std::optional<std::string> group;   // only goroutines starting in this function
   std::optional<std::string> region;  // only time inside regions of this type
+  std::optional<uint64_t> region_pc;  // and begun at this pc (RegionTypeStats::pc; 0: no stack)
   std::optional<Interval> range;      // only this part of the trace
 };
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "gotrace/analysis/regions.h"
 
 namespace gotrace::analysis {
 
@@ -40,8 +39,8 @@ GoroutineIntervals region_intervals(const Summary& summary, const std::function<
   return out;
 }
 
-GoroutineIntervals region_type_intervals(const Summary& summary, std::string_view type) {
-  return region_intervals(summary, [type](const RegionSummary& r) { return r.name == type; });
+GoroutineIntervals region_type_intervals(const Summary& summary, std::string_view type, const RegionsAtPc* at) {
+  return region_intervals(summary, [type, at](const RegionSummary& r) { return r.name == type && (!at || (*at)(r)); });
 }
 
 Profile compute_go_tool_profile(const EventStore& store, const Summary& summary, ProfileType type) {

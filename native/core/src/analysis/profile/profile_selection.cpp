@@ -33,7 +33,11 @@ std::vector<Profile> select_profiles(const EventStore& store, const Summary& sum
   }
   GoroutineIntervals intervals;
   if (selection.region) {
-    GoroutineIntervals in_regions = region_type_intervals(summary, *selection.region);
+    // The store holds every event here: the start events' stacks are its own.
+    const StoreEvents events(store);
+    const std::optional<RegionsAtPc> at =
+        selection.region_pc ? std::optional<RegionsAtPc>(RegionsAtPc{store, events, *selection.region_pc}) : std::nullopt;
+    GoroutineIntervals in_regions = region_type_intervals(summary, *selection.region, at ? &*at : nullptr);
     for (size_t k = 0; k < in_regions.goroutines(); k++) {
       const GoID g = in_regions.goroutine(k);
       const GoroutineSummary* gs = summary.goroutine(g);
