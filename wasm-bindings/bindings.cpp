@@ -308,11 +308,17 @@ class WasmTrace {
       return val(session_->critical_path_json(kind, which, time(from), time(to)));
     });
   }
-  val critical_paths(std::string kind, std::string name, double min, double max, double slowest) {
+  // pc: NaN for none.
+  val critical_paths(std::string kind, std::string name, double pc, double min, double max, double slowest) {
     return guard([&] {
-      const int64_t lo = min > 0 ? static_cast<int64_t>(min) : 0;
-      const int64_t hi = std::isfinite(max) ? static_cast<int64_t>(max) : INT64_MAX;
-      return val(session_->path_aggregate_json(kind, name, lo, hi, slowest));
+      analysis::PathTypeSelection which;
+      which.kind = kind;
+      which.name = name;
+      if (!std::isnan(pc)) which.pc = static_cast<uint64_t>(pc);
+      which.min_ns = min > 0 ? static_cast<int64_t>(min) : 0;
+      which.max_ns = std::isfinite(max) ? static_cast<int64_t>(max) : INT64_MAX;
+      which.slowest_percent = slowest;
+      return val(session_->path_aggregate_json(which));
     });
   }
   // Changes from `before` to this trace.

@@ -84,6 +84,8 @@ int run_critical_path(const Args& args) {
     if (!(percent > 0 && percent <= 100)) throw std::runtime_error("--slowest wants a percentage in (0, 100]");
     if (!types) throw std::runtime_error("--slowest goes with --task-type or --region-type");
   }
+  if (args.has_value("region-pc") && !args.has_value("region-type"))
+    throw std::runtime_error("--region-pc narrows --region-type: give the region type's name too");
   std::optional<Time> from, to;
   if (args.has_value("from")) from = parse_whole("from", args.value("from"));
   if (args.has_value("to")) to = parse_whole("to", args.value("to"));
@@ -100,15 +102,21 @@ int run_critical_path(const Args& args) {
 
   if (types) {
     const bool tasks = args.has_value("task-type");
-    const PathAggregate a =
-        session.path_aggregate(tasks ? "task" : "region", args.value(tasks ? "task-type" : "region-type"), 0, INT64_MAX, percent);
+    PathTypeSelection which;
+    which.kind = tasks ? "task" : "region";
+    which.name = args.value(tasks ? "task-type" : "region-type");
+    if (args.has_value("region-pc")) which.pc = parse_pc("region-pc", args.value("region-pc"));
+    which.slowest_percent = percent;
+    const PathAggregate a = session.path_aggregate(which);
     stages.done("paths of every instance");
     if (args.flag("json")) {
       print_json([&](JsonWriter& w) { path_aggregate_json(w, a); });
     } else {
       const DurationQuantiles q = duration_quantiles(a.durations);  // as --json reports them
-      std::printf("critical paths of %zu %s%s '%s'%s: durations p50 %s, p90 %s, p99 %s, max %s\n", a.instances,
-                  a.kind.c_str(), a.instances == 1 ? "" : "s", a.name.c_str(),
+      char at[40] = "";
+      if (a.pc) std::snprintf(at, sizeof at, " begun at 0x%llx", static_cast<unsigned long long>(*a.pc));
+      std::printf("critical paths of %zu %s%s '%s'%s%s: durations p50 %s, p90 %s, p99 %s, max %s\n", a.instances,
+                  a.kind.c_str(), a.instances == 1 ? "" : "s", a.name.c_str(), at,
                   percent < 100 ? (" (the slowest " + args.value("slowest") + "%)").c_str() : "",
                   human_duration(q.p50).c_str(), human_duration(q.p90).c_str(), human_duration(q.p99).c_str(),
                   human_duration(q.max).c_str());
@@ -134,7 +142,7 @@ Register reg({
     "what a task, region or goroutine waited on: its critical path along the wake-ups",
     "Usage: gotrace critical-path FILE (--task=ID | --region=NAME[#N] | --goroutine=G\n"
     "           [--from=NS] [--to=NS]) [--segments] [--json]\n"
-    "       gotrace critical-path FILE (--task-type=NAME | --region-type=NAME) [--slowest=PCT]\n"
+    "       gotrace critical-path FILE (--task-type=NAME | --region-type=NAME [--region-pc=PC]) [--slowest=PCT]\n"
     "           [--json]\n\n"
     "Walks back from the end of the interval: while its goroutine ran, the time is its own\n"
     "(running, or GC work it was made to do); runnable, scheduling latency; in a syscall,\n"
@@ -149,6 +157,8 @@ Register reg({
     "                      times, ns) narrow it\n"
     "  --task-type=NAME    every complete task of the type: their paths summed, with\n"
     "  --region-type=NAME  the distribution of their durations\n"
+    "  --region-pc=PC      only the regions begun at PC (0x..., as `gotrace regions` prints\n"
+    "                      it): one of the region types that share a name\n"
     "  --slowest=PCT       only the slowest PCT percent of them (1: the p99 tail)\n"
     "  --segments          print every segment (the first 40 otherwise)\n"
     "  --json              the path or the sums as one JSON object (times in ns)\n"
@@ -156,8 +166,9 @@ Register reg({
     "                      (on standard error)\n\n"
     "A trace that cannot be read to the end is analysed as far as it was read; the exit\n"
     "status is then 1.\n",
-    {"task", "region", "goroutine", "from", "to", "task-type", "region-type", "slowest"},
-    {"task", "region", "goroutine", "from", "to", "task-type", "region-type", "slowest", "segments", "json", "timing"},
+    {"task", "region", "goroutine", "from", "to", "task-type", "region-type", "region-pc", "slowest"},
+    {"task", "region", "goroutine", "from", "to", "task-type", "region-type", "region-pc", "slowest", "segments", "json",
+     "timing"},
     run_critical_path,
 });
 

@@ -15,6 +15,7 @@
 #include "gotrace/analysis/profile_filter.h"
 #include "gotrace/reader.h"
 #include "gotrace/streamed_read.h"
+#include "output.h"
 #include "summarized_read.h"
 
 namespace gotrace::cli {
@@ -34,18 +35,6 @@ Time parse_time(const Args& args, const std::string& name) {
   } catch (const std::exception&) {
   }
   throw std::runtime_error("--" + name + " wants a time in ns, not '" + v + "'");
-}
-
-// A pc as `gotrace regions` prints it (0x...), or in decimal.
-uint64_t parse_pc(const std::string& v) {
-  const bool hex = v.rfind("0x", 0) == 0 || v.rfind("0X", 0) == 0;
-  try {
-    size_t used = 0;
-    const uint64_t pc = std::stoull(hex ? v.substr(2) : v, &used, hex ? 16 : 10);
-    if (used == v.size() - (hex ? 2 : 0) && !v.empty() && v[0] != '-' && v[0] != '+') return pc;
-  } catch (const std::exception&) {
-  }
-  throw std::runtime_error("--region-pc wants a pc (0x... as `gotrace regions` prints it), not '" + v + "'");
 }
 
 void print_top(const PprofProfile& p, size_t n) {
@@ -93,7 +82,7 @@ int run_pprof(const Args& args) {
     throw std::runtime_error("--region-pc narrows --region: give the region type's name too");
   if (args.has_value("region")) {
     std::optional<RegionsAtPc> at;
-    if (args.has_value("region-pc")) at.emplace(RegionsAtPc{r.store, trace->views().events(), parse_pc(args.value("region-pc"))});
+    if (args.has_value("region-pc")) at.emplace(RegionsAtPc{r.store, trace->views().events(), parse_pc("region-pc", args.value("region-pc"))});
     goroutines = region_type_intervals(summary, args.value("region"), at ? &*at : nullptr);
   } else if (args.value("goroutine").empty() && !summary.goroutines.empty()) {
     filter = {nullptr, std::nullopt, &summary};  // every goroutine: read from the summary as it goes

@@ -24,6 +24,18 @@ int64_t parse_whole(const std::string& name, const std::string& v) {
   throw std::runtime_error("--" + name + " wants a whole number, not '" + v + "'");
 }
 
+uint64_t parse_pc(const std::string& name, const std::string& v) {
+  const bool hex = v.rfind("0x", 0) == 0 || v.rfind("0X", 0) == 0;
+  const std::string digits = hex ? v.substr(2) : v;
+  try {
+    size_t used = 0;
+    const uint64_t pc = std::stoull(digits, &used, hex ? 16 : 10);
+    if (used == digits.size() && !digits.empty() && digits[0] != '-' && digits[0] != '+') return pc;
+  } catch (const std::exception&) {
+  }
+  throw std::runtime_error("--" + name + " wants a pc (0x... as `gotrace regions` prints it), not '" + v + "'");
+}
+
 void print_json(const std::function<void(JsonWriter&)>& write) {
   // Written as it is made: a trace of millions of goroutines is gigabytes of JSON.
   std::string out;

@@ -16,6 +16,9 @@ std::string human_duration(int64_t ns);
 // A number given to --NAME: a whole number (ns, an id); a clear error otherwise.
 int64_t parse_whole(const std::string& name, const std::string& v);
 
+// A pc given to --NAME: 0x... as `gotrace regions` prints it, or in decimal.
+uint64_t parse_pc(const std::string& name, const std::string& v);
+
 // Writes one indented JSON document (what `write` puts in it) to standard output.
 void print_json(const std::function<void(JsonWriter&)>& write);
 

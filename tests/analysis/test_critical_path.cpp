@@ -283,6 +283,38 @@ TEST_CASE("gotrace critical-path", "[analysis][critical-path][cli]") {
     REQUIRE(run_command(cli_path() + " critical-path --goroutine=1 " + t, &out) == 0);
     CHECK(out.find("critical path of goroutine 1 ") != std::string::npos);
   }
+  SECTION("a region type by name and pc: one of the types that share a name") {
+    // go123-futile-wakeup: four types named "special", two regions each.
+    const std::string f = "'" + corpus_path("go123-futile-wakeup.trace") + "'";
+    std::string by_name, listing, none, task;  // (run_command appends: one string a run)
+    REQUIRE(run_command(cli_path() + " critical-path --json --region-type=special " + f, &by_name) == 0);
+    const Json all = Json::parse(by_name);
+    CHECK(all["instances"].int64() == 8);
+    CHECK_FALSE(all.has("pc"));
+    REQUIRE(run_command(cli_path() + " regions --json " + f, &listing) == 0);
+    int64_t instances = 0, total = 0;
+    int types = 0;
+    const Json regions = Json::parse(listing);
+    for (const Json& type : regions["types"].elements()) {
+      if (type["name"].string() != "special") continue;
+      types++;
+      std::string paths;
+      REQUIRE(run_command(cli_path() + " critical-path --json --region-type=special --region-pc=" +
+                              std::to_string(type["pc"].int64()) + " " + f, &paths) == 0);
+      const Json j = Json::parse(paths);
+      CHECK(j["pc"].int64() == type["pc"].int64());
+      CHECK(j["instances"].int64() == type["count"].int64());
+      instances += j["instances"].int64();
+      total += j["durations"]["total"].int64();
+    }
+    CHECK(types == 4);
+    CHECK(instances == 8);
+    CHECK(total == all["durations"]["total"].int64());
+    CHECK(run_command(cli_path() + " critical-path --region-type=special --region-pc=0x1 " + f + " 2>&1", &none) != 0);
+    CHECK(none.find("no region of type 'special' begun at 0x1 ends in the trace") != std::string::npos);
+    CHECK(run_command(cli_path() + " critical-path --task-type=special --region-pc=0x1 " + f + " 2>&1", &task) != 0);
+    CHECK(task.find("--region-pc narrows --region-type") != std::string::npos);
+  }
   SECTION("bad selections get clear errors") {
     std::string out;
     CHECK(run_command(cli_path() + " critical-path --task=999999999 " + t + " 2>&1", &out) != 0);

@@ -44,6 +44,26 @@ test('criticalPaths of a task type equals the CLI, for all of them and for the p
   assert.ok(bucket.instances > 0);
 });
 
+test('criticalPaths of a region type by name and pc equals the CLI\'s --region-pc', async () => {
+  const name = 'go123-futile-wakeup.trace';
+  const trace = await open(name);
+  const special = trace.regionTypes().types.filter((t) => t.name === 'special');
+  assert.equal(special.length, 4);
+  let instances = 0;
+  for (const t of special) {
+    const paths = trace.criticalPaths({ regionType: 'special', pc: t.pc });
+    assert.deepEqual(paths, cliJson('critical-path', '--json', '--region-type=special', `--region-pc=0x${t.pc.toString(16)}`, file(name)));
+    assert.equal(paths.pc, t.pc);
+    assert.equal(paths.instances, t.count);
+    instances += paths.instances;
+  }
+  assert.equal(instances, trace.criticalPaths({ regionType: 'special' }).instances);
+  assert.throws(() => trace.criticalPaths({ taskType: 'x', pc: 1 }), /a pc selects among region types/);
+  assert.throws(() => trace.criticalPaths({ regionType: 'special', pc: 1.5 }), /whole number/);
+  assert.throws(() => trace.criticalPaths({ regionType: 'special', pc: 1 }), /begun at 0x1/);
+  trace.dispose?.();
+});
+
 test('diffFrom equals gotrace diff --json, and a trace against itself is all zeros', async () => {
   const a = await open('go122-workload.trace');
   const b = await open('go123-workload.trace');

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useBrowser } from './browser.mjs';
-import { SAMPLE, gotraceJson as json } from './fixtures.mjs';
+import { SAMPLE, corpusTrace, gotraceJson as json } from './fixtures.mjs';
 import { openFile, openPage, show } from './pages.mjs';
 
 const env = useBrowser();
@@ -85,6 +85,36 @@ test("a task type's histogram bucket links to the sum of its tasks' critical pat
   const cli = json('critical-path', '--task-type=client', SAMPLE);
   const categories = (await rows(page, 'path-by-category')).map((r) => r[0]);
   assert.ok(categories.every((c) => cli.by_category.some((x) => x.key === c)));
+  assert.deepEqual(problems.errors, []);
+  await page.context().close();
+});
+
+test("a region type's bucket links to its own regions' critical paths, where types share its name", async () => {
+  // go123-futile-wakeup: four types named "special" (main.main.func1..4), two regions each.
+  const file = corpusTrace('go/go123-futile-wakeup.trace');
+  const type = json('regions', file).types.find((t) => t.name === 'special' && t.func === 'main.main.func4');
+  const { page, problems } = await openPage(env.browser, env.site.url);
+  await openFile(page, file);
+  await show(page, '#/regions', '[data-testid=region-types]');
+  const row = page.locator('[data-testid=region-types] tbody tr', { hasText: type.func });
+  const bars = await row.locator('[data-testid=histogram] [data-min]').all();
+  let picked = null;
+  for (const b of bars) if (!picked && Number(await b.getAttribute('data-count')) > 0) picked = b;
+  assert.ok(picked, 'a bar with regions');
+  const count = Number(await picked.getAttribute('data-count'));
+  await picked.click();
+  await page.waitForSelector('[data-testid=bucket-critical-paths]', { timeout: 60_000 });
+  assert.match(await page.textContent('[data-testid=instances] h3'), new RegExp(`^special @ ${type.func}: ${count} region`));
+  const href = await page.getAttribute('[data-testid=bucket-critical-paths]', 'href');
+  const q = new URLSearchParams(href.slice(href.indexOf('?') + 1));
+  assert.equal(q.get('pc'), String(type.pc));
+  await page.click('[data-testid=bucket-critical-paths]');
+  await page.waitForSelector('[data-testid=path-summary]', { timeout: 60_000 });
+  const summary = await page.textContent('[data-testid=path-summary]');
+  assert.match(summary, new RegExp(`critical paths of ${count} regions? 'special' begun at 0x${type.pc.toString(16)}`));
+  const cli = json('critical-path', '--region-type=special', `--region-pc=${type.pc}`, file);
+  const categories = (await rows(page, 'path-by-category')).map((r) => r[0]);
+  assert.ok(categories.length > 0 && categories.every((c) => cli.by_category.some((x) => x.key === c)));
   assert.deepEqual(problems.errors, []);
   await page.context().close();
 });

@@ -505,8 +505,8 @@ export declare class Trace {
   task(id: number): TaskInfo | null;
   /** The critical path of a task, a region or a goroutine (`gotrace critical-path --json`). */
   criticalPath(selection: PathSelection): CriticalPath;
-  /** Every task or region of a type's critical path summed; min/max (ns) pick a histogram bucket, slowest a tail percentage. */
-  criticalPaths(selection: ({ taskType: string } | { regionType: string }) & { min?: number; max?: number; slowest?: number }): PathAggregate;
+  /** Every task or region of a type's critical path summed; pc (a RegionType's) only the regions begun there, min/max (ns) pick a histogram bucket, slowest a tail percentage. */
+  criticalPaths(selection: ({ taskType: string } | { regionType: string; pc?: number }) & { min?: number; max?: number; slowest?: number }): PathAggregate;
   /** What changed from `before` to this trace (`gotrace diff --json`). */
   diffFrom(before: Trace, options?: { top?: number }): TraceDiff;
   /** The differential profile of a type from `before` to this trace, a gzipped pprof. */
@@ -621,6 +621,8 @@ export interface CriticalPath {
 export interface PathAggregate {
   kind: 'task' | 'region';
   name: string;
+  /** The regions' pc, when selected by it. */
+  pc?: number;
   instances: number;
   durations: { min: number; p50: number; p90: number; p99: number; max: number; total: number };
   by_category: PathTotal[];

@@ -329,9 +329,10 @@ export class Trace {
 
   /**
    * The critical paths of every task or region of a type summed (`gotrace critical-path
-   * --task-type|--region-type --json`): { taskType: NAME } | { regionType: NAME }, with
-   * optionally `min`/`max` (ns: a histogram bucket) and `slowest` (a percentage: 1 is the
-   * p99 tail). { kind, name, instances, durations, by_category, by_function }.
+   * --task-type|--region-type --json`): { taskType: NAME } | { regionType: NAME, pc? } (pc:
+   * a region type's, the regions begun there), with optionally `min`/`max` (ns: a histogram
+   * bucket) and `slowest` (a percentage: 1 is the p99 tail). { kind, name, pc?, instances,
+   * durations, by_category, by_function }.
    */
   criticalPaths(selection) {
     const s = selection ?? {};
@@ -339,8 +340,14 @@ export class Trace {
     if (!kind || (s.taskType !== undefined && s.regionType !== undefined)) {
       throw new TypeError('criticalPaths wants { taskType } or { regionType }');
     }
+    if (s.pc != null) {
+      if (kind !== 'region') throw new TypeError('a pc selects among region types: { regionType, pc }');
+      if (!(Number.isSafeInteger(s.pc) && s.pc >= 0)) {
+        throw new TypeError(`a region type's pc is a whole number of at least 0 (regionTypes() gives it), not ${s.pc}`);
+      }
+    }
     return JSON.parse(unwrap(this.#live().criticalPaths(kind, String(kind === 'task' ? s.taskType : s.regionType),
-      s.min ?? 0, s.max ?? Infinity, s.slowest ?? 100)));
+      s.pc ?? NaN, s.min ?? 0, s.max ?? Infinity, s.slowest ?? 100)));
   }
 
   /**

@@ -26,14 +26,12 @@ std::string TraceSession::critical_path_json(std::string_view kind, std::string_
   return json_of(pretty, [&](JsonWriter& w) { analysis::critical_path_json(w, store(), summary(), path); });
 }
 
-PathAggregate TraceSession::path_aggregate(std::string_view kind, std::string_view name, int64_t min_ns,
-                                           int64_t max_ns, double slowest_percent) {
-  return aggregate_paths(critical_paths(), store(), summary(), kind, name, min_ns, max_ns, slowest_percent);
+PathAggregate TraceSession::path_aggregate(const PathTypeSelection& which) {
+  return aggregate_paths(critical_paths(), store(), summary(), which);
 }
 
-std::string TraceSession::path_aggregate_json(std::string_view kind, std::string_view name, int64_t min_ns,
-                                              int64_t max_ns, double slowest_percent, bool pretty) {
-  const PathAggregate a = path_aggregate(kind, name, min_ns, max_ns, slowest_percent);
+std::string TraceSession::path_aggregate_json(const PathTypeSelection& which, bool pretty) {
+  const PathAggregate a = path_aggregate(which);
   return json_of(pretty, [&](JsonWriter& w) { analysis::path_aggregate_json(w, a); });
 }
 

@@ -133,10 +133,8 @@ class TraceSession {
                                        std::optional<Time> to = {});
   std::string critical_path_json(std::string_view kind, std::string_view which, std::optional<Time> from = {},
                                  std::optional<Time> to = {}, bool pretty = false);
-  analysis::PathAggregate path_aggregate(std::string_view kind, std::string_view name, int64_t min_ns = 0,
-                                         int64_t max_ns = INT64_MAX, double slowest_percent = 100);
-  std::string path_aggregate_json(std::string_view kind, std::string_view name, int64_t min_ns = 0,
-                                  int64_t max_ns = INT64_MAX, double slowest_percent = 100, bool pretty = false);
+  analysis::PathAggregate path_aggregate(const analysis::PathTypeSelection& which);
+  std::string path_aggregate_json(const analysis::PathTypeSelection& which, bool pretty = false);
   // The whole trace's figures a diff compares, kept; the diff of two sessions (`gotrace
   // diff --json`) and its differential profile of a type (a gzipped pprof).
   const analysis::TraceFigures& diff_figures();

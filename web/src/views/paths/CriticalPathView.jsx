@@ -22,6 +22,7 @@ export function selectionOf(query) {
       aggregate: true,
       selection: {
         ...(query.taskType !== undefined ? { taskType: query.taskType } : { regionType: query.regionType }),
+        ...(query.regionType !== undefined && query.pc !== undefined && { pc: num(query.pc) }),
         ...(query.min !== undefined && { min: num(query.min) }),
         ...(query.max !== undefined && { max: num(query.max) }),
         ...(query.slowest !== undefined && { slowest: num(query.slowest) }),
@@ -47,7 +48,7 @@ function what(sel) {
   if (sel.region !== undefined) return `region ${sel.region}`;
   if (sel.goroutine !== undefined) return `goroutine ${sel.goroutine}`;
   if (sel.taskType !== undefined) return `every task '${sel.taskType}'`;
-  return `every region '${sel.regionType}'`;
+  return `every region '${sel.regionType}'${sel.pc !== undefined ? ` begun at 0x${Number(sel.pc).toString(16)}` : ''}`;
 }
 
 function CategoryBar({ totals, whole }) {
@@ -109,7 +110,7 @@ function Aggregate({ agg, sel }) {
   return (
     <Fragment>
       <p data-testid="path-summary">
-        The critical paths of <strong>{formatCount(agg.instances)}</strong> {agg.kind}{agg.instances === 1 ? '' : 's'} '{agg.name}'{bucket}{tail}:
+        The critical paths of <strong>{formatCount(agg.instances)}</strong> {agg.kind}{agg.instances === 1 ? '' : 's'} '{agg.name}'{agg.pc !== undefined ? ` begun at 0x${agg.pc.toString(16)}` : ''}{bucket}{tail}:
         {' '}durations p50 {formatDuration(d.p50)}, p90 {formatDuration(d.p90)}, p99 {formatDuration(d.p99)}, max {formatDuration(d.max)};
         {' '}{formatDuration(d.total)} in all.
       </p>

@@ -5,6 +5,7 @@ import { countOf, formatCount, formatDuration, typeName } from '../../model/form
 import { useAsync } from '../common/query.jsx';
 import { bucketUpper } from './buckets.js';
 import { criticalPathHref } from '../common/links.js';
+import { sharedNames } from '../../model/regionTypes.js';
 import { Histogram } from './Histogram.jsx';
 
 // Types (of tasks or regions) with their duration distribution. A click on a histogram
@@ -51,6 +52,12 @@ export function DurationTable({ kind, types, label, instancesOf, instanceColumns
     ...extraColumns,
   ];
   const listed = useAsync(async () => ({ pick, rows: pick ? await instancesOf(pick.type, pick.min) : [] }), [pick]);
+  // Region types that share a name are told apart by their pc in links, their function in labels.
+  const shared = useMemo(() => (kind === 'region' ? sharedNames(types) : new Set()), [kind, types]);
+  const byPc = pick && shared.has(pick.type.name);
+  const pathsHref = pick && criticalPathHref({
+    [kind === 'task' ? 'taskType' : 'regionType']: pick.type.name, ...(byPc ? { pc: pick.type.pc } : {}), min: pick.min, max: bucketUpper(pick.min),
+  });
   const ready = listed.data?.pick === pick;
   const instances = ready ? listed.data.rows : [];
   return (
@@ -59,8 +66,8 @@ export function DurationTable({ kind, types, label, instancesOf, instanceColumns
       {pick && (
         <div class="gt-instances" data-testid={ready ? 'instances' : 'instances-loading'}>
           <h3>
-            {typeName(pick.type.name)}: {countOf(instances.length, kind === 'task' ? 'task' : 'region')}{pick.min === ALL ? ', complete or not' : ` of ${formatDuration(pick.min)} to ${formatDuration(bucketUpper(pick.min))}`}
-            {criticalPaths && pick.min !== ALL && <>{' '}<a data-testid="bucket-critical-paths" href={criticalPathHref({ [kind === 'task' ? 'taskType' : 'regionType']: pick.type.name, min: pick.min, max: bucketUpper(pick.min) })}>their critical paths</a></>}
+            {typeName(pick.type.name)}{byPc ? ` @ ${pick.type.func || `0x${pick.type.pc.toString(16)}`}` : ''}: {countOf(instances.length, kind === 'task' ? 'task' : 'region')}{pick.min === ALL ? ', complete or not' : ` of ${formatDuration(pick.min)} to ${formatDuration(bucketUpper(pick.min))}`}
+            {criticalPaths && pick.min !== ALL && <>{' '}<a data-testid="bucket-critical-paths" href={pathsHref}>their critical paths</a></>}
             {' '}<button type="button" onClick={() => onPick(pick.type, null)}>close</button>
           </h3>
           <SortableTable columns={typeof instanceColumns === 'function' ? instanceColumns(instances) : instanceColumns} rows={instances} initialSort="duration" limit={200} />

@@ -2,6 +2,7 @@ import { href, navigate } from '../../model/router.js';
 import { formatDuration, spanDuration, spanNs, timelineHref } from '../../model/format.js';
 import { goroutineHref, taskHref } from '../common/links.js';
 import { scopedPart, statsOf } from '../../model/queries.js';
+import { sharedNames } from '../../model/regionTypes.js';
 import { ScopeNote, scopeOf, scopeQuery } from '../common/scope.jsx';
 import { Pending, useAsync } from '../common/query.jsx';
 import { BreakdownBar } from '../common/BreakdownBar.jsx';
@@ -101,13 +102,6 @@ function regionTimeColumns(regions) {
       render: (r) => <BreakdownBar stats={r.stats} scale={maxTotal} />,
     },
   ];
-}
-
-// The names that several region types share (begun at several places).
-function sharedNames(types) {
-  const seen = new Set(), shared = new Set();
-  for (const t of types) (seen.has(t.name) ? shared : seen).add(t.name);
-  return shared;
 }
 
 // Of a trace opened in parts, the whole trace's or the part's (common/scope.jsx).

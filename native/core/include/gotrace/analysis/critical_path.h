@@ -15,6 +15,7 @@
 #include <optional>
 #include <memory>
 #include <unordered_map>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -138,6 +139,7 @@ PathTotals path_totals(const EventStore& store, const Summary& summary, const Cr
 struct PathAggregate {
   std::string kind;  // "task" or "region"
   std::string name;
+  std::optional<uint64_t> pc;  // the regions' pc, when they were selected by it
   size_t instances = 0;
   std::vector<int64_t> durations;  // ascending
   int64_t total_ns = 0;
@@ -163,11 +165,20 @@ struct PathAggregate {
 void add_to_aggregate(PathAggregate& aggregate, const CriticalPath& path);
 void finish_aggregate(PathAggregate& aggregate, const EventStore& store);
 
-// The paths of every task (kind "task") or region ("region") of a type that ended in the
-// trace, summed: those whose duration is in [min_ns, max_ns) (a histogram's bucket), and
-// of those the slowest `slowest_percent` percent (100: all). Throws when none qualifies.
+// Which instances of a type aggregate_paths sums.
+struct PathTypeSelection {
+  std::string kind;  // "task" or "region"
+  std::string name;
+  // Regions: only those begun at this pc (of the types that share a name, the one Go's
+  // region pages tell apart by its pc; RegionTypeStats::pc).
+  std::optional<uint64_t> pc;
+  int64_t min_ns = 0, max_ns = INT64_MAX;  // durations in [min_ns, max_ns): a histogram's bucket
+  double slowest_percent = 100;            // of those, the slowest (100: all)
+};
+
+// The paths of the tasks or regions of a type that ended in the trace, as `which` selects
+// them, summed. Throws when none qualifies.
 PathAggregate aggregate_paths(const CriticalPathIndex& index, const EventStore& store, const Summary& summary,
-                              std::string_view kind, std::string_view name, int64_t min_ns = 0,
-                              int64_t max_ns = INT64_MAX, double slowest_percent = 100);
+                              const PathTypeSelection& which);
 
 }  // namespace gotrace::analysis

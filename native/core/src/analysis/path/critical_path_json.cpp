@@ -77,6 +77,7 @@ void path_aggregate_json(JsonWriter& w, const PathAggregate& a) {
   w.begin_object();
   w.field("kind", std::string_view(a.kind));
   w.field("name", std::string_view(a.name));
+  if (a.pc) w.field("pc", *a.pc);
   w.field("instances", static_cast<uint64_t>(a.instances));
   const DurationQuantiles q = duration_quantiles(a.durations);
   w.key("durations").begin_object();

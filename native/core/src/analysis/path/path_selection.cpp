@@ -2,6 +2,7 @@
 // and the package use, and every instance of a task or region type.
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -75,9 +76,11 @@ PathInterval path_interval(const EventStore& store, const Summary& summary, std:
 }
 
 PathAggregate aggregate_paths(const CriticalPathIndex& index, const EventStore& store, const Summary& summary,
-                              std::string_view kind, std::string_view name, int64_t min_ns, int64_t max_ns,
-                              double slowest_percent) {
-  if (!(slowest_percent > 0 && slowest_percent <= 100)) throw std::invalid_argument("the slowest percent is in (0, 100]");
+                              const PathTypeSelection& which) {
+  const std::string_view kind = which.kind, name = which.name;
+  if (!(which.slowest_percent > 0 && which.slowest_percent <= 100))
+    throw std::invalid_argument("the slowest percent is in (0, 100]");
+  if (which.pc && kind != "region") throw std::invalid_argument("a pc selects among region types, not " + which.kind + " types");
   std::vector<PathInterval> all;
   if (kind == "task") {
     for (const TaskSummary& t : summary.tasks) {
@@ -86,26 +89,32 @@ PathAggregate aggregate_paths(const CriticalPathIndex& index, const EventStore& 
       }
     }
   } else if (kind == "region") {
+    // The store holds every event here: the start events' stacks are its own.
+    const StoreEvents events(store);
+    const RegionsAtPc at{store, events, which.pc.value_or(0)};
     for (const RegionSummary* r : regions_named(summary, name)) {
-      if (r->has_end()) all.push_back(region_path_interval(summary, *r));
+      if (r->has_end() && (!which.pc || at(*r))) all.push_back(region_path_interval(summary, *r));
     }
   } else {
-    throw std::invalid_argument("paths are summed over a task type or a region type, not '" + std::string(kind) + "'");
+    throw std::invalid_argument("paths are summed over a task type or a region type, not '" + which.kind + "'");
   }
-  std::erase_if(all, [&](const PathInterval& i) { return i.to - i.from < min_ns || i.to - i.from >= max_ns; });
+  std::erase_if(all, [&](const PathInterval& i) { return i.to - i.from < which.min_ns || i.to - i.from >= which.max_ns; });
   if (all.empty()) {
-    throw std::invalid_argument("no " + std::string(kind) + " of type '" + std::string(name) +
-                                "' ends in the trace" + (min_ns > 0 || max_ns < INT64_MAX ? " with such a duration" : ""));
+    char at[40] = "";
+    if (which.pc) std::snprintf(at, sizeof at, " begun at 0x%llx", static_cast<unsigned long long>(*which.pc));
+    throw std::invalid_argument("no " + which.kind + " of type '" + which.name + "'" + at + " ends in the trace" +
+                                (which.min_ns > 0 || which.max_ns < INT64_MAX ? " with such a duration" : ""));
   }
-  if (slowest_percent < 100) {
+  if (which.slowest_percent < 100) {
     std::stable_sort(all.begin(), all.end(),
                      [](const PathInterval& a, const PathInterval& b) { return a.to - a.from > b.to - b.from; });
-    const auto keep = static_cast<size_t>(static_cast<double>(all.size()) * slowest_percent / 100.0 + 0.999999);
+    const auto keep = static_cast<size_t>(static_cast<double>(all.size()) * which.slowest_percent / 100.0 + 0.999999);
     all.resize(std::max<size_t>(1, keep));
   }
   PathAggregate a;
-  a.kind = std::string(kind);
-  a.name = std::string(name);
+  a.kind = which.kind;
+  a.name = which.name;
+  a.pc = which.pc;
   for (const PathInterval& i : all) add_to_aggregate(a, critical_path(index, i.goroutine, i.from, i.to, i.end_event));
   finish_aggregate(a, store);
   return a;
