@@ -345,6 +345,34 @@ test('with the system in dark mode the page and the timeline are dark', async ()
 
 test('at 1024 px wide the trace\'s name and the buttons stay in view', async () => {
   const { page, problems, context } = await openPage(env.browser, env.site.url, { width: 1024, height: 700 });
+
+test('narrower than 1024 px the tabs scroll: the hiding side fades, and the active tab is brought into view', async () => {
+  const { page, problems, context } = await openPage(env.browser, env.site.url, { width: 860, height: 700 });
+  await openFile(page, SAMPLE);
+  await show(page, '#/overview', '[data-testid=overview]');
+  const state = () => page.$eval('[data-testid=tabs]', (nav) => {
+    const box = nav.getBoundingClientRect();
+    const active = nav.querySelector('.tab.active').getBoundingClientRect();
+    return { classes: nav.className, scrolls: nav.scrollWidth > nav.clientWidth, activeInView: active.left >= box.left - 0.5 && active.right <= box.right + 0.5 };
+  });
+  let s = await state();
+  assert.ok(s.scrolls, 'the tabs do not all fit at 860 px');
+  assert.match(s.classes, /more-right/);
+  assert.doesNotMatch(s.classes, /more-left/);
+  assert.ok(s.activeInView);
+  // The last tab's view: its tab scrolled in, the hidden side now the left.
+  const last = await page.$$eval('[data-testid=tabs] .tab', (t) => t[t.length - 1].getAttribute('href'));
+  await page.evaluate((h) => { location.hash = h; }, last);
+  await page.waitForFunction(() => /more-left/.test(document.querySelector('[data-testid=tabs]').className));
+  s = await state();
+  assert.ok(s.activeInView, 'the active tab is in view');
+  assert.doesNotMatch(s.classes, /more-right/);
+  // At 1280 px everything fits: no fade.
+  await page.setViewportSize({ width: 1280, height: 700 });
+  await page.waitForFunction(() => !/more-/.test(document.querySelector('[data-testid=tabs]').className));
+  assert.deepEqual(problems.errors, []);
+  await context.close();
+});
   await openFile(page, SAMPLE);
   await show(page, '#/timeline', '[data-testid=timeline-canvas]');
   // Every tab whole in the tabs' box (which would hide what overflows it).

@@ -113,11 +113,37 @@ export function App() {
   );
 }
 
+// In a window too narrow for every tab the tabs scroll: a fade marks each side that
+// hides some (styles.css), and the active tab is scrolled into view.
+function useOverflowCue(ref, active) {
+  const [sides, setSides] = useState('');
+  useEffect(() => {
+    const nav = ref.current;
+    if (!nav) return undefined;
+    const measure = () => {
+      const left = nav.scrollLeft > 1;
+      const right = nav.scrollLeft + nav.clientWidth < nav.scrollWidth - 1;
+      setSides(`${left ? ' more-left' : ''}${right ? ' more-right' : ''}`);
+    };
+    measure();
+    nav.addEventListener('scroll', measure, { passive: true });
+    const ro = new ResizeObserver(measure);
+    ro.observe(nav);
+    return () => { nav.removeEventListener('scroll', measure); ro.disconnect(); };
+  }, [ref]);
+  useEffect(() => {
+    ref.current?.querySelector('.tab.active')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [ref, active]);
+  return sides;
+}
+
 function Tabs({ route }) {
   const current = routes.find((r) => match(r.path, route.segments));
   const owner = current?.tabPath ?? current?.path ?? route.path;
+  const ref = useRef(null);
+  const sides = useOverflowCue(ref, owner);
   return (
-    <nav class="tabs">
+    <nav class={`tabs${sides}`} ref={ref} data-testid="tabs">
       {tabs().map((t) => {
         const active = owner === t.path || (t.prefix && owner.startsWith(t.prefix)) || route.path === t.path;
         return (
