@@ -42,6 +42,31 @@ test("a task's critical path, from its page, is the CLI's", async () => {
   await page.context().close();
 });
 
+test('a path through more goroutines than the chart has rows draws the one it ends on and those with the most time on it', async () => {
+  const file = corpusTrace('go/go122-workload.trace');
+  const cli = json('critical-path', '--goroutine=6775', file);
+  const order = [...new Set(cli.segments.map((s) => s.goroutine))];
+  assert.ok(order.length > 16, `${order.length} goroutines on the path`);
+  const { page, problems } = await openPage(env.browser, env.site.url);
+  await openFile(page, file);
+  await show(page, '#/critical-path?goroutine=6775', '[data-testid=path-chart]');
+  const lanes = await page.$$eval('[data-testid=path-chart] .lbl', (els) => els.map((e) => Number(e.textContent.slice(1))));
+  assert.equal(lanes.length, 16);
+  assert.ok(lanes.includes(6775), 'the goroutine the path ends on');
+  // Those with more time on the path than the 16th most are all drawn, in the path's order.
+  const nsOf = new Map(cli.by_goroutine.map((g) => [g.goroutine, g.ns]));
+  const sorted = [...nsOf.values()].sort((a, b) => b - a);
+  for (const [g, ns] of nsOf) if (ns > sorted[15]) assert.ok(lanes.includes(g), `G${g} (${ns} ns) drawn`);
+  assert.deepEqual(lanes, order.filter((g) => lanes.includes(g)));
+  // The note on what is left out is below the chart, not over it.
+  const chart = await page.locator('[data-testid=path-chart]').boundingBox();
+  const note = await page.locator('[data-testid=path-chart-left]').boundingBox();
+  assert.ok(note.y >= chart.y + chart.height - 0.5, `note at ${note.y}, chart ends at ${chart.y + chart.height}`);
+  assert.match(await page.textContent('[data-testid=path-chart-left]'), new RegExp(`^${order.length - 16} more goroutines`));
+  assert.deepEqual(problems.errors, []);
+  await page.context().close();
+});
+
 test("a goroutine's critical path, and a reload of it", async () => {
   const { page, problems } = await openPage(env.browser, env.site.url);
   await openFile(page, SAMPLE);

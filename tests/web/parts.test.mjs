@@ -444,6 +444,39 @@ test('the part after the first, opened while the rest is unread, is a whole part
   assert.deepEqual(problems, { errors: [], dialogs: [], csp: [] });
 });
 
+test('a link to a time past what is read so far waits for the part that holds it, rather than offer the last one read', async () => {
+  const t = gotraceJson('stats', TRACE).time;
+  const late = [t.end - Math.round(t.duration / 20), t.end];
+  const { page, problems } = await openPage(env.browser, env.site.url);
+  await smallParts(page);
+  await inWorkers(page, () => {
+    self.gotraceHoldReading = true;
+  });
+  await openFile(page, TRACE);
+  await page.waitForSelector('[data-testid=part-bar]', { timeout: 60_000 });
+  await show(page, `#/timeline?t0=${late[0]}&t1=${late[1]}`, '[data-testid=outside-part]');
+  // Only the first generations are known: no part is offered yet.
+  await page.waitForSelector('[data-testid=outside-part-unread]');
+  assert.equal(await page.locator('[data-testid=open-outside-part]').count(), 0);
+  // Read on in the background (as after a reload): once read, the part that holds it.
+  await inWorkers(page, () => {
+    delete self.gotraceHoldReading;
+  });
+  await openFile(page, TRACE);
+  await page.waitForSelector('[data-testid=part-bar]', { timeout: 60_000 });
+  await show(page, `#/timeline?t0=${late[0]}&t1=${late[1]}`, '[data-testid=outside-part]');
+  const before = await partText(page);
+  await page.waitForSelector('[data-testid=open-outside-part]', { timeout: 60_000 });
+  assert.equal(await page.locator('[data-testid=outside-part-unread]').count(), 0);
+  await page.click('[data-testid=open-outside-part]');
+  await page.waitForFunction((b) => document.querySelector('[data-testid=part-text]')?.textContent !== b, before, { timeout: 60_000 });
+  await timelineIdle(page);
+  await page.waitForSelector('[data-testid=outside-part]', { state: 'detached', timeout: 60_000 });
+  const view = await page.evaluate(() => window.__gotraceTimeline.view());
+  assert.ok(view.t0 <= late[0] + 1 && view.t1 >= late[0], `${view.t0}–${view.t1} shows ${late[0]}`);
+  assert.deepEqual(problems, { errors: [], dialogs: [], csp: [] });
+});
+
 test('a trace opened whole from its parts opens whole again after a reload', async () => {
   const whole = gotraceJson('stats', TRACE);
   const { page, problems } = await openPage(env.browser, env.site.url);

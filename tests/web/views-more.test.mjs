@@ -136,6 +136,37 @@ test('the profile of the goroutines with no start function is theirs, not every 
   await context.close();
 });
 
+test('links to the profiles of the unnamed region type and of the group with no start function keep their filter', async () => {
+  const file = corpusTrace('go/go123-annotations-stress.trace');
+  const unnamed = json('regions', file).types.find((t) => t.name === '');
+  assert.ok(unnamed, 'the trace has unnamed regions');
+  const folded = (...flags) => gotraceText('pprof', ...flags, '--folded', file)
+    .split('\n').filter(Boolean).reduce((ns, line) => ns + Number(line.split(' ')[1]), 0);
+  const { page, problems, context } = await openPage(env.browser, env.site.url);
+  await openFile(page, file);
+  await show(page, '#/regions', '[data-testid=region-types]');
+  const row = page.locator('[data-testid=region-types] tbody tr', { has: page.locator('[data-testid=type-name]', { hasText: /^\(unnamed\)/ }) });
+  await row.getByRole('link', { name: 'profiles' }).click();
+  await page.waitForFunction(() => /[?&]region=(&|$)/.test(location.hash));
+  await page.waitForFunction(() => document.querySelector('[data-testid=filter-region]')?.selectedOptions[0]?.textContent === '(unnamed)');
+  // The scheduler latency of those regions, as the CLI's --region="" gives it (not the whole trace's).
+  await page.click('[data-testid=profile-tabs] [data-type=sched]');
+  const want = folded('--type=sched', '--region=');
+  assert.notEqual(want, folded('--type=sched'));
+  await page.waitForFunction((w) => document.querySelector('[data-testid=profiles-view][data-loading="0"]')
+    && /[?&]region=(&|$)/.test(location.hash) && Number(document.querySelector('[data-testid=flame-total]')?.dataset.ns) === w, want);
+  // The group of goroutines with no start function: its page's links keep it.
+  const old = corpusTrace('go/go119-workload.trace');
+  await openFile(page, old);
+  await show(page, '#/goroutines/group/', '[data-testid=profiles-of-group]');
+  assert.match(await page.getAttribute('[data-testid=profiles-of-group]', 'href'), /[?&]group=(&|$)/);
+  assert.match(await page.getAttribute('[data-testid=timeline-of-group]', 'href'), /[?&]group=(&|$)/);
+  await page.click('[data-testid=profiles-of-group]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=filter-group]')?.selectedOptions[0]?.textContent === '(no start function)');
+  assert.deepEqual(problems.errors, []);
+  await context.close();
+});
+
 test('a task type with no complete task has no durations ("–", as the CLI\'s "-"), not zeros', async () => {
   const file = corpusTrace('go/go123-annotations-stress.trace');
   const native = json('tasks', file);
@@ -346,7 +377,7 @@ test('with the system in dark mode the page and the timeline are dark', async ()
 test('at 1024 px wide the trace\'s name and the buttons stay in view', async () => {
   const { page, problems, context } = await openPage(env.browser, env.site.url, { width: 1024, height: 700 });
 
-test('narrower than 1024 px the tabs scroll: the hiding side fades, and the active tab is brought into view', async () => {
+test('narrower than 1024 px the tabs scroll: the hiding side fades, and the active tab is brought into view; at 1440 px all fits', async () => {
   const { page, problems, context } = await openPage(env.browser, env.site.url, { width: 860, height: 700 });
   await openFile(page, SAMPLE);
   await show(page, '#/overview', '[data-testid=overview]');
@@ -367,9 +398,11 @@ test('narrower than 1024 px the tabs scroll: the hiding side fades, and the acti
   s = await state();
   assert.ok(s.activeInView, 'the active tab is in view');
   assert.doesNotMatch(s.classes, /more-right/);
-  // At 1280 px everything fits: no fade.
-  await page.setViewportSize({ width: 1280, height: 700 });
+  // At 1440 px everything fits: no fade, and the trace's name whole.
+  await page.setViewportSize({ width: 1440, height: 700 });
   await page.waitForFunction(() => !/more-/.test(document.querySelector('[data-testid=tabs]').className));
+  const name = await page.$eval('.trace-name', (e) => ({ text: e.textContent, whole: e.scrollWidth <= e.clientWidth }));
+  assert.ok(name.whole, `"${name.text}" is cut`);
   assert.deepEqual(problems.errors, []);
   await context.close();
 });

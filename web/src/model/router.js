@@ -27,9 +27,12 @@ export function href(path, query = {}) {
   return `#/${p}${queryString(query)}`;
 }
 
-/** '?sort=total' from {sort:'total'} ('' when every value is empty). */
+/**
+ * '?sort=total' from {sort:'total'} ('' when no value is set). An empty string is a value:
+ * the unnamed region type, the goroutines with no start function (undefined or null: none).
+ */
 export function queryString(query = {}) {
-  const entries = Object.entries(query).filter(([, v]) => v !== undefined && v !== null && v !== '');
+  const entries = Object.entries(query).filter(([, v]) => v !== undefined && v !== null);
   return entries.length ? '?' + new URLSearchParams(entries.map(([k, v]) => [k, String(v)])).toString() : '';
 }
 

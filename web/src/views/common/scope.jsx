@@ -75,11 +75,20 @@ export function OutsidePart({ info, openPart, t0, t1, what, onDismiss }) {
   const gens = parts.generations;
   const k = generationAt(gens, t0);
   const origin = gens[0].start;
+  // While the rest is read (a link followed, a reload), the generation that holds t0 may
+  // not be known yet: the offer waits for it rather than name the last one read.
+  const readTo = gens[gens.length - 1].end;
+  const unread = !parts.complete && t0 > readTo;
   return (
     <p class="gt-scope" data-testid="outside-part">
       {what} ({formatDuration(t0 - origin)} – {formatDuration(t1 - origin)}) is outside the part open (
       {formatDuration(gens[parts.first].start - origin)} – {formatDuration(gens[parts.last].end - origin)}).{' '}
-      {openPart && (
+      {unread && (
+        <span data-testid="outside-part-unread">
+          The trace is read up to {formatDuration(readTo - origin)} so far: the part that holds it can be opened once it is read.
+        </span>
+      )}
+      {openPart && !unread && (
         <button type="button" data-testid="open-outside-part" onClick={() => openPart(k, null)}>
           Open the part from generation {k + 1}
         </button>

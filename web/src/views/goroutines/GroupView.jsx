@@ -72,8 +72,8 @@ export function GroupView({ trace, name, info, query, route }) {
         <h2><a href={groupsHref}>Goroutines</a> › <span data-testid='group-name'>{name || '(no start function)'}</span></h2>
         <span><b data-testid='group-count'>{formatCount(group.count)}</b> {group.count === 1 ? 'goroutine' : 'goroutines'}, {formatDuration(group.exec)} execution, {formatDuration(group.total)} in all</span>
         <CopyCSVButton columns={columns.filter((c) => c.key !== 'breakdown')} rows={allRows} name='the goroutines' />
-        <a href={href('/profiles/sync', { group: name })}>Profiles of this group</a>
-        <a href={timelineHref(t0, t1, { group: name })}>Timeline</a>
+        <a data-testid="profiles-of-group" href={href('/profiles/sync', { group: name })}>Profiles of this group</a>
+        <a data-testid="timeline-of-group" href={timelineHref(t0, t1, { group: name })}>Timeline</a>
       </header>
       {note}
       <BreakdownLegend statsList={[group.stats]} />
