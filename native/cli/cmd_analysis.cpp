@@ -8,6 +8,7 @@
 
 #include "both_at_once.h"
 #include "command.h"
+#include "output.h"
 #include "file_io.h"
 #include "mapped_file.h"
 #include "gotrace/analysis/analysis_json.h"
@@ -71,8 +72,7 @@ int run_analysis(const Args& args) {
   const bool timing = args.flag("time");
   int repeat = 1;
   if (args.has_value("repeat")) {
-    repeat = std::stoi(args.value("repeat"));
-    if (repeat < 1) throw std::runtime_error("--repeat must be at least 1");
+    repeat = static_cast<int>(parse_bounded("repeat", args.value("repeat"), 1, 1'000'000));
   }
   std::vector<uint8_t> bytes;  // read whole when timed
   ReadResult r;

@@ -51,9 +51,10 @@ void print_totals(const char* title, const std::vector<PathTotal>& totals, int64
 
 void print_path(const EventStore& store, const Summary& s, const CriticalPath& path, bool all_segments) {
   const int64_t whole = path.to - path.from;
-  std::printf("critical path of goroutine %lld from %lld to %lld: %s, %zu segments, %zu hand-offs\n",
+  std::printf("critical path of goroutine %lld from %lld to %lld: %s, %zu segment%s, %zu hand-off%s\n",
               static_cast<long long>(path.goroutine), static_cast<long long>(path.from),
-              static_cast<long long>(path.to), human_duration(whole).c_str(), path.segments.size(), path.handoffs);
+              static_cast<long long>(path.to), human_duration(whole).c_str(), path.segments.size(),
+              path.segments.size() == 1 ? "" : "s", path.handoffs, path.handoffs == 1 ? "" : "s");
   const PathTotals totals = path_totals(store, s, path);
   print_totals("By category:", totals.by_category, whole, 20);
   print_totals("By goroutine:", totals.by_goroutine, whole, 10);
@@ -80,7 +81,7 @@ int run_critical_path(const Args& args) {
   const bool types = args.has_value("task-type") || args.has_value("region-type");
   double percent = 100;
   if (args.has_value("slowest")) {
-    percent = std::stod(args.value("slowest"));
+    percent = parse_number("slowest", args.value("slowest"));
     if (!(percent > 0 && percent <= 100)) throw std::runtime_error("--slowest wants a percentage in (0, 100]");
     if (!types) throw std::runtime_error("--slowest goes with --task-type or --region-type");
   }
@@ -99,6 +100,15 @@ int run_critical_path(const Args& args) {
   session.critical_paths();
   stages.done("critical path index");
   const EventStore& store = session.store();
+  // A selection not found in a trace read only in part: the read's error says why.
+  auto selected = [&](auto&& select) {
+    try {
+      return select();
+    } catch (const std::exception& e) {
+      if (session.read().ok()) throw;
+      throw std::runtime_error(std::string(e.what()) + "; the trace could be read only in part: " + session.read().error->what());
+    }
+  };
 
   if (types) {
     const bool tasks = args.has_value("task-type");
@@ -107,7 +117,7 @@ int run_critical_path(const Args& args) {
     which.name = args.value(tasks ? "task-type" : "region-type");
     if (args.has_value("region-pc")) which.pc = parse_pc("region-pc", args.value("region-pc"));
     which.slowest_percent = percent;
-    const PathAggregate a = session.path_aggregate(which);
+    const PathAggregate a = selected([&] { return session.path_aggregate(which); });
     stages.done("paths of every instance");
     if (args.flag("json")) {
       print_json([&](JsonWriter& w) { path_aggregate_json(w, a); });
@@ -127,7 +137,7 @@ int run_critical_path(const Args& args) {
   }
 
   const char* kind = args.has_value("task") ? "task" : args.has_value("region") ? "region" : "goroutine";
-  const CriticalPath path = session.critical_path(kind, args.value(kind), from, to);
+  const CriticalPath path = selected([&] { return session.critical_path(kind, args.value(kind), from, to); });
   stages.done("the path");
   if (args.flag("json")) {
     print_json([&](JsonWriter& w) { critical_path_json(w, store, s, path); });

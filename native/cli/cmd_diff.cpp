@@ -142,7 +142,9 @@ int run_diff(const Args& args) {
     throw std::runtime_error(ranges ? "--range compares two ranges of one trace file (see --help)"
                                     : "expected two trace files, before and after (see --help)");
   }
-  const size_t top = args.has_value("top") ? static_cast<size_t>(std::max<int64_t>(1, parse_whole("top", args.value("top")))) : 20;
+  if (files == 2 && args.positional()[0] == "-" && args.positional()[1] == "-")
+    throw std::runtime_error("standard input can be read once: give at most one of the traces as -");
+  const size_t top = args.has_value("top") ? static_cast<size_t>(parse_bounded("top", args.value("top"), 1, INT64_MAX)) : 20;
   std::optional<Interval> range_a, range_b;
   if (ranges) {
     const std::string v = args.value("range");

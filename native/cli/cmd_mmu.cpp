@@ -41,8 +41,7 @@ int run_mmu(const Args& args) {
   }
   int worst = 3;
   if (args.flag("worst")) {
-    worst = std::stoi(args.value("worst"));
-    if (worst < 0) throw std::runtime_error("--worst must not be negative");
+    worst = static_cast<int>(parse_bounded("worst", args.value("worst"), 0, 1'000'000));
   }
 
   TraceSession session(read_trace(read_file(args.positional()[0])));

@@ -84,7 +84,7 @@ int run_pprof(const Args& args) {
     std::optional<RegionsAtPc> at;
     if (args.has_value("region-pc")) at.emplace(RegionsAtPc{r.store, trace->views().events(), parse_pc("region-pc", args.value("region-pc"))});
     goroutines = region_type_intervals(summary, args.value("region"), at ? &*at : nullptr);
-  } else if (args.value("goroutine").empty() && !summary.goroutines.empty()) {
+  } else if (!args.has_value("goroutine")) {
     filter = {nullptr, std::nullopt, &summary};  // every goroutine: read from the summary as it goes
   } else {
     goroutines = goroutine_group_intervals(summary, args.value("goroutine"));
@@ -116,7 +116,7 @@ int run_pprof(const Args& args) {
   }
   if (top) {
     const std::string n = args.value("top");
-    print_top(pprof, n.empty() ? 20 : static_cast<size_t>(std::stoul(n)));
+    print_top(pprof, n.empty() ? 20 : static_cast<size_t>(parse_bounded("top", n, 1, INT64_MAX)));
   }
   if (timing) {
     std::fprintf(stderr, "read and summary %.1f ms (%zu events), profile (read again) %.1f ms\n", read_ms,

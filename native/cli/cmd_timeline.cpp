@@ -6,6 +6,7 @@
 #include <string>
 
 #include "command.h"
+#include "output.h"
 #include "file_io.h"
 #include "gotrace/analysis/timeline_json.h"
 #include "gotrace/reader.h"
@@ -141,9 +142,8 @@ int run_timeline(const Args& args) {
   TimelineView v;
   v.from = args.has_value("from") ? parse_int("--from", args.value("from")) : index.start();
   v.to = args.has_value("to") ? parse_int("--to", args.value("to")) : index.end() + 1;
-  v.pixels = static_cast<uint32_t>(parse_int("--pixels", args.value("pixels", "1000")));
-  if (v.pixels == 0) throw std::runtime_error("--pixels must be at least 1");
-  const auto limit = static_cast<uint32_t>(parse_int("--limit", args.value("limit", std::to_string(v.pixels * 2))));
+  v.pixels = static_cast<uint32_t>(parse_bounded("pixels", args.value("pixels", "1000"), 1, 1'000'000'000));
+  const auto limit = static_cast<uint32_t>(parse_bounded("limit", args.value("limit", std::to_string(uint64_t{v.pixels} * 2)), 0, UINT32_MAX));
 
   std::string json;
   size_t n = 0;

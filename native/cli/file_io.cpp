@@ -14,9 +14,10 @@ std::vector<uint8_t> read_file(const std::string& path) {
   uint8_t buf[1 << 16];
   size_t n;
   while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) data.insert(data.end(), buf, buf + n);
-  bool failed = std::ferror(f);
+  const bool failed = std::ferror(f);
+  const int why = errno;  // (a directory: EISDIR)
   if (f != stdin) std::fclose(f);
-  if (failed) throw std::runtime_error("cannot read " + path);
+  if (failed) throw std::runtime_error("cannot read " + path + ": " + std::strerror(why));
   return data;
 }
 

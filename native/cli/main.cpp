@@ -1,8 +1,11 @@
 // gotrace: read, check, convert and analyse Go execution traces.
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <string>
 #include <vector>
@@ -24,7 +27,9 @@ void print_overview() {
       "gotrace %s: read, check, convert and analyse Go execution traces (Go 1.5 to 1.27).\n\n"
       "Usage: gotrace COMMAND [OPTIONS] FILE\n       gotrace --version\n\nCommands:\n",
       gotrace::kVersion);
-  for (const Command& c : registry()) std::printf("  %-11s %s\n", c.name.c_str(), c.summary.c_str());
+  int width = 0;
+  for (const Command& c : registry()) width = std::max(width, static_cast<int>(c.name.size()));
+  for (const Command& c : registry()) std::printf("  %-*s  %s\n", width, c.name.c_str(), c.summary.c_str());
   std::printf("\nRun 'gotrace COMMAND --help' for a command's options.\n");
 }
 
@@ -36,7 +41,18 @@ int main(int argc, char** argv) {
     std::printf("gotrace %s\n", gotrace::kVersion);
     return 0;
   }
-  if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" || std::string(argv[1]) == "help") {
+  const bool help = argc >= 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" || std::string(argv[1]) == "help");
+  if (argc == 3 && std::string(argv[1]) == "help") {  // gotrace help COMMAND
+    for (const Command& c : registry()) {
+      if (c.name != argv[2]) continue;
+      std::printf("%s", c.usage.c_str());
+      return 0;
+    }
+    std::fprintf(stderr, "gotrace: unknown command %s\n\n", argv[2]);
+    print_overview();
+    return 2;
+  }
+  if (argc < 2 || help) {
     print_overview();
     return argc < 2 ? 2 : 0;
   }
@@ -52,7 +68,13 @@ int main(int argc, char** argv) {
     auto unknown = args.unknown(c.flags);
     if (!unknown.empty()) return usage_error(c, "unknown option --" + unknown.front());
     try {
-      return c.run(args);
+      const int status = c.run(args);
+      // Output that could not be written (a full disk) is a failure, said as one.
+      if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+        std::fprintf(stderr, "gotrace %s: cannot write the output: %s\n", name.c_str(), std::strerror(errno));
+        return 1;
+      }
+      return status;
     } catch (const std::exception& e) {
       std::fflush(stdout);
       std::fprintf(stderr, "gotrace %s: %s\n", name.c_str(), e.what());

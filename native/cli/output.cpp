@@ -1,5 +1,7 @@
 #include "output.h"
 
+#include <cmath>
+
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -22,6 +24,30 @@ int64_t parse_whole(const std::string& name, const std::string& v) {
   } catch (const std::exception&) {
   }
   throw std::runtime_error("--" + name + " wants a whole number, not '" + v + "'");
+}
+
+int64_t parse_bounded(const std::string& name, const std::string& v, int64_t min, int64_t max) {
+  int64_t n = 0;
+  try {
+    n = parse_whole(name, v);
+  } catch (const std::runtime_error&) {
+    throw std::runtime_error("--" + name + " wants a whole number from " + std::to_string(min) + " to " +
+                             std::to_string(max) + ", not '" + v + "'");
+  }
+  if (n < min || n > max)
+    throw std::runtime_error("--" + name + " wants a whole number from " + std::to_string(min) + " to " +
+                             std::to_string(max) + ", not " + v);
+  return n;
+}
+
+double parse_number(const std::string& name, const std::string& v) {
+  try {
+    size_t used = 0;
+    const double d = std::stod(v, &used);
+    if (used == v.size() && std::isfinite(d)) return d;
+  } catch (const std::exception&) {
+  }
+  throw std::runtime_error("--" + name + " wants a number, not '" + v + "'");
 }
 
 uint64_t parse_pc(const std::string& name, const std::string& v) {

@@ -16,6 +16,13 @@ std::string human_duration(int64_t ns);
 // A number given to --NAME: a whole number (ns, an id); a clear error otherwise.
 int64_t parse_whole(const std::string& name, const std::string& v);
 
+// A count or a size given to --NAME: a whole number from `min` to `max`; a clear error
+// otherwise (not a number, or out of range: a negative count is a mistake, not "all").
+int64_t parse_bounded(const std::string& name, const std::string& v, int64_t min, int64_t max);
+
+// A number given to --NAME (a percentage, a factor); a clear error otherwise.
+double parse_number(const std::string& name, const std::string& v);
+
 // A pc given to --NAME: 0x... as `gotrace regions` prints it, or in decimal.
 uint64_t parse_pc(const std::string& name, const std::string& v);
 

@@ -1,9 +1,13 @@
 // The analysis commands of the CLI: help, text, and JSON equal to the core's.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
+
 #include "corpus.h"
 #include "json_parse.h"
 #include "reference.h"
+#include "scratch.h"
 
 using namespace gotrace::test;
 
@@ -167,4 +171,67 @@ TEST_CASE("gotrace json lists the analyses and prints one as the package does", 
   bad = run("json summary " + trace("go123-annotations"), &rc);
   CHECK(rc == 1);
   CHECK(bad.find("has no JSON of its own") != std::string::npos);
+}
+
+// What a user gets wrong, or a machine fails at: a clear error and a failing status,
+// never a silent success or a raw library message.
+TEST_CASE("bad values and bad files and failed writes get clear errors", "[analysis][cli]") {
+  const std::string whole = corpus_path("go123-workload.trace");
+  const std::string t = trace("go123-workload");
+  // A trace cut in the middle of a batch, an empty file, a directory.
+  const std::string dir = scratch_path("a-directory");
+  std::filesystem::create_directories(dir);
+  const std::string cut = scratch_path("cut.trace"), empty = scratch_path("empty.trace");
+  {
+    std::vector<uint8_t> bytes = read_bytes(whole);
+    bytes.resize(bytes.size() / 2);
+    std::ofstream(cut, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    std::ofstream(empty, std::ios::binary).flush();
+  }
+  struct Case {
+    std::string args;
+    int status;
+    std::string says;
+  };
+  const Case cases[] = {
+      {"bench " + cut, 1, "(no figures: the trace does not read to its end)"},
+      {"bench -n abc " + t, 1, "--n wants a whole number from 1 to 1000000, not 'abc'"},
+      {"timeline " + t + " --track=proc:0 --pixels=-5", 1, "--pixels wants a whole number from 1 to 1000000000, not -5"},
+      {"pprof --type=sync --top=abc " + t, 1, "--top wants a whole number from 1 to"},
+      {"pprof --type=sync --top=-1 " + t, 1, "--top wants a whole number from 1 to"},
+      {"mmu --worst=abc " + t, 1, "--worst wants a whole number from 0 to 1000000, not 'abc'"},
+      {"critical-path " + t + " --task-type=client --slowest=abc", 1, "--slowest wants a number, not 'abc'"},
+      {"diff --top=-1 " + t + " " + t, 1, "--top wants a whole number from 1 to"},
+      {"critical-path " + cut + " --goroutine=999999", 1, "; the trace could be read only in part: "},
+      {"stats '" + dir + "'", 1, ": Is a directory"},
+      {"stats '" + empty + "'", 1, "format       unknown (no Go execution trace header)"},
+      {"diff - - < " + t, 1, "standard input can be read once"},
+      {"help stats", 0, "Usage: gotrace stats"},
+      {"help nosuch", 2, "gotrace: unknown command nosuch"},
+  };
+  for (const Case& c : cases) {
+    int rc = -1;
+    const std::string out = run(c.args, &rc);
+    INFO(c.args << "\n" << out);
+    CHECK(rc == c.status);
+    CHECK(out.find(c.says) != std::string::npos);
+    CHECK(out.find("stoi") == std::string::npos);
+  }
+  // Standard output on a full disk.
+  std::string full;
+  CHECK(run_command(cli_path() + " stats " + t + " 2>&1 >/dev/full", &full) == 1);
+  CHECK(full.find("gotrace stats: cannot write the output: No space left on device") != std::string::npos);
+  // A header and no events: the read's error, not a complaint about a name never given.
+  int rc = -1;
+  const std::string header = scratch_path("header.trace");
+  {
+    std::vector<uint8_t> bytes = read_bytes(whole);
+    bytes.resize(16);
+    std::ofstream(header, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), 16);
+  }
+  const std::string out = run("pprof --type=sync --top '" + header + "'", &rc);
+  INFO(out);
+  CHECK(rc == 1);
+  CHECK(out.find("no frequency event found") != std::string::npos);
+  CHECK(out.find("matching goroutines") == std::string::npos);
 }

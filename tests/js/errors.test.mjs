@@ -132,8 +132,21 @@ test('bad arguments to the analyses are Errors, and the trace keeps working', as
   assert.throws(() => t.timeline({ kind: 'proc', id: 0 }, start, end, 0), /pixels/);
   assert.throws(() => t.timeline(null, start, end, 10), TypeError);
   assert.throws(() => t.sliceDetails({ kind: 'regions' }, start), /slice track/);
-  assert.throws(() => t.eventAt(-1), /no event/);
-  assert.throws(() => t.eventAt(1e9), /no event/);
+  assert.throws(() => t.eventAt(-1), /an event index must be a whole number of at least 0, not -1/);
+  assert.throws(() => t.eventAt(NaN), TypeError);
+  assert.throws(() => t.eventAt(1.5), TypeError);
+  assert.throws(() => t.eventAt(1e9), /no event 1000000000/);
+  // Positions past the end are past the end, not wrapped at 2^32.
+  assert.equal(t.events({ from: 2 ** 32 + 5, limit: 2 }).index.length, 0);
+  assert.equal(t.events({ from: 0, limit: 2 ** 32 + 2 }).index.length, t.stats().events);
+  assert.throws(() => t.events({ limit: 'x' }), TypeError);
+  assert.throws(() => t.events({ filter: { goroutine: 'a' } }), TypeError);
+  const rows = (o) => t.sqlTable('goroutines', o).columns[0].values.length;
+  assert.equal(rows({ offset: 2 ** 32 }), 0);
+  assert.equal(rows({ offset: 1e12 }), 0);
+  assert.equal(rows({ limit: 2 ** 32 }), rows({}));
+  assert.throws(() => t.sqlTable('goroutines', { offset: -1 }), TypeError);
+  assert.throws(() => t.mmu([1e30]), /at most 2\^62 ns/);
   // Empty answers are not errors.
   assert.equal(t.timeline({ kind: 'proc', id: 12345 }, start, end, 10).start.length, 0);
   assert.equal(t.timeline({ kind: 'proc', id: 0 }, end, start, 10).start.length, 0);

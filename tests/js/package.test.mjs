@@ -249,6 +249,9 @@ test('openTraceIndex: the whole trace\'s stats, and any run of its generations o
   for (const t of [early, late, whole, stepped, atOnce]) t.dispose();
   // An older trace has no generations: it opens whole.
   await assert.rejects(gotrace.openTraceIndex(path.join(corpus, 'go121-workload.trace')), /no generations \(Go 1.21 or older\): open it whole/);
+  // A Go 1.26 header and nothing after it is no older trace: it says it has no events.
+  const header = fs.readFileSync(path.join(corpus, '..', 'newest', 'go127-workload.trace')).subarray(0, 16);
+  await assert.rejects(gotrace.openTraceIndex(header), /the trace has no events \(a header alone\)/);
   await assert.rejects(gotrace.openTraceIndex(new Uint8Array(10)), /not a Go execution trace/);
 });
 

@@ -25,7 +25,8 @@ export type EventKind =
 export declare const eventKinds: readonly EventKind[];
 
 export interface TraceStats {
-  format: { go_version: string; family: 'v1' | 'v2' };
+  /** null when the file has no trace header (then it has no events either). */
+  format: { go_version: string | null; family: 'v1' | 'v2' | null };
   bytes: number;
   bytes_used: number;
   generations: number;

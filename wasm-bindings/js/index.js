@@ -83,6 +83,13 @@ function checkTime(name, t) {
   if (typeof t !== 'number' || !Number.isFinite(t)) throw new Error(`${name} must be a finite number of ns`);
 }
 
+// A position or a count (an event's index, a page's offset or size): a whole number of at
+// least 0. Beyond the 2^32 - 1 rows a wasm32 core can hold it is past the end, not wrapped.
+function checkCount(name, n) {
+  if (!Number.isSafeInteger(n) || n < 0) throw new TypeError(`${name} must be a whole number of at least 0, not ${n}`);
+  return Math.min(n, 2 ** 32 - 1);
+}
+
 function profileSelection(type, filter) {
   if (!PROFILE_TYPES.includes(type)) throw new Error(`unknown profile type ${type} (net, sync, syscall or sched)`);
   if (filter == null) return undefined;
@@ -206,13 +213,18 @@ export class Trace {
       if (i < 0) throw new Error(`unknown event kind ${k}`);
       mask |= 1 << i;
     }
-    return unwrap(this.#live().events(from, limit, filter.goroutine ?? any, filter.proc ?? any,
-      filter.thread ?? any, mask));
+    const id = (name, v) => {
+      if (v == null) return any;
+      if (!Number.isSafeInteger(v)) throw new TypeError(`filter.${name} must be an integer id, not ${v}`);
+      return v;
+    };
+    return unwrap(this.#live().events(checkCount('from', from), checkCount('limit', limit), id('goroutine', filter.goroutine),
+      id('proc', filter.proc), id('thread', filter.thread), mask));
   }
 
   /** One event: its columns, Go's text of it and its stack (leaf first). */
   eventAt(index) {
-    const e = unwrap(this.#live().eventAt(index));
+    const e = unwrap(this.#live().eventAt(checkCount('an event index', index)));
     e.kind = KINDS[e.kind];
     return e;
   }
@@ -445,7 +457,8 @@ export class Trace {
   sqlTable(name, { traceId = 0, path = '', offset = 0, limit = -1, raw = false } = {}) {
     if (typeof name !== 'string') throw new TypeError('a table name is a string');
     if (!Number.isSafeInteger(traceId)) throw new TypeError('traceId must be an integer');
-    const t = unwrap(this.#live().sqlTable(name, traceId, String(path), Number(offset), limit == null ? -1 : Number(limit), raw));
+    const rows = limit == null || limit === -1 ? -1 : checkCount('limit', limit);
+    const t = unwrap(this.#live().sqlTable(name, traceId, String(path), checkCount('offset', offset), rows, raw));
     for (const c of t.columns) {
       if (c.int64 !== undefined) {
         c.values = new BigInt64Array(c.int64.buffer, c.int64.byteOffset, c.int64.byteLength / 8);
@@ -937,7 +950,8 @@ export async function openTraceIndex(
   }
   const legacy = handle.error() === '' && JSON.parse(handle.stats()).format?.family === 'v1';
   if (legacy || handle.generations().length === 0) {
-    const message = legacy || handle.error() === '' ? 'the trace has no generations (Go 1.21 or older): open it whole' : handle.error();
+    const message = legacy ? 'the trace has no generations (Go 1.21 or older): open it whole'
+      : handle.error() === '' ? 'the trace has no events (a header alone): nothing to read in parts' : handle.error();
     handle.delete();
     close?.();
     throw new Error(message);

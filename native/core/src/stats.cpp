@@ -172,8 +172,14 @@ std::string stats_json(const TraceStats& st, bool pretty) {
   JsonWriter w(out, pretty);
   w.begin_object();
   w.key("format").begin_object();
-  w.field("go_version", fmt("1.%d", st.go_minor));
-  w.field("family", st.legacy ? "v1" : "v2");
+  // (No version when the header is not a trace's: the file is not one.)
+  if (st.go_minor > 0) {
+    w.field("go_version", fmt("1.%d", st.go_minor));
+    w.field("family", st.legacy ? "v1" : "v2");
+  } else {
+    w.key("go_version").null();
+    w.key("family").null();
+  }
   w.end_object();
   w.field("bytes", st.bytes);
   w.field("bytes_used", st.bytes_used);
@@ -238,7 +244,10 @@ std::string human_duration(int64_t ns) {
 
 std::string stats_text(const TraceStats& st) {
   std::string out;
-  out += fmt("format       Go 1.%d (%s)\n", st.go_minor, st.legacy ? "v1, converted to the Go 1.22 event model" : "v2");
+  if (st.go_minor > 0)
+    out += fmt("format       Go 1.%d (%s)\n", st.go_minor, st.legacy ? "v1, converted to the Go 1.22 event model" : "v2");
+  else
+    out += "format       unknown (no Go execution trace header)\n";
   out += fmt("bytes        %llu\n", (unsigned long long)st.bytes);
   if (st.bytes_used != st.bytes) {
     out += fmt("bytes unread %llu (after the last complete generation)\n", (unsigned long long)(st.bytes - st.bytes_used));

@@ -61,6 +61,8 @@ std::string mmu_view_json(const MmuCurve& curve, unsigned flags, std::span<const
   std::vector<MmuWindowResult> results;
   for (double w : windows) {
     if (!(w >= 1)) throw std::runtime_error("an MMU window must be at least 1 ns");
+    // (Past 2^62 ns, 146 years, the window would not fit the int64 of trace times.)
+    if (!(w <= 0x1p62)) throw std::runtime_error("an MMU window must be at most 2^62 ns");
     results.push_back(mmu_window(curve, static_cast<int64_t>(w), worst, kMudQuantiles));
   }
   return json_of(false, [&](JsonWriter& w) {
