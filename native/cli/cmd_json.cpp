@@ -14,7 +14,9 @@ namespace {
 
 int run_json(const Args& args) {
   if (args.positional().empty()) {
-    for (const AnalysisInfo& a : kAnalyses) std::printf("%s\n", std::string(a.name).c_str());
+    for (const AnalysisInfo& a : kAnalyses)
+      std::printf("%s%s\n", std::string(a.name).c_str(),
+                  TraceSession::has_own_json(a.id) ? "" : "  (made for the others: no JSON of its own)");
     return 0;
   }
   if (args.positional().size() != 2) throw std::runtime_error("expected an analysis and one trace file (see --help)");
@@ -33,7 +35,8 @@ Register reg({
     "Usage: gotrace json [ANALYSIS FILE]\n\n"
     "Prints ANALYSIS of FILE as one JSON object (times in ns): the analyses that have a\n"
     "result of their own (goroutineGroups, taskTypes, regionTypes, ...). Without\n"
-    "arguments, lists the analyses, in the order a viewer computes them. A trace that\n"
+    "arguments, lists the analyses, in the order a viewer computes them, and says which\n"
+    "have no JSON of their own. A trace that\n"
     "cannot be read to the end is analysed as far as it was read; the exit status is then 1.\n",
     {},
     {},

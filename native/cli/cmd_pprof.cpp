@@ -9,7 +9,6 @@
 #include "command.h"
 #include "file_io.h"
 #include "gotrace/analysis/flame_graph.h"
-#include "gotrace/analysis/go_duration.h"
 #include "gotrace/analysis/pprof_folded.h"
 #include "gotrace/analysis/pprof_writer.h"
 #include "gotrace/analysis/profile_filter.h"
@@ -45,8 +44,9 @@ void print_top(const PprofProfile& p, size_t n) {
   for (size_t i = 0; i < top.size() && i < n; i++) {
     const TopFunction& f = top[i];
     auto pct = [&](int64_t v) { return total ? 100.0 * static_cast<double>(v) / static_cast<double>(total) : 0.0; };
-    std::printf("%12s %5.1f%% %12s %5.1f%% %8lld  %s\n", go_duration_string(f.flat_ns).c_str(), pct(f.flat_ns),
-                go_duration_string(f.cum_ns).c_str(), pct(f.cum_ns), static_cast<long long>(f.cum_count),
+    // Four significant digits, as `go tool pprof -top` rounds (ns in full outgrew the column).
+    std::printf("%12s %5.1f%% %12s %5.1f%% %8lld  %s\n", human_duration(f.flat_ns).c_str(), pct(f.flat_ns),
+                human_duration(f.cum_ns).c_str(), pct(f.cum_ns), static_cast<long long>(f.cum_count),
                 f.name.c_str());
   }
 }

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "corpus.h"
 #include "json_parse.h"
@@ -151,8 +152,22 @@ TEST_CASE("gotrace json lists the analyses and prints one as the package does", 
   int rc = -1;
   std::string list = run("json", &rc);
   CHECK(rc == 0);
-  CHECK(list.find("summary\ngoroutineGroups\n") == 0);
-  CHECK(list.find("\ntimeline\n") != std::string::npos);
+  CHECK(list.find("summary  (made for the others: no JSON of its own)\ngoroutineGroups\n") == 0);
+  CHECK(list.find("\ntimeline  (made for the others") != std::string::npos);
+  // Each listed without the mark prints; each with it says why not.
+  std::istringstream lines(list);
+  int printed = 0;
+  for (std::string line; std::getline(lines, line);) {
+    const bool own = line.find(' ') == std::string::npos;
+    const std::string name = line.substr(0, line.find(' '));
+    int status = -1;
+    const std::string out = run("json " + name + " " + trace("go123-annotations"), &status);
+    INFO(line << "\n" << out.substr(0, 200));
+    CHECK(status == (own ? 0 : 1));
+    if (own) printed++;
+    else CHECK(out.find("has no JSON of its own") != std::string::npos);
+  }
+  CHECK(printed == 4);
   std::string types = run("json taskTypes " + trace("go123-annotations-stress"), &rc);
   CHECK(rc == 0);
   std::string tasks = run("tasks --json " + trace("go123-annotations-stress"), &rc);

@@ -29,6 +29,17 @@ std::string TraceSession::regions_json(bool pretty) {
   return json_of(pretty, [&](JsonWriter& w) { analysis::regions_json(w, s, analysis::region_types(read_.store, s)); });
 }
 
+bool TraceSession::has_own_json(Analysis a) {
+  switch (a) {
+    case Analysis::GoroutineGroups:
+    case Analysis::TaskTypes:
+    case Analysis::RegionTypes:
+    case Analysis::GroupEvents: return true;
+    default: return false;
+  }
+}
+
+// (The cases of has_own_json.)
 std::string TraceSession::json(Analysis a, bool pretty) {
   switch (a) {
     case Analysis::GoroutineGroups: return views().goroutine_groups_json(pretty);

@@ -148,6 +148,8 @@ class TraceSession {
   // An analysis's own result as JSON, for those that have one (goroutineGroups, taskTypes,
   // regionTypes, groupEvents); throws for the others.
   std::string json(Analysis a, bool pretty = false);
+  // Whether json(a) has a result of its own (the others are computed for those that do).
+  static bool has_own_json(Analysis a);
   std::string json(std::string_view name, bool pretty = false);
 
   // The parts a viewer shows of them: views() (summary_views.h), and these, which read
