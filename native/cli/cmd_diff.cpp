@@ -87,15 +87,81 @@ void print_types(const char* title, const std::map<std::string, std::vector<int6
   }
 }
 
+// `s` padded with spaces to `width` characters (UTF-8: "µs" is two bytes, one character).
+std::string padded(std::string s, size_t width) {
+  size_t chars = 0;
+  for (unsigned char c : s) chars += (c & 0xC0) != 0x80;
+  if (chars < width) s.append(width - chars, ' ');
+  return s;
+}
+
 void print_gc(const GcFigures& a, const GcFigures& b) {
   std::printf("\nGC: %llu -> %llu cycles; stop-the-world %llu -> %llu times, %s -> %s\n",
               static_cast<unsigned long long>(a.cycles), static_cast<unsigned long long>(b.cycles),
               static_cast<unsigned long long>(a.stw_count), static_cast<unsigned long long>(b.stw_count),
               human_duration(a.stw_ns).c_str(), human_duration(b.stw_ns).c_str());
   for (size_t k = 0; k < a.mmu.size() && k < b.mmu.size(); k++) {
-    std::printf("  MMU over %-8s %5.1f%% -> %5.1f%%\n", human_duration(a.mmu[k].first).c_str(), 100 * a.mmu[k].second,
-                100 * b.mmu[k].second);
+    std::printf("  MMU over %s %5.1f%% -> %5.1f%%\n", padded(human_duration(a.mmu[k].first), 8).c_str(),
+                100 * a.mmu[k].second, 100 * b.mmu[k].second);
   }
+}
+
+// Folded stacks (leaf first) named by their own frame and, where two would read the
+// same, by as many of its callers as tell them apart ("a ← b ← c"), then by the frame
+// where they part ("… ← x"; "(in x)" above the own frame); "(no stack)" for none.
+std::vector<std::string> stack_names(const std::vector<std::string>& folded) {
+  constexpr size_t kMaxCallers = 4;
+  std::vector<std::vector<std::string_view>> all;  // every frame, leaf first
+  std::vector<size_t> own;                          // the own frame's index in it
+  for (const std::string& f : folded) {
+    std::vector<std::string_view> list;
+    const std::string_view o = own_frame_of_folded(f);
+    size_t at_own = 0;
+    for (size_t at = 0; at < f.size();) {
+      size_t end = f.find(';', at);
+      if (end == std::string::npos) end = f.size();
+      if (f.data() + at == o.data()) at_own = list.size();
+      list.push_back(std::string_view(f).substr(at, end - at));
+      at = end + 1;
+    }
+    all.push_back(std::move(list));
+    own.push_back(at_own);
+  }
+  auto name = [&](size_t k, size_t callers) {
+    if (all[k].empty()) return std::string("(no stack)");
+    std::string out(all[k][own[k]]);
+    for (size_t c = own[k] + 1; c <= own[k] + callers && c < all[k].size(); c++) out += " \u2190 " + std::string(all[k][c]);
+    return out;
+  };
+  auto alike = [&](size_t k, size_t callers) {
+    std::vector<size_t> same;
+    for (size_t j = 0; j < folded.size(); j++)
+      if (j != k && name(j, callers) == name(k, callers)) same.push_back(j);
+    return same;
+  };
+  std::vector<std::string> out;
+  for (size_t k = 0; k < folded.size(); k++) {
+    size_t callers = 0;
+    while (callers < kMaxCallers && !alike(k, callers).empty()) callers++;
+    std::string n = name(k, callers);
+    // Still alike: the frame where this stack parts from the others (the first that differs).
+    std::optional<size_t> parts;
+    bool ends = false;
+    for (size_t j : alike(k, callers)) {
+      size_t d = 0;
+      while (d < all[k].size() && d < all[j].size() && all[k][d] == all[j][d]) d++;
+      if (d >= all[k].size()) ends = true;
+      else if (!parts || d > *parts) parts = d;
+    }
+    if (parts) {
+      n += *parts < own[k] ? " (in " + std::string(all[k][*parts]) + ")"
+                           : " \u2190 \u2026 \u2190 " + std::string(all[k][*parts]);
+    } else if (ends) {
+      n += " (its root)";
+    }
+    out.push_back(std::move(n));
+  }
+  return out;
 }
 
 void print_profiles(const TraceFigures& a, const TraceFigures& b) {
@@ -110,19 +176,23 @@ void print_profiles(const TraceFigures& a, const TraceFigures& b) {
     }
     std::printf("\n%s profile: %s -> %s, %s\n", type, human_duration(x->second.total.ns).c_str(),
                 human_duration(y->second.total.ns).c_str(), delta(x->second.total.ns, y->second.total.ns).c_str());
-    // The stacks whose time changed most, by their leaf.
-    std::vector<std::pair<int64_t, std::string>> changes;
+    // The stacks whose time changed most, by their own frame.
+    std::vector<std::pair<int64_t, std::string>> changes;  // (change, folded stack)
     std::map<std::string, int64_t> d;
     for (const auto& [stack, v] : y->second.stacks) d[stack] += v.ns;
     for (const auto& [stack, v] : x->second.stacks) d[stack] -= v.ns;
     for (const auto& [stack, ns] : d) {
-      if (ns) changes.push_back({ns, std::string(own_frame_of_folded(stack))});
+      if (ns) changes.push_back({ns, stack});
     }
     std::stable_sort(changes.begin(), changes.end(),
                      [](const auto& p, const auto& q) { return std::llabs(p.first) > std::llabs(q.first); });
-    for (size_t k = 0; k < changes.size() && k < 5; k++) {
+    changes.resize(std::min<size_t>(changes.size(), 5));
+    std::vector<std::string> stacks;
+    for (const auto& c : changes) stacks.push_back(c.second);
+    const std::vector<std::string> names = stack_names(stacks);
+    for (size_t k = 0; k < changes.size(); k++) {
       std::printf("  %13s  %s\n", ((changes[k].first >= 0 ? "+" : "-") + human_duration(std::llabs(changes[k].first))).c_str(),
-                  changes[k].second.c_str());
+                  names[k].c_str());
     }
   }
 }

@@ -1,6 +1,7 @@
 // The analysis commands of the CLI: help, text, and JSON equal to the core's.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -249,4 +250,45 @@ TEST_CASE("bad values and bad files and failed writes get clear errors", "[analy
   CHECK(rc == 1);
   CHECK(out.find("no frequency event found") != std::string::npos);
   CHECK(out.find("matching goroutines") == std::string::npos);
+}
+
+// The text of gotrace diff: the stacks listed under a profile each read differently (four
+// of net's changed stacks here end in the same functions, told apart by a deeper caller),
+// and the MMU lines are aligned whatever the units' bytes ("µs" is two).
+TEST_CASE("gotrace diff names each changed stack apart and aligns its columns", "[analysis][cli]") {
+  int rc = -1;
+  const std::string out = run("diff " + trace("go123-workload") + " '" + newest_path("go127-workload.trace") + "'", &rc);
+  INFO(out);
+  REQUIRE(rc == 0);
+  std::istringstream lines(out);
+  std::vector<std::string> listed;  // the stacks under the current profile
+  std::vector<size_t> mmu_widths;
+  int profiles = 0, stacks = 0;
+  bool in_profile = false;
+  auto chars = [](const std::string& s) {
+    size_t n = 0;
+    for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+    return n;
+  };
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find(" profile: ") != std::string::npos) {
+      listed.clear();
+      profiles++;
+      in_profile = true;
+      continue;
+    }
+    if (line.empty()) in_profile = false;
+    if (line.rfind("  MMU over ", 0) == 0) mmu_widths.push_back(chars(line.substr(0, line.find('%'))));
+    // "  %13s  %s": a change, then the stack's name.
+    if (in_profile && line.size() > 17) {
+      const std::string name = line.substr(17);
+      CHECK(std::find(listed.begin(), listed.end(), name) == listed.end());
+      listed.push_back(name);
+      stacks++;
+    }
+  }
+  CHECK(profiles == 4);
+  CHECK(stacks == 20);
+  REQUIRE(mmu_widths.size() >= 5);
+  for (size_t w : mmu_widths) CHECK(w == mmu_widths[0]);
 }
