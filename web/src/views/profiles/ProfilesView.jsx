@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { SortableTable } from '../common/SortableTable.jsx';
 import { countOf, formatCount, formatDuration, formatPercent, timelineHref, typeName } from '../../model/format.js';
 import { cached, groupsOf, regionTypesOf, scopedPart } from '../../model/queries.js';
+import { regionTypeLabel } from '../../model/regionTypes.js';
 import { Pending, useAsync } from '../common/query.jsx';
 import { ScopeNote, scopeOf } from '../common/scope.jsx';
 import { layout, maxDepth, topFunctions } from './flameLayout.js';
@@ -39,7 +40,7 @@ function regionOptions(types) {
   const out = [];
   for (const [name, of] of names) {
     out.push({ value: byName(name), label: of.length > 1 ? `${typeName(name)} (all ${of.length} types)` : typeName(name) });
-    if (of.length > 1) for (const t of of) out.push({ value: byType(name, t.pc), label: `${typeName(name)} @ ${t.func || `0x${t.pc.toString(16)}`}` });
+    if (of.length > 1) for (const t of of) out.push({ value: byType(name, t.pc), label: regionTypeLabel(t) });
   }
   return out;
 }

@@ -5,7 +5,7 @@ import { countOf, formatCount, formatDuration, typeName } from '../../model/form
 import { useAsync } from '../common/query.jsx';
 import { bucketUpper } from './buckets.js';
 import { criticalPathHref } from '../common/links.js';
-import { sharedNames } from '../../model/regionTypes.js';
+import { regionTypeLabel, sharedNames } from '../../model/regionTypes.js';
 import { Histogram } from './Histogram.jsx';
 
 // Types (of tasks or regions) with their duration distribution. A click on a histogram
@@ -66,7 +66,7 @@ export function DurationTable({ kind, types, label, instancesOf, instanceColumns
       {pick && (
         <div class="gt-instances" data-testid={ready ? 'instances' : 'instances-loading'}>
           <h3>
-            {typeName(pick.type.name)}{byPc ? ` @ ${pick.type.func || `0x${pick.type.pc.toString(16)}`}` : ''}: {countOf(instances.length, kind === 'task' ? 'task' : 'region')}{pick.min === ALL ? ', complete or not' : ` of ${formatDuration(pick.min)} to ${formatDuration(bucketUpper(pick.min))}`}
+            {byPc ? regionTypeLabel(pick.type) : typeName(pick.type.name)}: {countOf(instances.length, kind === 'task' ? 'task' : 'region')}{pick.min === ALL ? ', complete or not' : ` of ${formatDuration(pick.min)} to ${formatDuration(bucketUpper(pick.min))}`}
             {criticalPaths && pick.min !== ALL && <>{' '}<a data-testid="bucket-critical-paths" href={pathsHref}>their critical paths</a></>}
             {' '}<button type="button" onClick={() => onPick(pick.type, null)}>close</button>
           </h3>
