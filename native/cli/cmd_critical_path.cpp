@@ -151,7 +151,7 @@ Register reg({
     "critical-path",
     "what a task, region or goroutine waited on: its critical path along the wake-ups",
     "Usage: gotrace critical-path FILE (--task=ID | --region=NAME[#N] | --goroutine=G\n"
-    "           [--from=NS] [--to=NS]) [--segments] [--json]\n"
+    "           [--from=NS] [--to=NS]) [--segments | --json]\n"
     "       gotrace critical-path FILE (--task-type=NAME | --region-type=NAME [--region-pc=PC]) [--slowest=PCT]\n"
     "           [--json]\n\n"
     "Walks back from the end of the interval: while its goroutine ran, the time is its own\n"
@@ -180,6 +180,8 @@ Register reg({
     {"task", "region", "goroutine", "from", "to", "task-type", "region-type", "region-pc", "slowest", "segments", "json",
      "timing"},
     run_critical_path,
+    {},
+    {{"json", "segments"}},
 });
 
 }  // namespace

@@ -67,7 +67,7 @@ int run_goroutines(const Args& args) {
 Register reg({
     "goroutines",
     "goroutines grouped by start function, with execution, wait and block times",
-    "Usage: gotrace goroutines [--json] [--group=FUNC] FILE\n\n"
+    "Usage: gotrace goroutines [--json | --group=FUNC] FILE\n\n"
     "Summarizes every goroutine as `go tool trace` does: execution time, scheduler wait,\n"
     "block time by reason, syscall time, time blocked in syscalls, and time inside ranges\n"
     "(GC mark assist, stop-the-world...), also per user region. Prints the goroutines\n"
@@ -79,6 +79,8 @@ Register reg({
     {"group"},
     {"json", "group"},
     run_goroutines,
+    {},
+    {{"json", "group"}},
 });
 
 }  // namespace

@@ -145,6 +145,8 @@ Register reg({
     {"type", "o", "goroutine", "region", "region-pc", "from", "to"},
     {"type", "o", "folded", "top", "goroutine", "region", "region-pc", "from", "to", "timing"},
     run_pprof,
+    {"top"},
+    {{"o", "folded", "top"}},
 });
 
 }  // namespace

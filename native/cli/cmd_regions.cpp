@@ -75,6 +75,8 @@ Register reg({
     {},
     {"json", "list"},
     run_regions,
+    {},
+    {{"json", "list"}},
 });
 
 }  // namespace

@@ -71,6 +71,8 @@ Register reg({
     {},
     {"json", "list"},
     run_tasks,
+    {},
+    {{"json", "list"}},
 });
 
 }  // namespace

@@ -19,16 +19,6 @@ using Clock = std::chrono::steady_clock;
 
 double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
-int64_t parse_int(const std::string& flag, const std::string& v) {
-  try {
-    size_t used = 0;
-    long long n = std::stoll(v, &used);
-    if (used == v.size()) return n;
-  } catch (const std::exception&) {
-  }
-  throw std::runtime_error(flag + " wants an integer, not '" + v + "'");
-}
-
 // --track=KIND[:ARG]
 struct TrackSpec {
   std::string kind;
@@ -76,13 +66,13 @@ size_t run_query(const TimelineIndex& index, const TrackSpec& t, const TimelineV
       if (w) w->end_array();
       return n;
     }
-    int64_t id = t.arg.empty() ? 0 : parse_int("--track", t.arg);
+    int64_t id = t.arg.empty() ? 0 : parse_whole("track", t.arg);
     SliceRects r = query_slices(index, {*kind, id}, v);
     if (w) slices_json(*w, s, *kind, r);
     return r.size();
   }
   if (t.kind == "regions") {
-    SpanRects r = query_regions(index, parse_int("--track", t.arg), v);
+    SpanRects r = query_regions(index, parse_whole("track", t.arg), v);
     if (w) spans_json(*w, s, r);
     return r.size();
   }
@@ -140,8 +130,8 @@ int run_timeline(const Args& args) {
     if (!stats) return r.ok() ? 0 : 1;
   }
   TimelineView v;
-  v.from = args.has_value("from") ? parse_int("--from", args.value("from")) : index.start();
-  v.to = args.has_value("to") ? parse_int("--to", args.value("to")) : index.end() + 1;
+  v.from = args.has_value("from") ? parse_whole("from", args.value("from")) : index.start();
+  v.to = args.has_value("to") ? parse_whole("to", args.value("to")) : index.end() + 1;
   v.pixels = static_cast<uint32_t>(parse_bounded("pixels", args.value("pixels", "1000"), 1, 1'000'000'000));
   const auto limit = static_cast<uint32_t>(parse_bounded("limit", args.value("limit", std::to_string(uint64_t{v.pixels} * 2)), 0, UINT32_MAX));
 

@@ -65,8 +65,8 @@ int main(int argc, char** argv) {
       std::printf("%s", c.usage.c_str());
       return 0;
     }
-    auto unknown = args.unknown(c.flags);
-    if (!unknown.empty()) return usage_error(c, "unknown option --" + unknown.front());
+    const std::string wrong = misuse(c, args);
+    if (!wrong.empty()) return usage_error(c, wrong);
     try {
       const int status = c.run(args);
       // Output that could not be written (a full disk) is a failure, said as one.

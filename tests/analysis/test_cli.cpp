@@ -224,6 +224,14 @@ TEST_CASE("bad values and bad files and failed writes get clear errors", "[analy
       {"diff - - < " + t, 1, "standard input can be read once"},
       {"help stats", 0, "Usage: gotrace stats"},
       {"help nosuch", 2, "gotrace: unknown command nosuch"},
+      // Flags as typed, values where none is taken, output forms that exclude each other.
+      {"stats -x " + t, 2, "gotrace stats: unknown option -x\n"},
+      {"stats --json=yes " + t, 2, "gotrace stats: --json takes no value (given 'yes')"},
+      {"timeline " + t + " --track=proc:zero", 1, "--track wants a whole number, not 'zero'"},
+      {"tasks --json --list " + t, 2, "gotrace tasks: --json and --list cannot be given together"},
+      {"goroutines --group=main.main --json " + t, 2, "--group and --json cannot be given together"},
+      {"pprof --type=sync --folded -o x.pb.gz " + t, 2, "--folded and -o cannot be given together"},
+      {"critical-path " + t + " --goroutine=1 --json --segments", 2, "--json and --segments cannot be given together"},
   };
   for (const Case& c : cases) {
     int rc = -1;
