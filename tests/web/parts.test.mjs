@@ -34,6 +34,15 @@ async function smallParts(page, events = PART_EVENTS) {
   }, events);
 }
 
+// Whether the trace worker reads the rest of a trace in parts in the background (held:
+// it knows only the generations the part open needed, and the one after).
+async function holdReading(page, held = true) {
+  await inWorkers(page, (h) => {
+    if (h) self.gotraceHoldReading = true;
+    else delete self.gotraceHoldReading;
+  }, held);
+}
+
 const partText = (page) => page.locator('[data-testid=part-text]').textContent();
 const statOf = (page, key) => page.locator(`[data-testid=overview] .cards [data-stat=${key}] .card-value`).first().textContent();
 const wholeStatOf = (page, key) => page.locator(`[data-testid=whole-trace] [data-stat=${key}] .card-value`).textContent();
@@ -246,9 +255,7 @@ test('in parts, the goroutine, task, region, profile and MMU views show the whol
   const tasks = gotraceJson('tasks', ANNOTATED);
   const { page, problems } = await openPage(env.browser, env.site.url);
   await smallParts(page);
-  await inWorkers(page, () => {
-    self.gotraceHoldReading = true;
-  });
+  await holdReading(page);
   await openFile(page, ANNOTATED);
   await page.waitForSelector('[data-testid=part-bar]', { timeout: 60_000 });
   const first = await openPartOf(page);
@@ -267,9 +274,7 @@ test('in parts, the goroutine, task, region, profile and MMU views show the whol
   assert.ok(partCount < groups.goroutines.length, `${partCount} goroutines in the first part`);
 
   // Read: the whole trace's, as the CLI has them.
-  await inWorkers(page, () => {
-    delete self.gotraceHoldReading;
-  });
+  await holdReading(page, false);
   await openFile(page, ANNOTATED);
   await page.waitForSelector('[data-testid=part-reading]', { state: 'detached', timeout: 60_000 });
   await show(page, '#/goroutines', '[data-testid=scope-note][data-scope=whole]');
@@ -406,9 +411,7 @@ test('the part after the first, opened while the rest is unread, is a whole part
   await smallParts(page, budget);
   // The rest of the trace is not read in the background: the page knows only the
   // generations the first part needed, and the one after it.
-  await inWorkers(page, () => {
-    self.gotraceHoldReading = true;
-  });
+  await holdReading(page);
   await openFile(page, STACKS);
   await page.waitForSelector('[data-testid=part-bar]', { timeout: 60_000 });
   const firstPart = await openPartOf(page);
@@ -429,9 +432,7 @@ test('the part after the first, opened while the rest is unread, is a whole part
 
   // The same with the rest read in the background: the worker may then know more
   // generations than the page, which chose its part from fewer.
-  await inWorkers(page, () => {
-    delete self.gotraceHoldReading;
-  });
+  await holdReading(page, false);
   await openFile(page, STACKS);
   await page.waitForFunction(() => /generations 1–/.test(document.querySelector('[data-testid=part-text]')?.textContent ?? ''));
   const again = await openPartOf(page);
@@ -449,9 +450,7 @@ test('a link to a time past what is read so far waits for the part that holds it
   const late = [t.end - Math.round(t.duration / 20), t.end];
   const { page, problems } = await openPage(env.browser, env.site.url);
   await smallParts(page);
-  await inWorkers(page, () => {
-    self.gotraceHoldReading = true;
-  });
+  await holdReading(page);
   await openFile(page, TRACE);
   await page.waitForSelector('[data-testid=part-bar]', { timeout: 60_000 });
   await show(page, `#/timeline?t0=${late[0]}&t1=${late[1]}`, '[data-testid=outside-part]');
@@ -459,9 +458,7 @@ test('a link to a time past what is read so far waits for the part that holds it
   await page.waitForSelector('[data-testid=outside-part-unread]');
   assert.equal(await page.locator('[data-testid=open-outside-part]').count(), 0);
   // Read on in the background (as after a reload): once read, the part that holds it.
-  await inWorkers(page, () => {
-    delete self.gotraceHoldReading;
-  });
+  await holdReading(page, false);
   await openFile(page, TRACE);
   await page.waitForSelector('[data-testid=part-bar]', { timeout: 60_000 });
   await show(page, `#/timeline?t0=${late[0]}&t1=${late[1]}`, '[data-testid=timeline-canvas]');
