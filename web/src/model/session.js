@@ -133,24 +133,28 @@ export function useSession({ onNewTrace } = {}) {
   // same view (its ids and times may not be in the new part: the views say so).
   // Generations [first, last], or (one of them null) the part that begins at `first` or
   // ends at `last`, as the worker chooses it. The timeline then shows `timeline`, [t0, t1],
-  // or without it the part (the span it showed is let go); the address says so, unless
-  // another load is under way and this one is not made.
+  // or without it the part (the span it showed is let go). The address says so as the
+  // part is shown, in the same render: written earlier, the part before (still shown
+  // while the new one is read) would take it for a link out of its span and write its
+  // own span back, which the new part would then take for a link out of its own.
   const openPart = useCallback(
     async (first, last, { timeline } = {}) => {
       if (!opened?.info.parts || loadingRef.current) return;
-      const { path, query } = parseHash();
-      if (timeline) {
-        navigate('/timeline', { ...query, t0: Math.round(timeline[0]), t1: Math.round(timeline[1]) }, { replace: true });
-      } else if (path === '/timeline' && query.t0 !== undefined) {
-        const { t0, t1, ...rest } = query;
-        navigate('/timeline', rest, { replace: true });
-      }
       const { name } = opened;
       await load(
         name,
         { phase: 'parsing', bytesDone: 0, bytesTotal: 0 },
         (onProgress) => client.openPart(first, last, { onProgress }),
         `Could not open that part of ${name}`,
+        () => {
+          const { path, query } = parseHash();
+          if (timeline) {
+            navigate('/timeline', { ...query, t0: Math.round(timeline[0]), t1: Math.round(timeline[1]) }, { replace: true });
+          } else if (path === '/timeline' && query.t0 !== undefined) {
+            const { t0, t1, ...rest } = query;
+            navigate('/timeline', rest, { replace: true });
+          }
+        },
       );
     },
     [client, opened, load],
