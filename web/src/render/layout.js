@@ -84,8 +84,13 @@ export function layoutRows(list, openGroups) {
   for (const gi of order) {
     const name = g.groups[gi] || '(unknown start function)';
     const open = openGroups.has(g.groups[gi]);
+    // A group of the whole trace that none of the part's goroutines is in: named to the
+    // worker, which draws it from the index.
+    const elsewhere = gi >= (g.partGroups ?? Infinity);
+    const count = elsewhere ? 'none in this part' : members[gi].length;
     // A folded group's lane shows what its goroutines do (the core's group activity).
-    const header = add({ key: 'group:' + gi, type: 'group', label: `${open ? '▾' : '▸'} ${name} (${members[gi].length})`, height: GROUP, group: g.groups[gi], size: members[gi].length, tracks: open ? [] : [{ kind: 'group', id: gi }] });
+    const track = elsewhere ? { kind: 'group', id: gi, name: g.groups[gi] } : { kind: 'group', id: gi };
+    const header = add({ key: 'group:' + gi, type: 'group', label: `${open ? '▾' : '▸'} ${name} (${count})`, height: GROUP, group: g.groups[gi], size: members[gi].length, tracks: open ? [] : [track] });
     if (!open) continue;
     for (const id of members[gi]) {
       add({ key: 'goroutine:' + id, type: 'slices', label: `G${id}`, height: SLICE, tracks: [{ kind: 'goroutine', id }], resource: ['goroutine', id], header });

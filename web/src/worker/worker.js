@@ -330,13 +330,16 @@ function wholeTimeline([track, t0, t1, pixels]) {
   const perPixel = (t1 - t0) / pixels;
   const pixelOf = (t) => Math.min(pixels, Math.max(0, Math.round((t - t0) / perPixel)));
   const [inPart, pastPart] = [pixelOf(gens[first].start), pixelOf(gens[last].end + 1)];
-  const ofIndex = track.kind === 'group' ? { kind: 'group', name: groupName(trace, track.id) } : track;
+  // A group track names its group where the part has no goroutine in it (the index's
+  // throughout), and numbers one of the part's groups otherwise.
+  const elsewhere = track.kind === 'group' && track.name !== undefined;
+  const ofIndex = track.kind === 'group' ? { kind: 'group', name: track.name ?? groupName(trace, track.id) } : track;
   const pieces = [];
   const piece = (source, asked, a, b) => {
     if (b > a) pieces.push(source.timeline(asked, t0 + a * perPixel, t0 + b * perPixel, b - a));
   };
   piece(index, ofIndex, 0, inPart);
-  piece(trace, track, inPart, pastPart);
+  piece(elsewhere ? index : trace, elsewhere ? ofIndex : track, inPart, pastPart);
   piece(index, ofIndex, pastPart, pixels);
   const joined = joinTimelines(pieces);
   // An activity's figures: the part's group size, over the whole view's pixels.

@@ -93,6 +93,7 @@ export function Timeline({ trace, query, info, openPart, route }) {
       procs: union(list.procs, extent.procs),
       threads: union(list.threads, extent.threads),
       sweep: union(list.sweep, extent.sweep),
+      goroutines: withWholeGroups(list.goroutines, extent.groups),
       goroutinesOfPart: true,
     } : list),
     [part, list, extent],
@@ -141,6 +142,14 @@ function spanAt(d, row, t, slop, y) {
     if (y >= top - 1 && y <= top + height + 1) return i;
   }
   return -1;
+}
+
+// The part's goroutines, with the whole trace's groups that none of them is in after the
+// part's own (their lanes drawn from the index throughout: `partGroups` counts the part's).
+function withWholeGroups(goroutines, names) {
+  const have = new Set(goroutines.groups);
+  const more = names.filter((n) => !have.has(n));
+  return more.length ? { ...goroutines, groups: [...goroutines.groups, ...more], partGroups: goroutines.groups.length } : goroutines;
 }
 
 // The ids of both lists, ascending, once each.
