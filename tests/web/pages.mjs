@@ -11,8 +11,14 @@ export async function openPage(browser, url, size) {
 
 /** Opens a file with the "Open trace…" input and waits until the header names it. */
 export async function openFile(page, file) {
+  // The trace shown (data-opened numbers each open): the same file opened again is
+  // shown once the new open is, not while the one before still is.
+  const before = await page.evaluate(() => document.querySelector('.trace-name')?.dataset.opened ?? null);
   await page.setInputFiles('[data-testid=file-input]', file);
-  await page.waitForFunction((n) => document.querySelector('.trace-name')?.textContent === n, path.basename(file), { timeout: 60_000 });
+  await page.waitForFunction(([n, b]) => {
+    const shown = document.querySelector('.trace-name');
+    return shown?.textContent === n && shown.dataset.opened !== b;
+  }, [path.basename(file), before], { timeout: 60_000 });
 }
 
 export async function show(page, hash, selector) {

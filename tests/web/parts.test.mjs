@@ -524,8 +524,19 @@ test('a link to a time past what is read so far waits for the part that holds it
   // Only the first generations are known: no part is offered yet.
   await page.waitForSelector('[data-testid=outside-part-unread]');
   assert.equal(await page.locator('[data-testid=open-outside-part]').count(), 0);
-  // Read on in the background (as after a reload): once read, the part that holds it.
+  // Read on: the part that holds it is offered once its generation is read, or, the rest
+  // read first, the whole trace's timeline goes there and (zoomed in that far) opens it.
   await holdReading(page, false);
+  await waitShowing(page, () => document.querySelector('[data-testid=open-outside-part]') ||
+    Number(/generations? (\d+)/.exec(document.querySelector('[data-testid=part-text]')?.textContent ?? '')?.[1] ?? 1) > 1);
+  if (await page.locator('[data-testid=open-outside-part]').count()) await page.click('[data-testid=open-outside-part]');
+  await waitShowing(page, () =>
+    Number(/generations? (\d+)/.exec(document.querySelector('[data-testid=part-text]')?.textContent ?? '')?.[1] ?? 1) > 1);
+  await timelineIdle(page);
+  await waitShowing(page, () => !document.querySelector('[data-testid=outside-part]'));
+  let view = await page.evaluate(() => window.__gotraceTimeline.view());
+  assert.ok(view.t0 <= late[0] + 1 && view.t1 >= late[0], `${view.t0}–${view.t1} shows ${late[0]}`);
+  // The same link followed while the trace is read on in the background (as after a reload).
   await openFile(page, TRACE);
   await page.waitForSelector('[data-testid=part-bar]', { timeout: 60_000 });
   await show(page, `#/timeline?t0=${late[0]}&t1=${late[1]}`, '[data-testid=timeline-canvas]');
@@ -542,7 +553,7 @@ test('a link to a time past what is read so far waits for the part that holds it
     Number(/generations? (\d+)/.exec(document.querySelector('[data-testid=part-text]')?.textContent ?? '')?.[1] ?? 1) > 1);
   await timelineIdle(page);
   await waitShowing(page, () => !document.querySelector('[data-testid=outside-part]'));
-  const view = await page.evaluate(() => window.__gotraceTimeline.view());
+  view = await page.evaluate(() => window.__gotraceTimeline.view());
   assert.ok(view.t0 <= late[0] + 1 && view.t1 >= late[0], `${view.t0}–${view.t1} shows ${late[0]}`);
   assert.deepEqual(problems, { errors: [], dialogs: [], csp: [] });
 });

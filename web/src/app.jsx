@@ -85,7 +85,7 @@ export function App() {
         <div class="spacer" />
         {ready && headerItems.map((Item, i) => <Item key={`${opened.serial}:${i}`} trace={opened.trace} info={opened.info} route={route} />)}
         {ready && (
-          <span class="trace-name" title={opened.name}>
+          <span class="trace-name" title={opened.name} data-opened={opened.serial}>
             {opened.name}
           </span>
         )}

@@ -425,10 +425,14 @@ function partsOf({ first, last }) {
 }
 
 // A background step that reads on in the trace opened in parts, for about 50 ms: done
-// once the whole trace is read (or at once if tests hold the reading, to act while the
-// rest is unread). Each generation's bytes are read ahead first (TraceIndex.readAhead).
-function indexStep() {
-  if (self.gotraceHoldReading) return true;
+// once the whole trace is read. Each generation's bytes are read ahead first
+// (TraceIndex.readAhead). Tests hold the reading to act while the rest is unread: the
+// step then waits, answering requests meanwhile, and reads on once let go.
+async function indexStep() {
+  if (self.gotraceHoldReading) {
+    await new Promise((resume) => setTimeout(resume, 100));
+    return false;
+  }
   return readingOn(index, (ix) => ix.advance(1));
 }
 

@@ -73,6 +73,13 @@ export function Timeline({ trace, query, info, openPart, route }) {
       !same(outside) && !same(stayed)) {
     setOutside([t0, t1]);
   }
+  // The rest read meanwhile, the whole trace's timeline shows the range asked for (and,
+  // zoomed in that far, opens the part that holds it).
+  useEffect(() => {
+    if (!whole || !extent || !outside) return;
+    navigate('/timeline', { ...parseQueryNow(), t0: Math.round(outside[0]), t1: Math.round(outside[1]) }, { replace: true });
+    setOutside(null);
+  }, [whole, extent, outside]);
   useEffect(() => {
     let live = true;
     trackList(trace)
@@ -114,7 +121,7 @@ export function Timeline({ trace, query, info, openPart, route }) {
           part); zoomed in there, the part that holds the time opens.
         </p>
       )}
-      {outside && (
+      {outside && !whole && (
         <OutsidePart
           info={info}
           t0={outside[0]}
