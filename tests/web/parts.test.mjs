@@ -193,6 +193,12 @@ test('a trace too large to hold whole opens in parts, each shown by every view',
   assert.equal(count(await wholeStatOf(page, 'events')), whole.events);
   assert.equal(count(await wholeStatOf(page, 'goroutines')), whole.goroutines);
   assert.equal(count(await wholeStatOf(page, 'generations')), whole.generations);
+  // Events by type: the whole trace's (the CLI's), and the part's beside them.
+  const byType = await page.$$eval('[data-testid=events-by-type] tbody tr', (rows) => rows.map((r) => ({
+    type: r.dataset.type, part: r.querySelector('[data-scope=part]').textContent, whole: r.querySelector('[data-scope=whole]').textContent,
+  })));
+  assert.deepEqual(Object.fromEntries(byType.map((r) => [r.type, count(r.whole)])), whole.events_by_type);
+  assert.equal(byType.reduce((n, r) => n + count(r.part), 0), part.events);
 
   // The timeline shows the part: it begins where the part does.
   await show(page, '#/timeline', '[data-testid=timeline-canvas]');

@@ -15,7 +15,10 @@ export function Overview({ info }) {
     );
   }
   const rows = parts ? partRows(s, parts) : statRows(s);
-  const kinds = Object.entries(s.events_by_type ?? {}).sort((a, b) => b[1] - a[1]);
+  // Of a trace in parts, each type's count in the part and in the whole trace (read so far).
+  const whole = parts?.stats.events_by_type;
+  const kinds = Object.entries(whole ?? s.events_by_type ?? {}).sort((a, b) => b[1] - a[1]);
+  const inPart = s.events_by_type ?? {};
   return (
     <div class="page overview" data-testid="overview">
       <h2>{info.name}</h2>
@@ -47,18 +50,20 @@ export function Overview({ info }) {
         <span class="muted"> Opened in {formatDuration(info.openMs * 1e6)}.</span>
       </p>
       <h3>Events by type</h3>
-      <table class="table compact">
+      <table class="table compact" data-testid="events-by-type">
         <thead>
           <tr>
             <th>Type</th>
-            <th class="num">Count</th>
+            {whole && <th class="num">This part</th>}
+            <th class="num">{whole ? `The whole trace${parts.complete ? '' : ' (read so far)'}` : 'Count'}</th>
           </tr>
         </thead>
         <tbody>
           {kinds.map(([k, n]) => (
-            <tr>
+            <tr data-type={k}>
               <td>{k}</td>
-              <td class="num">{formatCount(n)}</td>
+              {whole && <td class="num" data-scope="part">{formatCount(inPart[k] ?? 0)}</td>}
+              <td class="num" data-scope={whole ? 'whole' : 'open'}>{formatCount(n)}</td>
             </tr>
           ))}
         </tbody>
