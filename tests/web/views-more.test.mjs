@@ -347,6 +347,26 @@ test('? shows the keys, the views beneath take none while it is open, and Esc or
   await page.waitForSelector('[data-testid=keyboard-help]');
   await page.keyboard.press('?');
   await page.waitForSelector('[data-testid=keyboard-help]', { state: 'detached' });
+  // The timeline's "? keys" opens them too.
+  await page.click('[data-testid=timeline-keys]');
+  await page.waitForSelector('[data-testid=keyboard-help]');
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('[data-testid=keyboard-help]', { state: 'detached' });
+  // A checkbox clicked keeps the keys the app's (it has the focus then): W zooms, ? helps.
+  await timelineIdle(page);
+  const zoomed = await view();
+  await page.click('[data-testid=flows-toggle]');
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset?.testid), 'flows-toggle');
+  await page.keyboard.press('w');
+  await page.waitForFunction((t) => window.__gotraceTimeline.view().t1 - window.__gotraceTimeline.view().t0 < t, zoomed.t1 - zoomed.t0);
+  await page.keyboard.press('?');
+  await page.waitForSelector('[data-testid=keyboard-help]');
+  await page.keyboard.press('Escape');
+  // The search box still takes its letters.
+  await page.click('[data-testid=search]');
+  await page.keyboard.type('w?');
+  assert.equal(await page.inputValue('[data-testid=search]'), 'w?');
+  assert.equal(await page.locator('[data-testid=keyboard-help]').count(), 0);
   assert.deepEqual(problems.errors, []);
   await context.close();
 });

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { scopedPart } from '../../model/queries.js';
 import { scopeOf } from '../common/scope.jsx';
+import { typingIn } from '../common/typing.js';
 
 // One box for everything (keyboard: /). The search runs in the worker, beside the
 // analyses it looks through (worker/analysis-parts.js): of a trace opened in parts, the
@@ -21,8 +22,7 @@ export function SearchBox({ trace, info }) {
   useEffect(() => {
     const key = (e) => {
       if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey) return;
-      const t = e.target;
-      if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable)) return;
+      if (typingIn(e.target)) return;
       e.preventDefault();
       input.current?.focus();
       input.current?.select();

@@ -1,6 +1,7 @@
 // The keys and gestures of the app, shown on "?" (and closed by "?", Esc or a click).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { PanelHead } from './PanelHead.jsx';
+import { typingIn } from '../common/typing.js';
 
 const KEYS = [
   ['Anywhere', [
@@ -19,7 +20,12 @@ const KEYS = [
   ]],
 ];
 
-const typing = (e) => e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement;
+const OPEN_EVENT = 'gotrace-keyboard-help';
+
+/** Opens the help (the timeline's "? keys"). */
+export function openKeyboardHelp() {
+  window.dispatchEvent(new Event(OPEN_EVENT));
+}
 
 export function KeyboardHelp() {
   const [open, setOpen] = useState(false);
@@ -41,14 +47,19 @@ export function KeyboardHelp() {
           e.preventDefault();
           show(false);
         }
-      } else if (e.key === '?' && plain && !typing(e)) {
+      } else if (e.key === '?' && plain && !typingIn(e.target)) {
         e.preventDefault();
         show(true);
       }
     };
+    const open = () => show(true);
     // In the capture phase, before the views' listeners.
     window.addEventListener('keydown', key, true);
-    return () => window.removeEventListener('keydown', key, true);
+    window.addEventListener(OPEN_EVENT, open);
+    return () => {
+      window.removeEventListener('keydown', key, true);
+      window.removeEventListener(OPEN_EVENT, open);
+    };
   }, []);
   if (!open) return null;
   return (

@@ -20,6 +20,8 @@ import { spanLane } from '../../render/content.js';
 import { OutsidePart, ScopeNote, scopeOf } from '../common/scope.jsx';
 import { generationAt } from '../../model/parts.js';
 import { formatDuration } from '../../model/format.js';
+import { typingIn } from '../common/typing.js';
+import { openKeyboardHelp } from '../shell/KeyboardHelp.jsx';
 
 const tracksOf = new WeakMap();
 // What one instant of each instants row is, in the details panel.
@@ -561,7 +563,7 @@ function TimelineCanvas({ trace, list, query, part, onOutside }) {
   // ---- input ----
   useEffect(() => {
     const onKey = (e) => {
-      if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (typingIn(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
       const k = e.key.toLowerCase();
       if (k === 'w') zoom(0.8);
       else if (k === 's') zoom(1.25);
@@ -819,9 +821,10 @@ function TimelineCanvas({ trace, list, query, part, onOutside }) {
         </label>
         <Legend />
         <ClockToggle clock={clock} wall={wall} />
-        <span class="muted help" title="Wheel or W/S: zoom · drag or A/D: pan · shift+drag or drag the ruler: select a range · click: details · Esc: clear">
+        <button type="button" class="link-button muted help" data-testid="timeline-keys" onClick={openKeyboardHelp}
+          title="Wheel or W/S: zoom · drag or A/D: pan · shift+drag or drag the ruler: select a range · click: details · Esc: clear">
           <kbd>?</kbd> keys
-        </span>
+        </button>
         <span class="spacer" />
         <span class="muted" data-testid="timeline-status">
           {status}
