@@ -149,6 +149,14 @@ test('a group page lists its goroutines; a goroutine page shows the numbers of `
   assert.match(await page.textContent('[data-testid=woken-by] h3'), /Woken by \(\d+/);
   const link = await page.getAttribute('[data-testid=goroutine-timeline-link]', 'href');
   assert.match(link, /^#\/timeline\?t0=\d+&t1=\d+&g=\d+$/);
+  // A first wake-up leads to the timeline there: this goroutine's slice that it began
+  // selected, whose details name the waker.
+  const waker = page.locator('[data-testid=woken-by] li').filter({ has: page.locator('a[href^="#/goroutine/"]') }).first();
+  const wakerId = (await waker.locator('a').first().textContent()).replace('G', '');
+  await waker.locator('a[href^="#/timeline"]').click();
+  await page.waitForSelector('[data-testid=details] [data-testid=woken-by]', { timeout: 60_000 });
+  assert.match(await page.textContent('[data-testid=details] [data-testid=woken-by]'), new RegExp(`^G${wakerId}\\b`));
+  assert.match(await page.evaluate(() => location.hash), new RegExp(`[?&]g=${id}&sel=goroutine%3A${id}%40\\d+`));
 });
 
 test('the tasks view shows the task types and counts of `gotrace tasks`; a histogram bar lists its tasks', async () => {

@@ -2,7 +2,7 @@ import { useMemo } from 'preact/hooks';
 import { BreakdownBar } from '../common/BreakdownBar.jsx';
 import { segments, rangeNames } from '../common/breakdown.js';
 import { formatCount, formatDuration, formatPercent, spanDuration, timelineHref, typeName } from '../../model/format.js';
-import { criticalPathHref, goroutineHref, groupHref } from '../common/links.js';
+import { criticalPathHref, goroutineHref, groupHref, wakeupHref } from '../common/links.js';
 import { cached, part, scopedPart, statsOf } from '../../model/queries.js';
 import { OutsidePart } from '../common/scope.jsx';
 import { Pending, useAsync } from '../common/query.jsx';
@@ -13,7 +13,8 @@ import { StateLane } from '../common/StateLane.jsx';
 // holds millions of them).
 const wakeups = (trace, id, t0, t1) => part(trace, 'wakeups', { id, t0, t1: t1 + 1 });
 
-function WakeList({ title, list, origin, testid, sampled }) {
+// `woken(e)`: the goroutine woken at an entry's first wake-up (this one, or the entry's).
+function WakeList({ title, list, origin, testid, sampled, woken }) {
   return (
     <div class="gt-wake" data-testid={testid}>
       <h3>{title} ({list.length}{sampled ? ', sampled' : ''})</h3>
@@ -22,7 +23,7 @@ function WakeList({ title, list, origin, testid, sampled }) {
           {list.slice(0, 100).map((e) => (
             <li key={e.goroutine}>
               {e.goroutine < 0 ? 'the runtime (no goroutine)' : <a href={goroutineHref(e.goroutine)}>G{e.goroutine}</a>}
-              {' '}× {formatCount(e.count)}, first at <a href={timelineHref(e.first - 1000, e.first + 1000)}>{formatDuration(e.first - origin)}</a>
+              {' '}× {formatCount(e.count)}, first at <a href={wakeupHref(woken(e), e.first)}>{formatDuration(e.first - origin)}</a>
             </li>
           ))}
           {list.length > 100 && <li>… {list.length - 100} more</li>}
@@ -146,8 +147,8 @@ export function GoroutineView({ trace, id, info, openPart }) {
       ) : <p class="gt-loading">Computing the lane…</p>}
       {away ? null : wakes ? (
         <div class="gt-wakes">
-          <WakeList title="Woken by" list={wakes.wokenBy} sampled={wakes.sampled} origin={origin} testid="woken-by" />
-          <WakeList title="Woke" list={wakes.woke} sampled={wakes.sampled} origin={origin} testid="woke" />
+          <WakeList title="Woken by" list={wakes.wokenBy} sampled={wakes.sampled} origin={origin} testid="woken-by" woken={() => g.id} />
+          <WakeList title="Woke" list={wakes.woke} sampled={wakes.sampled} origin={origin} testid="woke" woken={(e) => e.goroutine} />
         </div>
       ) : <Pending state={woken} what="the wake-ups" />}
       {g.regions && g.regions.length > 0 && (
