@@ -71,20 +71,35 @@ void print_groups(const TraceFigures& a, const TraceFigures& b, size_t top) {
   if (rows.size() > top) std::printf("  … %zu more (--top, --json)\n", rows.size() - top);
 }
 
+// Each type's count and durations before -> after. Of tasks, `not_ended` counts those
+// begun that do not end: in the count, and said apart, as they have no duration.
 void print_types(const char* title, const std::map<std::string, std::vector<int64_t>>& a,
-                 const std::map<std::string, std::vector<int64_t>>& b) {
+                 const std::map<std::string, std::vector<int64_t>>& b,
+                 const std::map<std::string, uint64_t>& not_ended_a = {},
+                 const std::map<std::string, uint64_t>& not_ended_b = {}) {
   std::map<std::string, std::pair<DurationQuantiles, DurationQuantiles>> rows;
   for (const auto& [name, d] : a) rows[name].first = duration_quantiles(d);
   for (const auto& [name, d] : b) rows[name].second = duration_quantiles(d);
   if (rows.empty()) return;
+  auto not_ended = [](const std::map<std::string, uint64_t>& m, const std::string& name) {
+    auto it = m.find(name);
+    return it == m.end() ? uint64_t{0} : it->second;
+  };
   std::printf("\n%s:\n  %-30s %15s %28s %28s %28s\n", title, "Type", "Count", "p50", "p99", "max");
+  std::string without;  // the types with instances that do not end
   for (const auto& [name, q] : rows) {
-    auto side = [](int64_t x, int64_t y) { return human_duration(x) + " -> " + human_duration(y); };
-    const std::string count = std::to_string(q.first.count) + " -> " + std::to_string(q.second.count);
-    std::printf("  %-30s %15s %28s %28s %28s\n", name.empty() ? "(none)" : name.c_str(), count.c_str(),
-                side(q.first.p50, q.second.p50).c_str(), side(q.first.p99, q.second.p99).c_str(),
-                side(q.first.max, q.second.max).c_str());
+    auto side = [&](int64_t x, int64_t y) {
+      auto one = [](const DurationQuantiles& d, int64_t v) { return d.count ? human_duration(v) : std::string("-"); };
+      return one(q.first, x) + " -> " + one(q.second, y);
+    };
+    const uint64_t open_a = not_ended(not_ended_a, name), open_b = not_ended(not_ended_b, name);
+    const std::string label = name.empty() ? "(none)" : name;
+    const std::string count = std::to_string(q.first.count + open_a) + " -> " + std::to_string(q.second.count + open_b);
+    std::printf("  %-30s %15s %28s %28s %28s\n", label.c_str(), count.c_str(), side(q.first.p50, q.second.p50).c_str(),
+                side(q.first.p99, q.second.p99).c_str(), side(q.first.max, q.second.max).c_str());
+    if (open_a || open_b) without += "\n    " + label + ": " + std::to_string(open_a) + " -> " + std::to_string(open_b);
   }
+  if (!without.empty()) std::printf("  Not ended (counted, no duration):%s\n", without.c_str());
 }
 
 // `s` padded with spaces to `width` characters (UTF-8: "µs" is two bytes, one character).
@@ -268,7 +283,7 @@ int run_diff(const Args& args) {
     print_json([&](JsonWriter& w) { trace_diff_json(w, before, after, top); });
   } else if (!args.has_value("pprof")) {
     print_groups(before, after, top);
-    print_types("Task types", before.tasks, after.tasks);
+    print_types("Task types", before.tasks, after.tasks, before.tasks_not_ended, after.tasks_not_ended);
     print_types("Region types", before.regions, after.regions);
     print_gc(before.gc, after.gc);
     print_profiles(before, after);

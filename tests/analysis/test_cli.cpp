@@ -300,3 +300,18 @@ TEST_CASE("gotrace diff names each changed stack apart and aligns its columns", 
   REQUIRE(mmu_widths.size() >= 5);
   for (size_t w : mmu_widths) CHECK(w == mmu_widths[0]);
 }
+
+TEST_CASE("gotrace diff counts the tasks that do not end and gives them no duration", "[analysis][cli]") {
+  // Each trace's one task (unnamed) begins and never ends.
+  int rc = -1;
+  const std::string out = run("diff " + trace("go123-cpu-profile") + " '" + newest_path("go124-cpu-profile.default.trace") + "'", &rc);
+  INFO(out);
+  REQUIRE(rc == 0);
+  const std::string tasks = out.substr(out.find("Task types:"), out.find("Region types:") - out.find("Task types:"));
+  CHECK(tasks.find("1 -> 1") != std::string::npos);
+  CHECK(tasks.find("- -> -") != std::string::npos);
+  CHECK(tasks.find("0s -> 0s") == std::string::npos);
+  CHECK(tasks.find("Not ended (counted, no duration):\n    (none): 1 -> 1") != std::string::npos);
+  const std::string json = run("diff --json " + trace("go123-cpu-profile") + " '" + newest_path("go124-cpu-profile.default.trace") + "'", &rc);
+  CHECK(json.find("\"not_ended\": {\n        \"before\": 1,\n        \"after\": 1\n") != std::string::npos);
+}

@@ -34,12 +34,13 @@ test('compare the sample with the Go 1.22 run of its program', async () => {
     const [a, b] = counts.split('→').map(count);
     assert.deepEqual([a, b], [g.before.count, g.after.count], name);
   }
-  // Task types: counts before and after.
+  // Task types: counts before and after (those that do not end counted too).
   const tasks = await cells(page, 'diff-tasks');
   assert.deepEqual(tasks.map((r) => r[0]).sort(), cli.tasks.map((t) => t.name).sort());
   for (const [name, counts] of tasks) {
     const t = cli.tasks.find((x) => x.name === name);
-    assert.deepEqual(counts.split('→').map(count), [t.before.quantiles.count, t.after.quantiles.count]);
+    assert.deepEqual(counts.split(' (')[0].split('→').map(count),
+      [t.before.quantiles.count + t.not_ended.before, t.after.quantiles.count + t.not_ended.after]);
   }
   // Both sides' histograms over each other, a pair per task and region type; the MMU
   // curves likewise, a point per window of the CLI's.
@@ -59,6 +60,24 @@ test('compare the sample with the Go 1.22 run of its program', async () => {
   await openFile(page, corpusTrace('go/go121-workload.trace'));
   await show(page, '#/compare', '[data-testid=choose-comparison]');
   assert.equal(await page.$('[data-testid=diff-groups]'), null);
+  assert.deepEqual(problems.errors, []);
+  await page.context().close();
+});
+
+test('a task type whose tasks do not end is counted, its durations "—" on the side without one', async () => {
+  const { page, problems } = await openPage(env.browser, env.site.url);
+  const base = corpusTrace('go/go123-cpu-profile.trace');
+  const file = corpusTrace('newest/go124-cpu-profile.default.trace');
+  const cli = json('diff', base, file);
+  const [task] = cli.tasks;
+  assert.deepEqual([task.before.quantiles.count, task.not_ended.before, task.after.quantiles.count, task.not_ended.after], [0, 1, 0, 1]);
+  await openFile(page, file);
+  await show(page, '#/compare', '[data-testid=choose-comparison]');
+  await page.setInputFiles('[data-testid=comparison-input]', base);
+  await page.waitForSelector('[data-testid=diff-tasks] tbody tr', { timeout: 60_000 });
+  const [row] = await cells(page, 'diff-tasks');
+  assert.equal(row[1], '1 → 1 (1 → 1 not ended)');
+  for (const cell of row.slice(2, 6)) assert.equal(cell, '— → —');
   assert.deepEqual(problems.errors, []);
   await page.context().close();
 });

@@ -634,7 +634,8 @@ export interface TraceDiff {
   before: { from: number; to: number };
   after: { from: number; to: number };
   groups: { name: string; before: Record<string, number>; after: Record<string, number>; delta: Record<string, number>; relative: Record<string, number | null> }[];
-  tasks: { name: string; before: unknown; after: unknown; delta: Record<string, number> }[];
+  /** Durations of the tasks that end; `not_ended`: the tasks begun that do not end, on each side. */
+  tasks: { name: string; not_ended: { before: number; after: number }; before: unknown; after: unknown; delta: Record<string, number> }[];
   regions: { name: string; before: unknown; after: unknown; delta: Record<string, number> }[];
   gc: { before: GcFigures; after: GcFigures; delta: { cycles: number; stw_count: number; stw_ns: number } };
   profiles: Record<string, { before: { count: number; ns: number }; after: { count: number; ns: number }; delta: { count: number; ns: number }; stacks: { stack: string; function: string; before: { count: number; ns: number }; after: { count: number; ns: number }; delta: { count: number; ns: number } }[] }>;

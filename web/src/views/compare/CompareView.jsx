@@ -46,16 +46,33 @@ function Groups({ groups }) {
   return <SortableTable testid="diff-groups" columns={columns} rows={groups} initialSort="total" limit={100} />;
 }
 
+// Task or region types: counts (of tasks, those that do not end too: they have no
+// duration) and the durations of those that end, before → after; a side with none, "—".
 function Types({ rows, testid }) {
   const q = (side, k) => (r) => r[side].quantiles[k];
+  const ended = (r, side) => r[side].quantiles.count;
+  const dur = (r, side, k) => (ended(r, side) ? formatDuration(q(side, k)(r)) : '—');
   const pair = (k, label) => ({
     key: k, label, numeric: true, title: BY_SIZE, value: (r) => Math.abs(r.delta[k]),
-    render: (r) => <span>{formatDuration(q('before', k)(r))} → {formatDuration(q('after', k)(r))} <Delta d={r.delta[k]} before={q('before', k)(r)} /></span>,
+    render: (r) => (
+      <span>
+        {dur(r, 'before', k)} → {dur(r, 'after', k)}{' '}
+        {ended(r, 'before') > 0 && ended(r, 'after') > 0 && <Delta d={r.delta[k]} before={q('before', k)(r)} />}
+      </span>
+    ),
   });
+  const all = (r, side) => ended(r, side) + (r.not_ended?.[side] ?? 0);
   const columns = [
     { key: 'name', label: 'Type', value: (r) => r.name, render: (r) => typeName(r.name) },
-    { key: 'count', label: 'Count', numeric: true, value: (r) => r.delta.count,
-      render: (r) => <span>{formatCount(r.before.quantiles.count)} → {formatCount(r.after.quantiles.count)}</span> },
+    { key: 'count', label: 'Count', numeric: true, value: (r) => all(r, 'after') - all(r, 'before'),
+      render: (r) => (
+        <span>
+          {formatCount(all(r, 'before'))} → {formatCount(all(r, 'after'))}
+          {(r.not_ended?.before > 0 || r.not_ended?.after > 0) && (
+            <small class="muted" data-testid="not-ended"> ({formatCount(r.not_ended.before)} → {formatCount(r.not_ended.after)} not ended)</small>
+          )}
+        </span>
+      ) },
     pair('p50', 'p50'), pair('p90', 'p90'), pair('p99', 'p99'), pair('max', 'Max'),
     { key: 'hist', label: 'Durations (outline: baseline)', sortable: false, value: () => 0,
       render: (r) => <HistogramOverlay before={r.before.histogram} after={r.after.histogram} /> },

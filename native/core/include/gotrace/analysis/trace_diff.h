@@ -49,6 +49,7 @@ struct TraceFigures {
   Time to = 0;
   std::map<std::string, GroupFigures> groups;              // by start function
   std::map<std::string, std::vector<int64_t>> tasks;       // type -> durations of complete tasks, ascending
+  std::map<std::string, uint64_t> tasks_not_ended;         // type -> tasks begun that do not end (no duration)
   std::map<std::string, std::vector<int64_t>> regions;     // type -> durations of regions with an end, ascending
   GcFigures gc;
   std::map<std::string, FoldedProfile> profiles;           // "net", "sync", "syscall", "sched", "cpu"

@@ -143,7 +143,11 @@ TraceFigures trace_figures(const EventStore& store, const Summary& summary, std:
   for (const TaskSummary& t : summary.tasks) {
     if (window && (t.start_event == kNoEvent || !in_window(t.start))) continue;
     std::vector<int64_t>& d = f.tasks[std::string(t.name)];
-    if (t.complete()) d.push_back(t.end - t.start);
+    if (t.complete()) {
+      d.push_back(t.end - t.start);
+    } else {
+      f.tasks_not_ended[std::string(t.name)]++;
+    }
   }
   for (const RegionSummary& r : summary.regions) {
     const Interval i = region_interval(summary, r);

@@ -79,8 +79,12 @@ void groups_json(JsonWriter& w, const TraceFigures& a, const TraceFigures& b) {
   w.end_array();
 }
 
+// Each type's durations before and after; of tasks (`not_ended`), also how many begun
+// on each side do not end, having no duration.
 void types_json(JsonWriter& w, const std::map<std::string, std::vector<int64_t>>& a,
-                const std::map<std::string, std::vector<int64_t>>& b) {
+                const std::map<std::string, std::vector<int64_t>>& b,
+                const std::map<std::string, uint64_t>* not_ended_a = nullptr,
+                const std::map<std::string, uint64_t>* not_ended_b = nullptr) {
   static const std::vector<int64_t> none;
   w.begin_array();
   for (const std::string& name : keys_of(a, b)) {
@@ -88,6 +92,12 @@ void types_json(JsonWriter& w, const std::map<std::string, std::vector<int64_t>>
     const DurationDistribution y = duration_distribution(find_or(b, name, none));
     w.begin_object();
     w.field("name", std::string_view(name));
+    if (not_ended_a && not_ended_b) {
+      w.key("not_ended").begin_object();
+      w.field("before", static_cast<int64_t>(find_or(*not_ended_a, name, uint64_t{0})));
+      w.field("after", static_cast<int64_t>(find_or(*not_ended_b, name, uint64_t{0})));
+      w.end_object();
+    }
     w.key("before");
     duration_distribution_json(w, x);
     w.key("after");
@@ -183,7 +193,7 @@ void trace_diff_json(JsonWriter& w, const TraceFigures& before, const TraceFigur
   w.key("groups");
   groups_json(w, before, after);
   w.key("tasks");
-  types_json(w, before.tasks, after.tasks);
+  types_json(w, before.tasks, after.tasks, &before.tasks_not_ended, &after.tasks_not_ended);
   w.key("regions");
   types_json(w, before.regions, after.regions);
   w.key("gc").begin_object();
