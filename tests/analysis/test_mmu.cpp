@@ -312,3 +312,46 @@ TEST_CASE("the MMU plot follows go tool trace", "[analysis][mmu]") {
   CHECK(j["curve"].size() == 100);
   CHECK(j["quantiles"].size() == 4);
 }
+
+// The q-quantiles of the windowed utilization of `series` over window starts sampled every
+// `step` ns, each series weighted by its time (the MUD, brute force).
+std::vector<double> mud_sampled(const std::vector<UtilSeries>& series, int64_t window, int64_t step,
+                                std::span<const double> quantiles) {
+  std::vector<double> all;
+  for (const UtilSeries& s : series) {
+    if (s.size() < 2 || s.back().time - s.front().time < window) continue;
+    // The integral of the step function up to each point.
+    std::vector<double> area(s.size(), 0);
+    for (size_t k = 1; k < s.size(); k++) area[k] = area[k - 1] + s[k - 1].util * static_cast<double>(s[k].time - s[k - 1].time);
+    auto integral = [&](int64_t t) {
+      size_t k = std::upper_bound(s.begin(), s.end(), t, [](int64_t x, const MutatorUtil& u) { return x < u.time; }) - s.begin() - 1;
+      return area[k] + s[k].util * static_cast<double>(t - s[k].time);
+    };
+    for (int64_t t = s.front().time; t + window <= s.back().time; t += step) {
+      all.push_back((integral(t + window) - integral(t)) / static_cast<double>(window));
+    }
+  }
+  std::sort(all.begin(), all.end());
+  std::vector<double> out;
+  for (double q : quantiles) out.push_back(all[std::min(all.size() - 1, static_cast<size_t>(q * static_cast<double>(all.size())))]);
+  return out;
+}
+
+TEST_CASE("the distribution of windowed utilization of a trace is the windows' own", "[analysis][mmu]") {
+  ReadResult r = read_trace(read_bytes(newest_path("go124-cpu-profile.default.trace")));
+  REQUIRE(r.ok());
+  const double q[] = {0.001, 0.01, 0.05, 0.5};
+  for (unsigned flags : {kUtilSTW | kUtilBackground | kUtilAssist | kUtilSweep, kUtilSTW | kUtilBackground | kUtilAssist | kUtilSweep | kUtilPerProc}) {
+    auto util = mutator_utilization(r.store, flags);
+    MmuCurve curve(util);
+    for (int64_t window : {1'000, 100'000, 10'000'000}) {
+      INFO("flags " << flags << " window " << window);
+      auto got = curve.mud(window, q);
+      auto want = mud_sampled(util, window, std::max<int64_t>(window / 100, 100), q);
+      for (size_t k = 0; k < got.size(); k++) {
+        INFO("quantile " << q[k]);
+        CHECK(std::fabs(got[k] - want[k]) <= 0.02);
+      }
+    }
+  }
+}
