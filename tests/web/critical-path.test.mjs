@@ -50,6 +50,8 @@ test('a path through more goroutines than the chart has rows draws the one it en
   const { page, problems } = await openPage(env.browser, env.site.url);
   await openFile(page, file);
   await show(page, '#/critical-path?goroutine=6775', '[data-testid=path-chart]');
+  // A goroutine's path is under the Goroutines tab (a task's under Tasks, a region's under Regions).
+  assert.equal(await page.textContent('[data-testid=tabs] .tab.active'), 'Goroutines');
   const lanes = await page.$$eval('[data-testid=path-chart] .lbl', (els) => els.map((e) => Number(e.textContent.slice(1))));
   assert.equal(lanes.length, 16);
   assert.ok(lanes.includes(6775), 'the goroutine the path ends on');
@@ -173,6 +175,7 @@ test('one path and the sum of a type\'s paths, one after the other in the addres
   await openFile(page, SAMPLE);
   const summary = () => page.textContent('[data-testid=path-summary]');
   await show(page, '#/critical-path?task=10046', '[data-testid=path-summary]');
+  assert.equal(await page.textContent('[data-testid=tabs] .tab.active'), 'Tasks');
   assert.match(await summary(), /task 10046/);
   await page.evaluate(() => { location.hash = '#/critical-path?taskType=client'; });
   await page.waitForFunction(() => /critical paths of [\d,]+ tasks 'client'/.test(document.querySelector('[data-testid=path-summary]')?.textContent ?? ''), null, { timeout: 60_000 });

@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useSession } from './model/session.js';
 import { href, match, navigate, onForeignEntry, useHash } from './model/router.js';
-import { routes, headerItems, tabs } from './views/routes.js';
+import { routes, headerItems, tabs, tabOf } from './views/routes.js';
 import { Welcome } from './views/shell/Welcome.jsx';
 import { Progress } from './views/shell/Progress.jsx';
 import { ErrorBanner } from './views/shell/ErrorBanner.jsx';
@@ -139,7 +139,7 @@ function useOverflowCue(ref, active) {
 
 function Tabs({ route }) {
   const current = routes.find((r) => match(r.path, route.segments));
-  const owner = current?.tabPath ?? current?.path ?? route.path;
+  const owner = tabOf(current, route);
   const ref = useRef(null);
   const sides = useOverflowCue(ref, owner);
   return (
@@ -161,7 +161,7 @@ function Tabs({ route }) {
 function viewOfAnyTrace(route) {
   const r = routes.find((x) => match(x.path, route.segments));
   if (!r) return '/overview';
-  return r.tabPath ?? route.path;
+  return tabOf(r, route) === r.path ? route.path : tabOf(r, route);
 }
 
 function RouteView({ route, trace, info, openPart, openWhole }) {

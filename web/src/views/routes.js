@@ -13,10 +13,17 @@
 // (model/client.js), info: what open() returned ({ stats, partialError, eventCount }),
 // params: the :names of its path, query: the hash's query (all strings), route: the
 // parsed hash. A tab's `href` defaults to its path. `tabPath` marks which tab a page
-// belongs to. Link with model/router.js: href(path, query) and navigate(path, query).
+// belongs to (a function of the query where that depends on what the page shows: see
+// tabOf). Link with model/router.js: href(path, query) and navigate(path, query).
 const modules = import.meta.glob('./*/routes.js', { eager: true });
 
 export const routes = Object.values(modules).flatMap((m) => m.routes ?? []);
+
+/** The tab a route's page belongs to: its tabPath (of the query, if a function), or its own path. */
+export function tabOf(r, route) {
+  const t = typeof r?.tabPath === 'function' ? r.tabPath(route.query ?? {}) : r?.tabPath;
+  return t ?? r?.path ?? route.path;
+}
 
 export const headerItems = Object.values(modules).flatMap((m) => m.headerItems ?? []);
 

@@ -4,5 +4,10 @@ import '../common/views.css';
 import './paths.css';
 
 export const routes = [
-  { path: '/critical-path', view: (props) => h(CriticalPathView, props), tabPath: '/tasks' },
+  // Under the tab of what the path is of: a goroutine's, a region's (or region type's), a task's.
+  {
+    path: '/critical-path',
+    view: (props) => h(CriticalPathView, props),
+    tabPath: (q) => (q.goroutine !== undefined ? '/goroutines' : q.region !== undefined || q.regionType !== undefined ? '/regions' : '/tasks'),
+  },
 ];
