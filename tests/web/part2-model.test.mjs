@@ -140,3 +140,15 @@ test('search finds goroutines by id and function, tasks, regions and log message
   assert.deepEqual(search('solo', few).map((x) => x.detail), ['1 goroutine', '1 task']);
   assert.deepEqual(search('special', few).map((x) => [x.label, x.detail]), [['special', '8 regions, begun at 4 places']]);
 });
+
+test('times on the pages tell events apart: to the microsecond, to the nanosecond in the first millisecond', async () => {
+  const { formatTime, formatDuration } = await import('../../web/src/model/format.js');
+  assert.equal(formatDuration(38_912_345_678), '38.9 s');
+  assert.equal(formatTime(38_912_345_678), '38.912346 s');
+  assert.equal(formatTime(38_900_000_000), '38.9 s');
+  assert.equal(formatTime(117_604_400), '117.604 ms');
+  assert.equal(formatTime(593_217), '593.217 µs');
+  assert.equal(formatTime(999), '999 ns');
+  assert.equal(formatTime(0), '0');
+  assert.equal(formatTime(-1_500_000), '-1.5 ms');
+});

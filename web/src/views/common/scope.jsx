@@ -4,7 +4,7 @@
 // whole has one scope, its own ('open').
 import { href } from '../../model/router.js';
 import { generationAt } from '../../model/parts.js';
-import { formatDuration } from '../../model/format.js';
+import { formatDuration, formatTime } from '../../model/format.js';
 import { WHOLE_AT_MOST } from '../../model/parts.js';
 
 /** Of a view that shows the part of a trace opened in parts (its answers need every event
@@ -81,7 +81,7 @@ export function OutsidePart({ info, openPart, t0, t1, what, onDismiss }) {
   const unread = !parts.complete && t0 > readTo;
   return (
     <p class="gt-scope" data-testid="outside-part">
-      {what} ({formatDuration(t0 - origin)} – {formatDuration(t1 - origin)}) is outside the part open (
+      {what} ({formatTime(t0 - origin)} – {formatTime(t1 - origin)}) is outside the part open (
       {formatDuration(gens[parts.first].start - origin)} – {formatDuration(gens[parts.last].end - origin)}).{' '}
       {unread && (
         <span data-testid="outside-part-unread">

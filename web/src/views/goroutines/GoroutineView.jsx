@@ -1,7 +1,7 @@
 import { useMemo } from 'preact/hooks';
 import { BreakdownBar } from '../common/BreakdownBar.jsx';
 import { segments, rangeNames } from '../common/breakdown.js';
-import { formatCount, formatDuration, formatPercent, spanDuration, timelineHref, typeName } from '../../model/format.js';
+import { formatCount, formatDuration, formatTime, formatPercent, spanDuration, timelineHref, typeName } from '../../model/format.js';
 import { criticalPathHref, goroutineHref, groupHref, wakeupHref } from '../common/links.js';
 import { cached, part, scopedPart, statsOf } from '../../model/queries.js';
 import { OutsidePart } from '../common/scope.jsx';
@@ -23,7 +23,7 @@ function WakeList({ title, list, origin, testid, sampled, woken }) {
           {list.slice(0, 100).map((e) => (
             <li key={e.goroutine}>
               {e.goroutine < 0 ? 'the runtime (no goroutine)' : <a href={goroutineHref(e.goroutine)}>G{e.goroutine}</a>}
-              {' '}× {formatCount(e.count)}, first at <a href={wakeupHref(woken(e), e.first)}>{formatDuration(e.first - origin)}</a>
+              {' '}× {formatCount(e.count)}, first at <a href={wakeupHref(woken(e), e.first)}>{formatTime(e.first - origin)}</a>
             </li>
           ))}
           {list.length > 100 && <li>… {list.length - 100} more</li>}
@@ -106,9 +106,9 @@ export function GoroutineView({ trace, id, info, openPart }) {
         <dt>Start function</dt><dd>{g.name || '(none seen)'}</dd>
         {/* Go's summary dates a goroutine there before the trace (or part) at its start. */}
         <dt>Created</dt><dd>{g.creation > (away ? info.parts.stats.time.start : stats.time.start)
-          ? formatDuration(g.creation - origin) : info?.parts && !away ? 'before this part' : 'before the trace'}</dd>
-        <dt>First ran</dt><dd>{g.start ? formatDuration(g.start - origin) : 'never'}</dd>
-        <dt>Ended</dt><dd>{g.end ? formatDuration(g.end - origin) : 'still alive at the end'}</dd>
+          ? formatTime(g.creation - origin) : info?.parts && !away ? 'before this part' : 'before the trace'}</dd>
+        <dt>First ran</dt><dd>{g.start ? formatTime(g.start - origin) : 'never'}</dd>
+        <dt>Ended</dt><dd>{g.end ? formatTime(g.end - origin) : 'still alive at the end'}</dd>
         <dt>Total</dt><dd data-stat="total" data-ns={total}>{formatDuration(total)}</dd>
       </dl>
       <BreakdownBar stats={g.stats} />
@@ -161,7 +161,7 @@ export function GoroutineView({ trace, id, info, openPart }) {
                 <tr key={i}>
                   <td><a href={timelineHref(r.start || t0, r.end || t1, { g: g.id })}>{typeName(r.name)}</a></td>
                   <td>{r.task ? <a href={`#/task/${r.task}`}>task {r.task}</a> : ''}</td>
-                  <td class="num">{r.start ? formatDuration(r.start - origin) : 'before the trace'}</td>
+                  <td class="num">{r.start ? formatTime(r.start - origin) : 'before the trace'}</td>
                   <td class="num">{spanDuration(r, stats.time)}</td>
                 </tr>
               ))}

@@ -1,5 +1,5 @@
 import { Fragment } from 'preact';
-import { countOf, formatCount, formatDuration, formatPercent, timelineHref } from '../../model/format.js';
+import { countOf, formatCount, formatDuration, formatTime, formatPercent, timelineHref } from '../../model/format.js';
 import { goroutineHref, taskHref } from '../common/links.js';
 import { cached, statsOf } from '../../model/queries.js';
 import { Pending, useAsync } from '../common/query.jsx';
@@ -72,7 +72,7 @@ const totalColumns = (whole, keyLabel, keyRender) => [
 function OnePath({ path, t0, sel }) {
   const segmentColumns = [
     { key: 'start', label: 'Start', numeric: true, value: (s) => s.start, render: (s) => (
-      <a href={timelineHref(s.start, s.end, { g: s.goroutine })}>{formatDuration(s.start - t0)}</a>) },
+      <a href={timelineHref(s.start, s.end, { g: s.goroutine })}>{formatTime(s.start - t0)}</a>) },
     { key: 'duration', label: 'Duration', numeric: true, value: (s) => s.end - s.start, format: formatDuration },
     { key: 'goroutine', label: 'Goroutine', numeric: true, value: (s) => s.goroutine, render: (s) => <a href={goroutineHref(s.goroutine)}>G{s.goroutine}</a> },
     { key: 'state', label: 'State', value: (s) => segmentCategory(s), render: (s) => (
@@ -83,7 +83,7 @@ function OnePath({ path, t0, sel }) {
     <Fragment>
       <p data-testid="path-summary">
         {what(sel)}{sel.task !== undefined && <Fragment> (<a href={taskHref(sel.task)}>its page</a>)</Fragment>}: {' '}
-        <strong>{formatDuration(path.duration)}</strong> from {formatDuration(path.from - t0)} to {formatDuration(path.to - t0)},
+        <strong>{formatDuration(path.duration)}</strong> from {formatTime(path.from - t0)} to {formatTime(path.to - t0)},
         ending on <a href={goroutineHref(path.goroutine)}>G{path.goroutine}</a>; {countOf(path.segments.length, 'segment')},
         {' '}{countOf(path.handoffs, 'hand-off')}. <a href={timelineHref(path.from, path.to, { g: path.goroutine })}>Open in timeline</a>
       </p>

@@ -1,5 +1,5 @@
 import { Fragment } from 'preact';
-import { formatDuration, spanDuration, timelineHref, typeName } from '../../model/format.js';
+import { formatDuration, formatTime, spanDuration, timelineHref, typeName } from '../../model/format.js';
 import { goroutineHref, taskHref, criticalPathHref } from '../common/links.js';
 import { part, scopedPart, statsOf } from '../../model/queries.js';
 import { OutsidePart } from '../common/scope.jsx';
@@ -84,7 +84,7 @@ export function TaskView({ trace, id, info, openPart }) {
   const start = stats.time.start;
   const t0 = task.start ?? start;
   const t1 = Math.max(t0 + 1, task.end ?? stats.time.end);
-  const rel = (t) => (t == null ? '' : formatDuration(t - trace.origin));
+  const rel = (t) => (t == null ? '' : formatTime(t - trace.origin));
   return (
     <section class="gt-view" data-testid="task-view">
       <header class="gt-view-head">
