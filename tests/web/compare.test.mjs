@@ -78,6 +78,20 @@ test('a task type whose tasks do not end is counted, its durations "—" on the 
   const [row] = await cells(page, 'diff-tasks');
   assert.equal(row[1], '1 → 1 (1 → 1 not ended)');
   for (const cell of row.slice(2, 6)) assert.equal(cell, '— → —');
+  // Each profile's stacks read apart (two of the CPU samples' end in main.cpuHog0), as
+  // the CLI names them; a profile empty on both sides says so, with nothing to download.
+  for (const [type, p] of Object.entries(cli.profiles)) {
+    if (p.stacks.length === 0) {
+      await page.waitForSelector(`[data-testid=diff-profile-none-${type}]`);
+      assert.equal(await page.locator(`[data-testid=diff-pprof-${type}]`).count(), 0);
+      continue;
+    }
+    const names = await page.$$eval(`[data-testid=diff-profile-${type}] tbody tr td:first-child code`, (els) => els.map((e) => e.textContent));
+    assert.equal(new Set(names).size, names.length, `${type}: ${names.join(' | ')}`);
+    for (const n of names) assert.ok(p.stacks.some((s) => s.name === n), n);
+  }
+  assert.ok(cli.profiles.cpu.stacks.filter((s) => s.function === 'main.cpuHog0').length > 1);
+  assert.equal(cli.profiles.net.stacks.length, 0);
   assert.deepEqual(problems.errors, []);
   await page.context().close();
 });

@@ -638,7 +638,7 @@ export interface TraceDiff {
   tasks: { name: string; not_ended: { before: number; after: number }; before: unknown; after: unknown; delta: Record<string, number> }[];
   regions: { name: string; before: unknown; after: unknown; delta: Record<string, number> }[];
   gc: { before: GcFigures; after: GcFigures; delta: { cycles: number; stw_count: number; stw_ns: number } };
-  profiles: Record<string, { before: { count: number; ns: number }; after: { count: number; ns: number }; delta: { count: number; ns: number }; stacks: { stack: string; function: string; before: { count: number; ns: number }; after: { count: number; ns: number }; delta: { count: number; ns: number } }[] }>;
+  profiles: Record<string, { before: { count: number; ns: number }; after: { count: number; ns: number }; delta: { count: number; ns: number }; /** The stacks whose figure changed most; `name`: the own frame, with callers where needed to tell the stacks listed apart. */ stacks: { stack: string; function: string; name: string; before: { count: number; ns: number }; after: { count: number; ns: number }; delta: { count: number; ns: number } }[] }>;
 }
 export interface GcFigures {
   cycles: number;

@@ -120,12 +120,13 @@ function Profiles({ trace, profiles }) {
         <h3>
           {cpu ? 'CPU samples' : `${type} profile`}: {cpu ? formatCount(v(p.before)) : formatDuration(v(p.before))} → {cpu ? formatCount(v(p.after)) : formatDuration(v(p.after))}
           {' '}<Delta d={v(p.delta)} before={v(p.before)} count={cpu} />
-          {' '}<button type="button" data-testid={`diff-pprof-${type}`} onClick={() => save(type)}>Download the differential pprof</button>
+          {p.stacks.length > 0 && <>{' '}<button type="button" data-testid={`diff-pprof-${type}`} onClick={() => save(type)}>Download the differential pprof</button></>}
         </h3>
+        {p.stacks.length === 0 ? <p class="muted" data-testid={`diff-profile-none-${type}`}>None in either trace.</p> : <>
         <DiffFlame stacks={p.stacks} cpu={cpu} testid={`diff-flame-${type}`} />
         <SortableTable
           columns={[
-            { key: 'stack', label: 'Stack (innermost own frame)', value: (s) => s.stack, render: (s) => <code title={s.stack.split(';').join('\n')}>{s.function}</code> },
+            { key: 'stack', label: 'Stack (own frame, and callers where two read alike)', value: (s) => s.stack, render: (s) => <code title={s.stack.split(';').join('\n')}>{s.name}</code> },
             { key: 'before', label: 'Baseline', numeric: true, value: (s) => v(s.before), format: cpu ? formatCount : formatDuration },
             { key: 'after', label: 'This trace', numeric: true, value: (s) => v(s.after), format: cpu ? formatCount : formatDuration },
             { key: 'delta', label: 'Δ', numeric: true, title: BY_SIZE, value: (s) => Math.abs(v(s.delta)), render: (s) => <Delta d={v(s.delta)} before={v(s.before)} count={cpu} /> },
@@ -134,6 +135,7 @@ function Profiles({ trace, profiles }) {
           initialSort="delta"
           limit={10}
         />
+        </>}
       </section>
     );
   });

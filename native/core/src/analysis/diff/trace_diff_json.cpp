@@ -5,6 +5,7 @@
 #include "gotrace/analysis/summary_json.h"  // duration distributions
 #include "gotrace/analysis/trace_diff_json.h"
 #include "gotrace/analysis/own_frame.h"
+#include "gotrace/analysis/stack_names.h"
 #include "gotrace/analysis/histogram.h"
 
 namespace gotrace::analysis {
@@ -162,12 +163,17 @@ void profile_json(JsonWriter& w, const FoldedProfile& a, const FoldedProfile& b,
   }
   std::stable_sort(rows.begin(), rows.end(),
                    [](const Row& p, const Row& q) { return std::llabs(p.weight()) > std::llabs(q.weight()); });
+  // Each listed stack named apart from the others listed (stack_names).
+  std::vector<std::string> listed;
+  for (size_t k = 0; k < rows.size() && k < top; k++) listed.push_back(*rows[k].stack);
+  const std::vector<std::string> names = stack_names(listed);
   w.key("stacks").begin_array();
-  for (size_t k = 0; k < rows.size() && k < top; k++) {
+  for (size_t k = 0; k < listed.size(); k++) {
     const Row& r = rows[k];
     w.begin_object();
     w.field("stack", std::string_view(*r.stack));
     w.field("function", own_frame_of_folded(*r.stack));
+    w.field("name", std::string_view(names[k]));
     w.key("before");
     value_json(w, r.before.count, r.before.ns);
     w.key("after");
