@@ -47,6 +47,15 @@ test('compare the sample with the Go 1.22 run of its program', async () => {
   assert.equal(await page.$$eval('[data-testid=histogram-overlay]', (e) => e.length), cli.tasks.length + cli.regions.length);
   const curves = await page.$$eval('[data-testid=mmu-overlay] polyline', (ls) => ls.map((l) => l.getAttribute('points').trim().split(' ').length));
   assert.deepEqual(curves, [cli.gc.before.mmu.length, cli.gc.after.mmu.length]);
+  // Every label of the MMU chart lies within it.
+  const cut = await page.$$eval('[data-testid=mmu-overlay]', (svgs) => svgs.flatMap((svg) => {
+    const box = svg.getBoundingClientRect();
+    return [...svg.querySelectorAll('text')].filter((t) => {
+      const r = t.getBoundingClientRect();
+      return r.left < box.left - 0.5 || r.right > box.right + 0.5;
+    }).map((t) => t.textContent);
+  }));
+  assert.deepEqual(cut, []);
   // GC cycles and the profiles' totals.
   const gc = await cells(page, 'diff-gc');
   assert.deepEqual([count(gc[0][1]), count(gc[0][2])], [cli.gc.before.cycles, cli.gc.after.cycles]);

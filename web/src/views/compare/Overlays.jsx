@@ -41,7 +41,10 @@ export function MmuOverlay({ before, after, width = 360, height = 140 }) {
   return (
     <svg class="gt-overlay gt-mmu-overlay" width={width} height={height} data-testid="mmu-overlay" role="img" aria-label="MMU by window, baseline and this trace">
       {[0, 0.5, 1].map((u) => <g key={u}><line class="grid" x1={pad} x2={width - 8} y1={ly(u)} y2={ly(u)} /><text x={2} y={ly(u) + 4}>{u * 100}%</text></g>)}
-      {windows.map((w) => <text key={w} class="tick" x={lx(w)} y={height - 6} text-anchor="middle">{formatDuration(w)}</text>)}
+      {/* The last tick's label ends at its tick, inside the chart (centred, it was cut). */}
+      {windows.map((w, i) => (
+        <text key={w} class="tick" x={lx(w)} y={height - 6} text-anchor={i === windows.length - 1 ? 'end' : 'middle'}>{formatDuration(w)}</text>
+      ))}
       <polyline class="before" points={line(before)} />
       <polyline class="after" points={line(after)} />
     </svg>
