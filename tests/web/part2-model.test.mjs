@@ -152,3 +152,12 @@ test('times on the pages tell events apart: to the microsecond, to the nanosecon
   assert.equal(formatTime(0), '0');
   assert.equal(formatTime(-1_500_000), '-1.5 ms');
 });
+
+test('the ruler labels its ticks in the unit of the largest, with the decimals its step needs', async () => {
+  const { formatTick } = await import('../../web/src/model/format.js');
+  assert.equal(formatTick(20_005_000_000, 5_000_000, 20_010_000_000), '20.005 s');
+  assert.equal(formatTick(117_600_000, 200_000, 118_000_000), '117.6 ms');
+  assert.equal(formatTick(995_000_000, 5_000_000, 1_010_000_000), '0.995 s');
+  assert.equal(formatTick(20_000_000, 5_000_000, 40_000_000), '20 ms');
+  assert.equal(formatTick(500, 100, 900), '500 ns');
+});

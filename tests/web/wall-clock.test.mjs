@@ -47,6 +47,21 @@ test('the timeline shows wall-clock times when asked, and keeps the choice over 
   const seconds = (t) => t.split(':').reduce((s, x) => s * 60 + Number(x), 0);
   assert.ok(seconds(wall.ticks[0]) >= seconds(wall.corner.slice(11, 29)));
   for (let i = 1; i < wall.ticks.length; i++) assert.ok(seconds(wall.ticks[i]) > seconds(wall.ticks[i - 1]), wall.ticks.join(', '));
+  // Evenly, also zoomed in late in the trace (where a later generation's clock snapshot
+  // holds): each tick the step after the one before.
+  const even = (ticks) => {
+    const d = ticks.slice(1).map((t, i) => Math.round((seconds(t) - seconds(ticks[i])) * 1e9));
+    return d.every((x) => x === d[0]);
+  };
+  assert.ok(even(wall.ticks), wall.ticks.join(', '));
+  const lateAt = stats.time.end - Math.round(stats.time.duration / 10);
+  await page.evaluate(([a, b]) => { location.hash = location.hash.replace(/t0=\d+&t1=\d+&?/, '').replace(/\?/, `?t0=${a}&t1=${b}&`); }, [lateAt, lateAt + 40_000]);
+  await page.waitForFunction((a) => Math.abs(window.__gotraceTimeline.view().t0 - a) < 1000, lateAt);
+  await timelineIdle(page);
+  const late = await ruler(page);
+  assert.ok(late.ticks.length >= 3 && even(late.ticks), late.ticks.join(', '));
+  await page.evaluate(() => window.__gotraceTimeline.fit());
+  await timelineIdle(page);
 
   // A range's figures give its ends as wall times.
   const r0 = stats.time.start + 1_000_000;
@@ -65,6 +80,25 @@ test('the timeline shows wall-clock times when asked, and keeps the choice over 
   await page.locator('[data-testid=wall-clock]').uncheck();
   await page.waitForFunction(() => !/clock=wall/.test(location.hash));
   await page.waitForFunction(() => / shown$/.test(window.__gotraceTimeline.ruler()?.corner ?? ''));
+  assert.deepEqual(problems.errors, []);
+  await page.context().close();
+});
+
+test('the wall-clock ruler steps evenly late in a trace of many generations, each with its own clock snapshot', async () => {
+  const file = corpusTrace('newest/go127-annotations-stress.stress.trace');
+  const stats = gotraceJson('stats', file);
+  const { page, problems } = await openPage(env.browser, env.site.url);
+  await openFile(page, file);
+  const seconds = (t) => t.split(':').reduce((s, x) => s * 60 + Number(x), 0);
+  for (const [at, span] of [[0.9, 40_000], [0.7, 3_000], [0.5, 400_000]]) {
+    const t0 = stats.time.start + Math.round(stats.time.duration * at);
+    await show(page, `#/timeline?t0=${t0}&t1=${t0 + span}&clock=wall`, '[data-testid=timeline-canvas]');
+    await page.waitForFunction((a) => Math.abs(window.__gotraceTimeline.view().t0 - a) < 1000 && / UTC$/.test(window.__gotraceTimeline.ruler()?.corner ?? ''), t0);
+    await timelineIdle(page);
+    const { ticks } = await ruler(page);
+    const steps = ticks.slice(1).map((t, i) => Math.round((seconds(t) - seconds(ticks[i])) * 1e9));
+    assert.ok(ticks.length >= 3 && steps.every((x) => x === steps[0]), ticks.join(', '));
+  }
   assert.deepEqual(problems.errors, []);
   await page.context().close();
 });

@@ -30,9 +30,10 @@ export function wallClock(snapshots) {
     for (const q of points) if (q.trace <= t) p = q;
     return p.wall + BigInt(Math.round(t) - p.trace);
   };
-  // [date, time of day, nanoseconds of the second] of trace time t.
-  const parts = (t) => {
-    const ns = at(t);
+  // [date, time of day, nanoseconds of the second] of trace time t (rounded to a
+  // multiple of `unit` ns).
+  const parts = (t, unit = 1n) => {
+    const ns = ((at(t) + unit / 2n) / unit) * unit;
     let sec = ns / NS;
     let frac = ns % NS;
     if (frac < 0n) {
@@ -59,8 +60,9 @@ export function wallClock(snapshots) {
     },
     /** A ruler tick's label: the time of day, to the digit the tick step needs. */
     tick(t, step) {
-      const [, time, frac] = parts(t);
       const digits = Math.min(9, Math.max(0, Math.ceil(-Math.log10(step / 1e9) - 1e-9)));
+      // Rounded, not cut, to the digits shown: a tick a nanosecond short of .67 reads .67.
+      const [, time, frac] = parts(t, 10n ** BigInt(9 - digits));
       return digits ? `${time}.${frac.slice(0, digits)}` : time;
     },
   };

@@ -225,15 +225,19 @@ function drawAxis(ctx, f, x, pw, LW) {
   const o = f.origin;
   let { step, ticks } = timeTicks(f.t0 - o, f.t1 - o, pw);
   if (wall) {
-    const phase = wall.phase(o, step);
-    ticks = timeTicks(f.t0 - o + phase, f.t1 - o + phase, pw).ticks.map((t) => t - phase);
+    // Ticks on round wall times, from the view's start: each generation's clock snapshot
+    // differs a little, so a shift taken at the trace's start would not hold here.
+    const round = f.t0 - o - wall.phase(f.t0, step);
+    ticks = [];
+    for (let t = round < f.t0 - o ? round + step : round; t <= f.t1 - o; t += step) ticks.push(t);
   }
   // Zoomed in far from the origin, labels in the step's unit grow long ("5563500 ns"):
   // the first tick then gives its time in full ("5.5635 ms"), the others what follows it.
   const far = !wall && ticks.length > 1 && Math.abs(ticks[ticks.length - 1]) / step >= 1e4;
+  const magnitude = Math.max(...ticks.map(Math.abs), step);
   const label = (rel, i) => {
     if (wall) return wall.tick(rel + o, step);
-    if (!far) return formatTick(rel, step);
+    if (!far) return formatTick(rel, step, magnitude);
     if (i > 0) return `+${formatTick(rel - ticks[0], step)}`;
     const digits = Math.floor(Math.log10(Math.abs(rel))) - Math.floor(Math.log10(step)) + 1;
     return formatDuration(rel, Math.min(15, Math.max(3, digits)));
