@@ -28,6 +28,14 @@ export function groupColumns(maxTotal, reasons = [], linkQuery = {}) {
       render: (g) => <a href={groupHref(g.name, linkQuery)} data-testid="group-link">{g.name || '(no start function)'}</a>,
     },
     { key: 'count', label: 'Goroutines', numeric: true, value: (g) => g.count, format: formatCount },
+    // The bar and the total first: a column per block reason follows, past the screen's
+    // width on a busy trace.
+    {
+      key: 'breakdown', label: 'Breakdown', title: 'Sort by execution share',
+      value: (g) => (g.total ? g.exec / g.total : 0), csv: () => '',
+      render: (g) => <BreakdownBar stats={g.stats} scale={maxTotal} />,
+    },
+    dur('total', 'Total'),
     dur('exec', 'Execution'),
     dur('sched_wait', 'Sched wait'),
     dur('block', 'Block'),
@@ -38,12 +46,6 @@ export function groupColumns(maxTotal, reasons = [], linkQuery = {}) {
     {
       key: 'assist', label: 'GC assist', numeric: true,
       value: (g) => g.stats['range:GC mark assist'] ?? 0, format: formatDuration, csv: (g) => g.stats['range:GC mark assist'] ?? 0,
-    },
-    dur('total', 'Total'),
-    {
-      key: 'breakdown', label: 'Breakdown', title: 'Sort by execution share',
-      value: (g) => (g.total ? g.exec / g.total : 0), csv: () => '',
-      render: (g) => <BreakdownBar stats={g.stats} scale={maxTotal} />,
     },
   ];
 }
