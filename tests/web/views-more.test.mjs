@@ -410,6 +410,15 @@ test('at 1024 px wide the trace\'s name and the buttons stay in view', async () 
   }
   const name = await page.locator('.trace-name').boundingBox();
   assert.ok(name.width >= 80, `the name has ${name.width} px`);
+  // The search box's hint reads whole.
+  const hint = await page.evaluate(() => {
+    const input = document.querySelector('[data-testid=search]');
+    const css = getComputedStyle(input);
+    const ctx = document.createElement('canvas').getContext('2d');
+    ctx.font = `${css.fontSize} ${css.fontFamily}`;
+    return { text: input.placeholder, needs: ctx.measureText(input.placeholder).width, has: input.clientWidth - parseFloat(css.paddingLeft) - parseFloat(css.paddingRight) };
+  });
+  assert.ok(hint.needs <= hint.has, JSON.stringify(hint));
   const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(scroll <= 1024, `the page is ${scroll} px wide`);
   assert.deepEqual(problems.errors, []);

@@ -71,7 +71,7 @@ export function SearchBox({ trace, info }) {
         ref={input}
         type="search"
         data-testid="search"
-        placeholder="Search ( / )"
+        placeholder="Search (/)"
         aria-label="Search goroutines, tasks, regions and logs"
         value={text}
         onFocus={() => { clearTimeout(closing.current); setOpen(true); }}
