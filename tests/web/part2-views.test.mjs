@@ -152,6 +152,20 @@ test('a group page lists its goroutines; a goroutine page shows the numbers of `
   assert.match(await page.textContent('[data-testid=woken-by] h3'), /Woken by \(\d+/);
   const link = await page.getAttribute('[data-testid=goroutine-timeline-link]', 'href');
   assert.match(link, /^#\/timeline\?t0=\d+&t1=\d+&g=\d+$/);
+  // The goroutine's lane in the timeline, marked with an edge of its own among its group's.
+  await page.click('[data-testid=goroutine-timeline-link]');
+  await page.waitForFunction((g) => window.__gotraceTimeline?.markedLane() === `goroutine:${g}` && window.__gotraceTimeline.rowRect(`goroutine:${g}`), id, { timeout: 60_000 });
+  await page.waitForFunction(() => window.__gotraceTimeline.idle());
+  const edge = await page.evaluate((g) => {
+    const r = window.__gotraceTimeline.rowRect(`goroutine:${g}`);
+    const c = document.querySelector('[data-testid=timeline-canvas]');
+    const dpr = window.devicePixelRatio || 1;
+    const px = (x) => [...c.getContext('2d').getImageData(Math.round(x * dpr), Math.round((r.y + r.height / 2) * dpr), 1, 1).data].slice(0, 3);
+    return { edge: px(1), label: px(8) };
+  }, id);
+  assert.deepEqual(edge.edge, [0x25, 0x63, 0xeb], JSON.stringify(edge));
+  await page.goBack();
+  await page.waitForSelector('[data-testid=woken-by] li');
   // A first wake-up leads to the timeline there: this goroutine's slice that it began
   // selected, whose details name the waker.
   const waker = page.locator('[data-testid=woken-by] li').filter({ has: page.locator('a[href^="#/goroutine/"]') }).first();

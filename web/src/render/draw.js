@@ -21,6 +21,7 @@ const STRIP_BUDGET = 3;
 /**
  * frame: { width, height, dpr, t0, t1, start, end (the trace's), rows, scrollY,
  *          data: Map(key → result), selection: { rowKey, start, end } | null,
+ *          marked: the key of the row a link named (its goroutine, ?g=) | null,
  *          task: the id of a task to mark in the Tasks row | null,
  *          range: [a, b] | null, detail: [a, b] (the part open, of a trace opened in parts drawn whole) | null, arrows: [{ fromY, fromTime, toY, toTime, color, label? }],
  *          hoverX, cache (createStripCache(); none: everything drawn directly),
@@ -71,9 +72,15 @@ export function drawFrame(ctx, f) {
     if (row.type === 'section') {
       ctx.fillStyle = T.section;
       ctx.fillRect(0, y, width, row.height);
-    } else if (f.selection && f.selection.rowKey === row.key) {
+    } else if ((f.selection && f.selection.rowKey === row.key) || f.marked === row.key) {
       ctx.fillStyle = T.selected;
       ctx.fillRect(0, y, width, row.height);
+    }
+    // The lane a link named (a goroutine's "Open in timeline"): an edge of its own, so
+    // that it is found among its group's.
+    if (f.marked === row.key) {
+      ctx.fillStyle = T.marked;
+      ctx.fillRect(0, y, 3, row.height);
     }
   }
   ctx.fillStyle = T.separator;

@@ -10,6 +10,7 @@ export const LIGHT = {
   muted: '#6b7280',
   section: '#eef1f5',
   selected: '#eef3fc',
+  marked: '#2563eb',  // the edge of the lane a link named
   separator: '#eef0f3',
   line: '#dfe3ea',
   tick: '#c5cad3',
@@ -29,6 +30,7 @@ export const DARK = {
   muted: '#9aa3b2',
   section: '#23272f',
   selected: '#1e2a40',
+  marked: '#60a5fa',
   separator: '#23262d',
   line: '#343943',
   tick: '#4b525e',

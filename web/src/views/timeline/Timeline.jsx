@@ -202,6 +202,7 @@ function TimelineCanvas({ trace, list, query, part, onOutside }) {
       t1,
       range,
       task: null, // the task marked in the Tasks row
+      marked: null, // the key of the goroutine lane the address names (?g=)
       data: new Map(), // trackKey → result
       cover: new Map(), // trackKey → { t0, t1, nsPerPx }
       inFlight: false,
@@ -269,6 +270,7 @@ function TimelineCanvas({ trace, list, query, part, onOutside }) {
       scrollY: scrollRef.current?.scrollTop ?? 0,
       data: s.data,
       selection: s.selection,
+      marked: s.marked,
       task: s.task,
       range: s.range,
       arrows: s.arrows,
@@ -520,6 +522,7 @@ function TimelineCanvas({ trace, list, query, part, onOutside }) {
     const selShown = s.selection ? formatSel(s.selection.track, s.selection.time) : undefined;
     if (sel && query.sel !== selShown) select(sel.track, sel.time);
     if (query.g !== shown.g && query.g !== undefined) revealGoroutine(Number(query.g));
+    s.marked = query.g !== undefined ? trackKey({ kind: 'goroutine', id: Number(query.g) }) : null;
     if (query.group !== shown.group && query.group !== undefined) openGroup(query.group);
     if (query.task !== shown.task) {
       s.task = num(query.task);
@@ -776,6 +779,7 @@ function TimelineCanvas({ trace, list, query, part, onOutside }) {
       view: () => ({ t0: v.current.t0, t1: v.current.t1 }),
       range: () => v.current.range,
       markedTask: () => v.current.task,
+      markedLane: () => v.current.marked,
       arrows: () => v.current.arrows ?? [],
       labelWidth: () => labelWidth(),
       axes: () => v.current.axes,
