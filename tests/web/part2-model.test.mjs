@@ -161,3 +161,18 @@ test('the ruler labels its ticks in the unit of the largest, with the decimals i
   assert.equal(formatTick(20_000_000, 5_000_000, 40_000_000), '20 ms');
   assert.equal(formatTick(500, 100, 900), '500 ns');
 });
+
+test('the critical path colours its categories apart: assist from waiting for assist work, each stop of the world', async () => {
+  const { categoryColor } = await import('../../web/src/views/paths/states.js');
+  // The categories of the sample's client tasks' paths (gotrace critical-path --task-type=client).
+  const keys = JSON.parse(gotrace('critical-path', '--task-type=client', '--json')).by_category.map((c) => c.key);
+  for (const pair of [['GC mark assist', 'blocked: GC mark assist wait for work'],
+    ['stop-the-world (GC mark termination)', 'stop-the-world (GC sweep termination)']]) {
+    assert.ok(pair.every((k) => keys.includes(k)), `${pair} among ${keys}`);
+    assert.notEqual(categoryColor(pair[0]), categoryColor(pair[1]), pair.join(' / '));
+  }
+  const colours = new Map();
+  for (const k of keys) colours.set(categoryColor(k), [...(colours.get(categoryColor(k)) ?? []), k]);
+  const shared = [...colours.values()].filter((ks) => ks.length > 1);
+  assert.deepEqual(shared, [], 'categories of one colour');
+});
