@@ -318,6 +318,10 @@ test('a second trace opened over the first is the one queried', async () => {
   await openFile(page, SECOND);
   await page.waitForSelector('[data-testid=sql-view][data-ready="1"]', { timeout: 120_000 });
   assert.notDeepEqual(figures(SECOND), figures(SAMPLE));
+  // The query stays (it is of no trace in particular), and is run on the second trace.
+  assert.equal(await page.inputValue('[data-testid=sql-editor]'), count);
+  assert.equal(new URLSearchParams(await page.evaluate(() => location.hash.split('?')[1] ?? '')).get('q'), count);
+  await page.waitForFunction((n) => document.querySelector('[data-testid=sql-table] tbody td:last-child')?.textContent === n, figures(SECOND)[1], { timeout: 120_000 });
   await runSql(page, count);
   assert.deepEqual((await shownTable(page)).rows, [figures(SECOND)]);
   // Its events, not the first trace's: the table is loaded anew.

@@ -17,9 +17,9 @@ export function App() {
   const routeRef = useRef(route);
   routeRef.current = route;
   // Another trace: the same view, without what named the one before (ids, times).
-  const onNewTrace = () => navigate(viewOfAnyTrace(routeRef.current), {}, { replace: true });
+  const onNewTrace = () => navigate(...viewOfAnyTrace(routeRef.current), { replace: true });
   // Back or Forward to a page of the trace open before: the same view of this one.
-  onForeignEntry((r) => navigate(viewOfAnyTrace(r), {}, { replace: true }));
+  onForeignEntry((r) => navigate(...viewOfAnyTrace(r), { replace: true }));
   const { opened, loading, error, setError, openBlob, openUrl, openPart, openWhole, cancel } = useSession({ onNewTrace });
   const fileInput = useRef(null);
   const [dragging, setDragging] = useState(false);
@@ -156,12 +156,14 @@ function Tabs({ route }) {
   );
 }
 
-// The path of the view a route shows, for any trace: a page of one goroutine, task or
-// group gives its tab's list.
+// [path, query] of the view a route shows, for any trace: a page of one goroutine, task
+// or group gives its tab's list; what the query says of no trace in particular (a route's
+// `anyTrace` keys: the SQL view's query) is kept.
 function viewOfAnyTrace(route) {
   const r = routes.find((x) => match(x.path, route.segments));
-  if (!r) return '/overview';
-  return tabOf(r, route) === r.path ? route.path : tabOf(r, route);
+  if (!r) return ['/overview', {}];
+  const kept = Object.fromEntries((r.anyTrace ?? []).filter((k) => route.query[k] !== undefined).map((k) => [k, route.query[k]]));
+  return [tabOf(r, route) === r.path ? route.path : tabOf(r, route), kept];
 }
 
 function RouteView({ route, trace, info, openPart, openWhole }) {

@@ -14,7 +14,8 @@
 // params: the :names of its path, query: the hash's query (all strings), route: the
 // parsed hash. A tab's `href` defaults to its path. `tabPath` marks which tab a page
 // belongs to (a function of the query where that depends on what the page shows: see
-// tabOf). Link with model/router.js: href(path, query) and navigate(path, query).
+// tabOf). `anyTrace` lists the query's keys that hold for any trace (kept when another
+// trace is opened). Link with model/router.js: href(path, query) and navigate(path, query).
 const modules = import.meta.glob('./*/routes.js', { eager: true });
 
 export const routes = Object.values(modules).flatMap((m) => m.routes ?? []);

@@ -19,4 +19,5 @@ function SqlTab(props) {
   return mod ? h(mod.SqlView, props) : h('p', { class: 'gt-loading' }, 'Loading the SQL view…');
 }
 
-export const routes = [{ path: '/sql', view: SqlTab, tab: { label: 'SQL', order: 90 } }];
+// A query is of no trace in particular: another trace opened keeps it (and runs it).
+export const routes = [{ path: '/sql', view: SqlTab, tab: { label: 'SQL', order: 90 }, anyTrace: ['q'] }];
