@@ -160,6 +160,7 @@ test('the ruler labels its ticks in the unit of the largest, with the decimals i
   assert.equal(formatTick(995_000_000, 5_000_000, 1_010_000_000), '0.995 s');
   assert.equal(formatTick(20_000_000, 5_000_000, 40_000_000), '20 ms');
   assert.equal(formatTick(500, 100, 900), '500 ns');
+  assert.equal(formatTick(0, 100_000_000, 1_000_000_000), '0');
 });
 
 test('the critical path colours its categories apart: assist from waiting for assist work, each stop of the world', async () => {

@@ -93,6 +93,7 @@ export function timeTicks(t0, t1, pixels, minSpacing = 90) {
 /** Label for a tick at offset `t` from the trace start, in the unit of `magnitude` (the
  *  ruler's largest tick: "20.005 s", not "20005 ms"), with the decimals `step` needs. */
 export function formatTick(t, step, magnitude = step) {
+  if (t === 0) return '0';  // the trace's start, in any unit
   const [u, f] = UNITS.find(([, f]) => Math.max(step, Math.abs(magnitude)) >= f) ?? UNITS[3];
   const decimals = Math.max(0, Math.ceil(-Math.log10(step / f) - 1e-9));
   return `${(t / f).toFixed(Math.min(decimals, 6))} ${u}`;
