@@ -87,7 +87,9 @@ void print_types(const char* title, const std::map<std::string, std::vector<int6
   };
   std::printf("\n%s:\n  %-30s %15s %28s %28s %28s\n", title, "Type", "Count", "p50", "p99", "max");
   std::string without;  // the types with instances that do not end
-  for (const auto& [name, q] : rows) {
+  for (const auto& row : rows) {
+    const std::string& name = row.first;
+    const auto& q = row.second;  // (a structured binding cannot be captured before C++20's clang 16)
     auto side = [&](int64_t x, int64_t y) {
       auto one = [](const DurationQuantiles& d, int64_t v) { return d.count ? human_duration(v) : std::string("-"); };
       return one(q.first, x) + " -> " + one(q.second, y);
