@@ -1,6 +1,8 @@
 // Starting and stopping traces (Go's StartTrace / StopTrace) and the advancer thread.
 #include "gotrace/tracer/tracer.h"
 
+#include <pthread.h>
+
 #include <cstdlib>
 #include <mutex>
 
@@ -21,6 +23,26 @@ Runtime::Runtime() {
   for (int i = 0; i < 2; i++) strings[i].set_output(&full[i]);
 }
 
+// Set in a child forked while tracing was on: the tracer's threads did not come with it,
+// its locks may have been held at the fork, and the trace is the parent's.
+std::atomic<bool> g_forked_child{false};
+
+namespace {
+
+// A child forked while tracing runs untraced: it forgets the trace without touching the
+// tracer's locks, and stop() (its exit's too) then does nothing (gotrace-record's child
+// handler does the same for a recorded program).
+void forget_in_forked_child() {
+  if (!g_runtime || g_runtime->gen.load(std::memory_order_relaxed) == 0) return;  // not tracing: nothing held
+  g_forked_child.store(true, std::memory_order_relaxed);
+  g_enabled.store(false, std::memory_order_relaxed);
+  g_runtime->gen.store(0, std::memory_order_relaxed);
+  t_thread = nullptr;  // (the forking thread's record is the parent's: its exit hook then does nothing)
+  t_binding = {};
+}
+
+}  // namespace
+
 Runtime& init_runtime() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -29,6 +51,7 @@ Runtime& init_runtime() {
     std::atexit([] {
       if (running()) stop();
     });
+    pthread_atfork(nullptr, nullptr, forget_in_forked_child);
   });
   return *g_runtime;
 }
@@ -84,6 +107,7 @@ bool start(std::unique_ptr<Sink> sink, const Options& options, std::string* erro
   if (options.generation_period < std::chrono::milliseconds(1)) return fail("generation_period must be at least 1 ms");
   if (options.max_buffer_bytes < 8 * kBatchAllocBytes) return fail("max_buffer_bytes must be at least 512 KiB");
   if (options.cpu_profile_hz < 0 || options.cpu_profile_hz > 10000) return fail("cpu_profile_hz must be 0..10000");
+  if (g_forked_child.load(std::memory_order_relaxed)) return fail("tracing cannot start in a child forked while its parent traced");
   Runtime& r = init_runtime();
   clock_init();
   init_write_fence();
@@ -118,7 +142,7 @@ bool start(std::unique_ptr<Sink> sink, const Options& options, std::string* erro
 
 Stats stop() {
   using namespace detail;
-  if (!g_runtime) return {};
+  if (!g_runtime || g_forked_child.load(std::memory_order_relaxed)) return {};
   Runtime& r = rt();
   std::lock_guard life(r.lifecycle);
   std::thread advancer;
@@ -147,14 +171,14 @@ bool running() {
 
 void advance() {
   using namespace detail;
-  if (!g_runtime) return;
+  if (!g_runtime || g_forked_child.load(std::memory_order_relaxed)) return;
   std::lock_guard lock(rt().control);
   advance_generation(false);
 }
 
 Stats stats() {
   using namespace detail;
-  if (!g_runtime) return {};
+  if (!g_runtime || g_forked_child.load(std::memory_order_relaxed)) return {};
   Runtime& r = rt();
   std::lock_guard lock(r.control);
   if (r.gen.load(std::memory_order_relaxed) == 0) return r.last_stats;
@@ -164,6 +188,7 @@ Stats stats() {
 FlightRecording write_flight_recording(Sink& sink) {
   using namespace detail;
   if (!g_runtime) return {false, 0, 0, 0, "tracing never started"};
+  if (g_forked_child.load(std::memory_order_relaxed)) return {false, 0, 0, 0, "a forked child does not trace"};
   Runtime& r = rt();
   {
     std::lock_guard lock(r.control);
@@ -176,7 +201,7 @@ FlightRecording write_flight_recording(Sink& sink) {
 
 ClockSnapshot clock_snapshot() {
   using namespace detail;
-  if (!g_runtime) return {};
+  if (!g_runtime || g_forked_child.load(std::memory_order_relaxed)) return {};
   std::lock_guard lock(rt().control);
   return rt().clock;
 }
