@@ -475,3 +475,22 @@ TEST_CASE("a child forked while tracing runs untraced: its annotations and stop 
   REQUIRE(r.ok());
   CHECK(r.store.size() > 100);
 }
+
+TEST_CASE("a pipe whose reader is gone fails the sink without killing the program", "[tracer][api]") {
+  // SIGPIPE's default action ends the process: the tracer's write must not raise it.
+  int fds[2];
+  REQUIRE(pipe(fds) == 0);
+  close(fds[0]);
+  struct sigaction was = {};
+  sigaction(SIGPIPE, nullptr, &was);
+  REQUIRE(was.sa_handler == SIG_DFL);
+  REQUIRE(trace::start(trace::fd_sink(fds[1])));
+  { trace::Region r("written to no one"); }
+  trace::advance();
+  const trace::Stats st = trace::stop();
+  close(fds[1]);
+  CHECK(st.sink_failed);
+  sigset_t pending;
+  sigpending(&pending);
+  CHECK(sigismember(&pending, SIGPIPE) == 0);  // none left to kill the program later
+}

@@ -2,6 +2,8 @@
 #include "gotrace/tracer/sink.h"
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -11,7 +13,37 @@ namespace gotrace::tracer {
 
 namespace {
 
+// While alive, a write to a pipe or socket whose reader is gone fails with EPIPE rather
+// than raise SIGPIPE, which would kill the traced program: the signal is blocked on this
+// thread, and one the write raised is taken off before it is let through again.
+class NoSigpipe {
+ public:
+  NoSigpipe() {
+    sigemptyset(&pipe_);
+    sigaddset(&pipe_, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_, &old_);
+    sigset_t pending;
+    sigpending(&pending);
+    was_pending_ = sigismember(&pending, SIGPIPE) == 1;
+  }
+  ~NoSigpipe() {
+    if (!was_pending_) {
+      const timespec none = {};
+      while (sigtimedwait(&pipe_, nullptr, &none) == SIGPIPE) {
+      }
+    }
+    pthread_sigmask(SIG_SETMASK, &old_, nullptr);
+  }
+  NoSigpipe(const NoSigpipe&) = delete;
+  NoSigpipe& operator=(const NoSigpipe&) = delete;
+
+ private:
+  sigset_t pipe_, old_;
+  bool was_pending_ = false;
+};
+
 bool write_all(int fd, std::span<const uint8_t> bytes) {
+  NoSigpipe no_sigpipe;
   while (!bytes.empty()) {
     ssize_t n = ::write(fd, bytes.data(), bytes.size());
     if (n < 0) {
