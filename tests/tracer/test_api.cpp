@@ -97,6 +97,14 @@ TEST_CASE("options are checked", "[tracer][api]") {
   o = {};
   o.cpu_profile_hz = -1;
   CHECK_FALSE(trace::start(nullptr, o, &error));
+  // No sink (file_sink could not create its file) and no flight recorder: nowhere to write.
+  error.clear();
+  CHECK_FALSE(trace::start(trace::file_sink("/nonexistent/dir/x.trace"), {}, &error));
+  CHECK(error.find("no sink") != std::string::npos);
+  o = {};
+  o.flight_generations = 2;  // the flight recorder alone is a use
+  REQUIRE(trace::start(nullptr, o, &error));
+  trace::stop();
   CHECK_FALSE(trace::running());
 }
 
@@ -271,7 +279,7 @@ TEST_CASE("a region's end names it in the generation it ends in", "[tracer][api]
 }
 
 TEST_CASE("a region begun in an earlier trace ends unrecorded", "[tracer][api]") {
-  REQUIRE(trace::start(nullptr));
+  REQUIRE(trace::start(trace::callback_sink([](std::span<const uint8_t>) { return true; })));
   auto region = std::make_unique<trace::Region>("earlier");
   trace::stop();
   auto bytes = record([&] {

@@ -202,7 +202,7 @@ TEST_CASE("tracing started and stopped repeatedly while the program runs", "[tra
     sinks.push_back(std::make_shared<trace::MemorySink>(false));
     REQUIRE(trace::start(trace::shared_sink(sinks.back()), o));
     std::string error;
-    CHECK_FALSE(trace::start(nullptr, o, &error));  // one trace at a time
+    CHECK_FALSE(trace::start(std::make_unique<trace::MemorySink>(false), o, &error));  // one trace at a time
     CHECK(error == "tracing is already on");
     // Generations end by hand, whatever the machine's load does to the advancer's timer.
     for (int k = 0; k < 3; k++) {

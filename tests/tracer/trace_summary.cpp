@@ -133,7 +133,7 @@ void warm_up_tracer() {
   static bool done = false;
   if (done) return;
   done = true;
-  gotrace::tracer::start(nullptr);
+  gotrace::tracer::start(gotrace::tracer::callback_sink([](std::span<const uint8_t>) { return true; }));
   { gotrace::tracer::Region r("warm-up"); }
   gotrace::tracer::stop();
 }

@@ -107,6 +107,10 @@ bool start(std::unique_ptr<Sink> sink, const Options& options, std::string* erro
   if (options.generation_period < std::chrono::milliseconds(1)) return fail("generation_period must be at least 1 ms");
   if (options.max_buffer_bytes < 8 * kBatchAllocBytes) return fail("max_buffer_bytes must be at least 512 KiB");
   if (options.cpu_profile_hz < 0 || options.cpu_profile_hz > 10000) return fail("cpu_profile_hz must be 0..10000");
+  // A trace that would go nowhere is refused: file_sink gives no sink when it cannot
+  // create its file, and `start(file_sink(path))` must not then "trace" silently.
+  if (!sink && options.flight_generations == 0)
+    return fail("no sink to write the trace to (file_sink gives none when it cannot create its file), and no flight recorder");
   if (g_forked_child.load(std::memory_order_relaxed)) return fail("tracing cannot start in a child forked while its parent traced");
   Runtime& r = init_runtime();
   clock_init();

@@ -62,8 +62,10 @@ struct Stats {
   bool sink_failed = false;           // the sink refused a write
 };
 
-// Starts tracing into `sink` (which may be null: flight recorder only). Returns false
-// (and sets *error) if tracing is already on or the options are invalid.
+// Starts tracing into `sink` (which may be null with a flight recorder: its generations
+// only). Returns false (and sets *error) if tracing is already on, the options are
+// invalid, or there is neither a sink nor a flight recorder (file_sink gives no sink when
+// it cannot create its file), or in a child forked while its parent traced.
 bool start(std::unique_ptr<Sink> sink, const Options& options = {}, std::string* error = nullptr);
 
 // Stops tracing; returns once every generation has been written to the sink. Does nothing
