@@ -296,3 +296,18 @@ TEST_CASE("gotrace-record: _exit writes the trace first", "[tracer][record]") {
   CHECK(waits_of(t, "record-program", "sleep").size() >= 3);  // (the workers, 50 ms of 1 ms sleeps)
   check_with_go(path);
 }
+
+TEST_CASE("gotrace-record: a bad setting is said once and under -q too and the library leaves LD_PRELOAD", "[tracer][record]") {
+  // The program runs untraced; the processes it starts (here an executed child, recorded
+  // with --children were the settings good) do not load the library to say it again.
+  std::string path = test::scratch_path("record-bad-setting.trace");
+  std::string out;
+  const int status = record("-q --children -o " + in_quotes(path), "exec", &out, "GOTRACE_RECORD_CPU_HZ=abc");
+  INFO(out);
+  CHECK(status == 0);
+  const std::string said = "GOTRACE_RECORD_CPU_HZ=abc: expected a number from 0 to 10000; not recording";
+  const size_t first = out.find(said);
+  CHECK(first != std::string::npos);
+  CHECK(out.find(said, first + 1) == std::string::npos);
+  CHECK(!std::filesystem::exists(path));
+}

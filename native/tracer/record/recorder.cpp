@@ -149,6 +149,8 @@ void in_forked_child() {
   if (sigaction(SIGUSR2, nullptr, &old) == 0 && old.sa_handler == on_signal) signal(SIGUSR2, SIG_DFL);
 }
 
+void leave_preload();
+
 // What processes this one starts inherit: the absolute trace path and the recording
 // process's id (so a recorded child writes OUTPUT.PID), and LD_PRELOAD without this
 // library unless children are recorded too.
@@ -161,10 +163,14 @@ void prepare_environment() {
     }
     setenv("GOTRACE_RECORD_OUTPUT", g_settings.output.c_str(), 1);
   }
-  if (g_settings.children) return;
+  if (!g_settings.children) leave_preload();
+}
+
+// LD_PRELOAD without this library, for the processes this one starts.
+void leave_preload() {
   Dl_info self = {};
   const char* preload = std::getenv("LD_PRELOAD");
-  if (!preload || !dladdr(reinterpret_cast<void*>(&prepare_environment), &self) || !self.dli_fname) return;
+  if (!preload || !dladdr(reinterpret_cast<void*>(&leave_preload), &self) || !self.dli_fname) return;
   const char* base = std::strrchr(self.dli_fname, '/');
   base = base ? base + 1 : self.dli_fname;
   std::string kept, entry;
@@ -206,7 +212,13 @@ void recorder_load() {
     g_stderr_ino = st.st_ino;
   }
   g_settings = settings_from_environment();
-  if (!g_settings.error.empty()) return say(g_settings.error + "; not recording");
+  if (!g_settings.error.empty()) {
+    // Said whatever -q asks (nothing is recorded), once: the processes this one starts
+    // do not load the library to say it again.
+    g_settings.quiet = false;
+    leave_preload();
+    return say(g_settings.error + "; not recording");
+  }
   g_pid = getpid();
   prepare_environment();
   std::unique_ptr<tracer::Sink> sink;
