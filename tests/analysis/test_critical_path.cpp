@@ -153,6 +153,14 @@ TEST_CASE("a goroutine's own critical path agrees with Go's summary of it", "[an
         CHECK(total_of(p, {PathState::NotInTrace}) == 0);
         CHECK(total_of(p, {PathState::Running, PathState::GCMarkAssist, PathState::GCSweep}) == g.stats.exec);
         CHECK(total_of(p, {PathState::Blocked}) == g.stats.block_total());
+        // By reason too: a wait that spans generations keeps the reason it began with
+        // (a generation's status repeats the state, with no reason).
+        std::map<std::string, int64_t> by_reason, go_by_reason;
+        for (const PathSegment& seg : p.segments)
+          if (seg.state == PathState::Blocked) by_reason[std::string(seg.reason)] += seg.duration();
+        for (const StatEntry& e : g.stats.block)
+          if (int64_t ns = e.ns) go_by_reason[std::string(s.block_reasons[e.name])] += ns;
+        CHECK(by_reason == go_by_reason);
         CHECK(total_of(p, {PathState::Runnable, PathState::StopTheWorld, PathState::Syscall}) ==
               g.stats.sched_wait + g.stats.syscall + g.stats.syscall_block);
         compared++;

@@ -254,8 +254,10 @@ CriticalPath critical_path(const CriticalPathIndex& index, GoID g, Time from, Ti
     const StateTransition st = read_transition(s, p, type);
     const Time tp = s.time(p);
     const GoState state = st.go_to();
-    // A status at a generation's start repeats the state the goroutine had before it.
-    if (st.go_from() == GoState::Undetermined && it != trans.begin()) {
+    // A status at a generation's start repeats the state the goroutine had before it
+    // (Undetermined in the first generation, the same state after: a wait's reason is
+    // the transition's that began it).
+    if ((st.go_from() == GoState::Undetermined || st.go_from() == state) && it != trans.begin()) {
       pos = p;
       continue;
     }
@@ -283,7 +285,8 @@ CriticalPath critical_path(const CriticalPathIndex& index, GoID g, Time from, Ti
         uint32_t wake = 0;
         bool woken = false;
         for (auto k = it + 1; k != trans.end() && *k <= pos; ++k) {
-          if (read_transition(s, *k, s.type(*k)).go_from() == GoState::Waiting) {
+          const StateTransition next = read_transition(s, *k, s.type(*k));
+          if (next.go_from() == GoState::Waiting && next.go_to() != GoState::Waiting) {
             wake = *k;
             woken = true;
             break;
