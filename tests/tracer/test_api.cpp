@@ -7,6 +7,8 @@
 #include <time.h>
 
 #include <atomic>
+#include <condition_variable>
+#include <mutex>
 #include <cstdio>
 #include <chrono>
 #include <memory>
@@ -501,4 +503,40 @@ TEST_CASE("a pipe whose reader is gone fails the sink without killing the progra
   sigset_t pending;
   sigpending(&pending);
   CHECK(sigismember(&pending, SIGPIPE) == 0);  // none left to kill the program later
+}
+
+TEST_CASE("a program of thousands of live threads is traced within the default memory bound", "[tracer][api]") {
+  // Each thread writes a region and waits: its first batch of a generation is small, so
+  // 2,000 of them hold a few MiB of the 64 MiB bound (64 KiB each dropped the trace whole
+  // past 1,024).
+  constexpr int kThreads = 2000;
+  trace::Stats st;
+  std::mutex mu;
+  std::condition_variable cv;
+  int arrived = 0;
+  bool go = false;
+  const std::vector<uint8_t> bytes = record([&] {
+    std::vector<std::thread> threads;
+    for (int k = 0; k < kThreads; k++) {
+      threads.emplace_back([&] {
+        { trace::Region r("alive"); }
+        std::unique_lock lock(mu);
+        arrived++;
+        cv.notify_all();
+        cv.wait(lock, [&] { return go; });
+      });
+    }
+    {
+      std::unique_lock lock(mu);
+      cv.wait(lock, [&] { return arrived == kThreads; });
+      go = true;
+      cv.notify_all();
+    }
+    for (auto& t : threads) t.join();
+  }, {}, &st);
+  CHECK(st.events_dropped == 0);
+  CHECK(st.generations_dropped == 0);
+  TraceSummary t = summarize(bytes);
+  REQUIRE(t.ok);
+  CHECK(t.regions["alive"] == kThreads);
 }

@@ -1,8 +1,9 @@
 // One batch: the unit in which events reach the trace (FORMAT.md §2.3). A thread fills a
 // batch with its events; tables (strings, stacks, CPU samples, frequency) are batches of
 // their own written with no thread. Like Go's traceBuf, a batch being filled is 64 KiB in
-// all; once finished, a mostly empty one is copied into an allocation of its own size
-// (see BatchPool::compact), so idle and short-lived threads cost little.
+// all, but a thread's first of a generation (kFirstBatchCapacity); once finished, a
+// mostly empty one is copied into an allocation of its own size (see BatchPool::compact),
+// so idle and short-lived threads cost little.
 #pragma once
 
 #include <cstddef>
@@ -57,5 +58,9 @@ struct Batch {
 inline constexpr uint32_t kBatchCapacity = uint32_t(kBatchAllocBytes - sizeof(Batch));
 // The reader's limit on a batch's payload (FORMAT.md §2.3).
 static_assert(kBatchCapacity <= 65536);
+// A thread's first batch of a generation is small (4 KiB in all); once it fills, the next
+// is a whole one. A thread that writes little then holds little: a program of thousands
+// of mostly idle threads stays within max_buffer_bytes (64 KiB each took 64 MiB at 1,024).
+inline constexpr uint32_t kFirstBatchCapacity = uint32_t((size_t(4) << 10) - sizeof(Batch));
 
 }  // namespace gotrace::tracer::detail

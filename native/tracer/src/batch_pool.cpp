@@ -10,20 +10,21 @@ void BatchPool::set_limit(size_t bytes) {
   limit_ = bytes;
 }
 
-Batch* BatchPool::get() {
+Batch* BatchPool::get(uint32_t capacity) {
+  const size_t bytes = sizeof(Batch) + capacity;
   {
     std::lock_guard lock(mu_);
-    if (in_use_ + kBatchAllocBytes > limit_) return nullptr;
-    in_use_ += kBatchAllocBytes;
+    if (in_use_ + bytes > limit_) return nullptr;
+    in_use_ += bytes;
     peak_ = std::max(peak_, in_use_);
-    if (Batch* b = free_) {
+    if (Batch* b = free_; b && capacity == kBatchCapacity) {
       free_ = b->next;
       free_count_--;
       b->next = nullptr;
       return b;
     }
   }
-  return Batch::create(kBatchCapacity);
+  return Batch::create(capacity);
 }
 
 Batch* BatchPool::compact(Batch* b) {

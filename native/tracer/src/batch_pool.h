@@ -15,8 +15,9 @@ class BatchPool {
   // The most bytes of batches in use at once (in threads, tables, finished generations
   // and the flight recorder).
   void set_limit(size_t bytes);
-  // A 64 KiB batch to fill, or nullptr when the limit is reached.
-  Batch* get();
+  // A batch to fill (64 KiB in all, or `capacity` bytes of data), or nullptr when the
+  // limit is reached.
+  Batch* get(uint32_t capacity = kBatchCapacity);
   // A finished batch `b`, or, if it is mostly empty, a copy of its own size (never
   // refused: it only ever frees memory).
   Batch* compact(Batch* b);

@@ -22,14 +22,17 @@ void attach_thread(ThreadState* m) {
 bool refill(ThreadState* m, uint64_t gen) {
   Batch*& slot = m->buf[gen & 1];
   int64_t last = 0;
+  // The thread's first batch of the generation is small; after a full one, a whole one.
+  uint32_t capacity = kFirstBatchCapacity;
   if (Batch* b = slot) {
     last = b->last_time;
+    capacity = kBatchCapacity;
     if (b->empty()) rt().pool.put(b);
     else rt().full[gen & 1].push(b);
     slot = nullptr;
   }
   if (rt().lossy[gen & 1].load(std::memory_order_relaxed)) return false;
-  Batch* b = rt().pool.get();
+  Batch* b = rt().pool.get(capacity);
   if (!b) {
     mark_lossy(gen);
     return false;
