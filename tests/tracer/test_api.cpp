@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -19,6 +20,7 @@
 #include "gotrace/event_view.h"
 #include "gotrace/reader.h"
 #include "gotrace/tracer/tracer.h"
+#include "corpus.h"
 #include "scratch.h"
 #include "trace_summary.h"
 
@@ -539,4 +541,37 @@ TEST_CASE("a program of thousands of live threads is traced within the default m
   TraceSummary t = summarize(bytes);
   REQUIRE(t.ok);
   CHECK(t.regions["alive"] == kThreads);
+}
+
+TEST_CASE("a file that cannot take a whole generation is cut back to the last whole one", "[tracer][api]") {
+  // A full disk, played by a file size limit (in a child process: the limit and the
+  // ignored SIGXFSZ are its own). A generation's batches go out in several writes; the
+  // one that fails leaves part of them in the file, which then no reader can read.
+  const std::string path = test::scratch_path("full-disk.trace");
+  constexpr rlim_t kLimit = 200 << 10;
+  const pid_t child = fork();
+  if (child == 0) {
+    signal(SIGXFSZ, SIG_IGN);
+    const rlimit limit = {kLimit, kLimit};
+    setrlimit(RLIMIT_FSIZE, &limit);
+    trace::Options o;
+    o.generation_period = 1h;
+    if (!trace::start(trace::file_sink(path), o)) _exit(2);
+    for (int gen = 0; gen < 20; gen++) {
+      for (int i = 0; i < 2000; i++) trace::Region r(i % 2 ? "odd" : "even");
+      trace::advance();
+    }
+    const trace::Stats st = trace::stop();
+    _exit(st.sink_failed && st.generations > 0 ? 0 : 1);
+  }
+  int status = 0;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  const std::vector<uint8_t> bytes = test::read_bytes(path);
+  CHECK(bytes.size() < kLimit);
+  ReadResult r = read_trace(bytes);
+  INFO((r.error ? r.error->what() : ""));
+  CHECK(r.ok());
+  CHECK(r.store.size() > 1000);
 }

@@ -108,6 +108,7 @@ void Output::write(const Generation& g) {
   if (!header_written_) {
     if (!sink_->write(header())) {
       ended_ = true;
+      sink_->discard_partial_generation();
       std::lock_guard lock(mu_);
       stats_.sink_failed = true;
       drop_locked(g);
@@ -122,6 +123,7 @@ void Output::write(const Generation& g) {
     if (!sink_->write(b->bytes())) {
       // A generation cut short would break the trace; the sink has what it has.
       ended_ = true;
+      sink_->discard_partial_generation();
       std::lock_guard lock(mu_);
       stats_.sink_failed = true;
       drop_locked(g);
@@ -130,12 +132,14 @@ void Output::write(const Generation& g) {
   }
   if (!end_of_generation().empty() && !sink_->write(end_of_generation())) {
     ended_ = true;
+    sink_->discard_partial_generation();
     std::lock_guard lock(mu_);
     stats_.sink_failed = true;
     drop_locked(g);
     return;
   }
   bytes += end_of_generation().size();
+  sink_->generation_written();
   std::lock_guard lock(mu_);
   stats_.generations++;
   stats_.events += g.events;

@@ -68,11 +68,22 @@ class FileSink : public Sink {
  public:
   FileSink(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
   ~FileSink() override { close(); }
-  bool write(std::span<const uint8_t> bytes) override { return fd_ >= 0 && write_all(fd_, bytes); }
+  bool write(std::span<const uint8_t> bytes) override {
+    if (fd_ < 0) return false;
+    const bool ok = write_all(fd_, bytes);
+    if (ok) written_ += bytes.size();
+    return ok;
+  }
   bool begin_segment() override {
     close();
     fd_ = ::open((path_ + "." + std::to_string(++segment_)).c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    written_ = whole_ = 0;
     return fd_ >= 0;
+  }
+  void generation_written() override { whole_ = written_; }
+  // (A part of a write may have reached the file: the file's end, not written_, is cut.)
+  void discard_partial_generation() override {
+    if (fd_ >= 0 && ::ftruncate(fd_, off_t(whole_)) == 0) written_ = whole_;
   }
   void close() override {
     if (fd_ >= 0) ::close(fd_);
@@ -83,6 +94,8 @@ class FileSink : public Sink {
   std::string path_;
   int fd_;
   int segment_ = 0;
+  uint64_t written_ = 0;  // bytes written to the file
+  uint64_t whole_ = 0;    // ... up to the end of the last whole generation
 };
 
 class CallbackSink : public Sink {
@@ -99,6 +112,8 @@ class SharedSink : public Sink {
   explicit SharedSink(std::shared_ptr<Sink> s) : s_(std::move(s)) {}
   bool write(std::span<const uint8_t> bytes) override { return s_->write(bytes); }
   bool begin_segment() override { return s_->begin_segment(); }
+  void generation_written() override { s_->generation_written(); }
+  void discard_partial_generation() override { s_->discard_partial_generation(); }
   void close() override { s_->close(); }
 
  private:

@@ -23,11 +23,19 @@ class Sink {
   // (another file, another message stream) returns true: the next complete generation
   // then opens a new trace with its own header. The default ends the stream.
   virtual bool begin_segment() { return false; }
+  // A generation (with the header before the first) was written whole.
+  virtual void generation_written() {}
+  // A write failed part way through a generation: a sink that can takes back what it
+  // has of it (file_sink cuts its file back to the last whole generation), so that what
+  // it keeps is a complete trace.
+  virtual void discard_partial_generation() {}
   // The trace is over.
   virtual void close() {}
 };
 
-// Writes to `path` (truncated). After a gap it continues in `path.1`, `path.2`, ...
+// Writes to `path` (truncated). After a gap it continues in `path.1`, `path.2`, ... A
+// write that fails (a full disk) cuts the file back to its last whole generation (empty
+// if none was whole).
 // Returns nullptr (and sets *error) if the file cannot be created.
 std::unique_ptr<Sink> file_sink(const std::string& path, std::string* error = nullptr);
 
