@@ -11,6 +11,7 @@
 #include <condition_variable>
 #include <mutex>
 #include <cstdio>
+#include <fstream>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -574,4 +575,33 @@ TEST_CASE("a file that cannot take a whole generation is cut back to the last wh
   INFO((r.error ? r.error->what() : ""));
   CHECK(r.ok());
   CHECK(r.store.size() > 1000);
+}
+
+TEST_CASE("regions that overlap without nesting: the one ended out of turn is a misuse and the trace reads to its end", "[tracer][api]") {
+  // A begins, B begins, A ends (out of turn), B ends, then C: Go's readers reject an end
+  // that is not the innermost open region and read nothing after it.
+  trace::Stats st;
+  const std::vector<uint8_t> bytes = record([] {
+    auto a = std::make_unique<trace::Region>("A");
+    auto b = std::make_unique<trace::Region>("B");
+    a.reset();
+    b.reset();
+    { trace::Region c("C"); }
+    trace::log(trace::Task(), "after", "the overlap");
+  }, {}, &st);
+  CHECK(st.misuse == 1);
+  TraceSummary t = summarize(bytes);
+  INFO(t.error);
+  REQUIRE(t.ok);
+  CHECK(t.regions["A"] == 1);  // begun, never ended in the trace
+  CHECK(t.regions["C"] == 1);
+  CHECK(t.region_ends == 2);   // B's and C's
+  CHECK(t.log_messages == std::vector<std::string>{"the overlap"});
+  if (go_oracle_available(26)) {
+    const std::string path = test::scratch_path("overlap.trace");
+    std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    std::string go;
+    CHECK(go_oracle_accepts(path, &go));
+    INFO(go);
+  }
 }

@@ -34,21 +34,40 @@ inline bool annotation_context(const Locker& l) {
   if (l && annotation_context(*l)) emit(*l, v2::EvUserTaskEnd, id, capture_stack(*l, fp));
 }
 
-[[gnu::noinline]] RegionMark region_begin(uint64_t task, std::string_view name) {
+[[gnu::noinline]] RegionMark region_begin(uint64_t task, std::string_view name, const void* region) {
   void* fp = __builtin_frame_address(0);
   ScopedLocker l;
   if (!l || !annotation_context(*l)) return {};
   uint64_t name_id = string_id(*l, name);
   emit(*l, v2::EvUserRegionBegin, task, name_id, capture_stack(*l, fp));
+  l->m->view_g->regions.push_back(region);
   return {l->gen, name_id};
 }
 
-[[gnu::noinline]] void region_end(RegionMark begun, uint64_t task, std::string_view name) {
+[[gnu::noinline]] void region_end(RegionMark begun, uint64_t task, std::string_view name, const void* region) {
   void* fp = __builtin_frame_address(0);
   ScopedLocker l;
   // A region begun in an earlier trace (whose generations all precede this trace's
   // first) ends unrecorded.
   if (!l || begun.gen < l->m->session || !annotation_context(*l)) return;
+  // Regions on a goroutine nest (Go's readers reject an end that is not the innermost
+  // open one, and read no further): one ended out of turn is a misuse, not written, and
+  // stays open in the trace; ending it is forgotten so that the others still match. (A
+  // goroutine with none open may end one begun elsewhere, as Go's do across a trace's start.)
+  std::vector<const void*>& open = l->m->view_g->regions;
+  if (!open.empty()) {
+    if (open.back() != region) {
+      for (auto it = open.begin(); it != open.end(); ++it) {
+        if (*it == region) {
+          open.erase(it);
+          break;
+        }
+      }
+      count_misuse();
+      return;
+    }
+    open.pop_back();
+  }
   // Within the generation it began in, the name's id is known: no second lookup.
   uint64_t name_id = begun.gen == l->gen ? begun.name_id : string_id(*l, name);
   emit(*l, v2::EvUserRegionEnd, task, name_id, capture_stack(*l, fp));

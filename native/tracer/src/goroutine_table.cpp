@@ -61,6 +61,7 @@ void GoroutineTable::reset() {
   free_ = nullptr;
   for (Slab* s = slabs_.load(std::memory_order_acquire); s; s = s->next) {
     for (GoroutineNode& n : s->nodes) {
+      n.regions.clear();
       if (n.live.load(std::memory_order_relaxed)) {
         n.live.store(false, std::memory_order_relaxed);
         n.incarnation.fetch_add(1, std::memory_order_relaxed);

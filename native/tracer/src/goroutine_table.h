@@ -24,6 +24,9 @@ struct GoroutineNode {
   std::atomic<uint64_t> m{kNoThread};       // the thread it runs on (running or in a syscall)
   std::atomic<uint64_t> id{0};
   std::atomic<uint64_t> start_pc{0};        // its one-frame start stack; 0 = none
+  // Its regions open in this trace, innermost last (their Region objects): touched only
+  // by the thread it runs on, as the goroutine's own state.
+  std::vector<const void*> regions;
   GoroutineNode* next_free = nullptr;
 };
 
@@ -61,6 +64,7 @@ class GoroutineTable {
   // a load and a store, no atomic read-modify-write.
   static uint32_t publish(GoroutineNode* n) {
     uint32_t inc = n->incarnation.load(std::memory_order_relaxed) + 1;
+    n->regions.clear();
     n->incarnation.store(inc, std::memory_order_release);
     n->live.store(true, std::memory_order_release);
     return inc;

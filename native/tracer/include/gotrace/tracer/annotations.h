@@ -19,8 +19,9 @@ struct RegionMark {
 };
 uint64_t task_begin(std::string_view name, uint64_t parent);
 void task_end(uint64_t id);
-RegionMark region_begin(uint64_t task, std::string_view name);
-void region_end(RegionMark begun, uint64_t task, std::string_view name);
+// `region`: the Region object, by which its end is matched with its beginning.
+RegionMark region_begin(uint64_t task, std::string_view name, const void* region);
+void region_end(RegionMark begun, uint64_t task, std::string_view name, const void* region);
 void log(uint64_t task, std::string_view category, std::string_view message);
 }  // namespace detail
 
@@ -52,11 +53,11 @@ class Task {
 class Region {
  public:
   [[gnu::always_inline]] Region(const Task& task, std::string_view name) : task_(task.id()), name_(name) {
-    if (detail::enabled()) begun_ = detail::region_begin(task_, name_);
+    if (detail::enabled()) begun_ = detail::region_begin(task_, name_, this);
   }
   [[gnu::always_inline]] explicit Region(std::string_view name) : Region(Task(), name) {}
   [[gnu::always_inline]] ~Region() {
-    if (begun_.gen != 0) detail::region_end(begun_, task_, name_);
+    if (begun_.gen != 0) detail::region_end(begun_, task_, name_, this);
   }
   Region(const Region&) = delete;
   Region& operator=(const Region&) = delete;
