@@ -605,3 +605,19 @@ TEST_CASE("regions that overlap without nesting: the one ended out of turn is a 
     INFO(go);
   }
 }
+
+TEST_CASE("a task begun in an earlier trace ends unrecorded", "[tracer][api]") {
+  // Its end alone read as a task of no type, begun before the trace.
+  REQUIRE(trace::start(trace::callback_sink([](std::span<const uint8_t>) { return true; })));
+  trace::Task earlier = trace::Task::begin("earlier");
+  trace::stop();
+  auto bytes = record([&] {
+    earlier.end();
+    trace::Task::begin("this trace").end();
+  });
+  TraceSummary t = summarize(bytes);
+  REQUIRE(t.ok);
+  CHECK(t.tasks.size() == 1);
+  CHECK(t.tasks["this trace"] == 1);
+  CHECK(t.task_ends == 1);
+}

@@ -31,6 +31,9 @@ inline bool annotation_context(const Locker& l) {
 [[gnu::noinline]] void task_end(uint64_t id) {
   void* fp = __builtin_frame_address(0);
   ScopedLocker l;
+  // A task begun in an earlier trace ends unrecorded (its end alone read as a task of
+  // no type).
+  if (id < rt().first_task.load(std::memory_order_relaxed)) return;
   if (l && annotation_context(*l)) emit(*l, v2::EvUserTaskEnd, id, capture_stack(*l, fp));
 }
 

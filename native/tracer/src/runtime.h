@@ -60,6 +60,9 @@ struct Runtime {
 
   std::atomic<uint64_t> next_goid{1};
   std::atomic<uint64_t> next_task{1};
+  // The first task id of the trace on (ids keep counting across traces): a task begun in
+  // an earlier trace ends unrecorded, as its regions do.
+  std::atomic<uint64_t> first_task{1};
   std::atomic<uint64_t> misuse{0};
   std::atomic<uint64_t> cpu_lost{0};
 

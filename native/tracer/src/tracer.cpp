@@ -134,6 +134,7 @@ bool start(std::unique_ptr<Sink> sink, const Options& options, std::string* erro
   // earlier trace is recognized by its session, the first generation of its trace.
   uint64_t first = r.last_gen + 1;
   r.session.store(first, std::memory_order_relaxed);
+  r.first_task.store(r.next_task.load(std::memory_order_relaxed), std::memory_order_relaxed);
   r.clock = take_clock_snapshot(first);
   // The hint goes up first; the generation, stored after it, is what threads trust.
   g_enabled.store(true, std::memory_order_relaxed);
