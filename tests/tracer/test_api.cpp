@@ -25,6 +25,18 @@
 #include "scratch.h"
 #include "trace_summary.h"
 
+// Whether a sanitizer is built in (clang 14 says so by __has_feature only).
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define GOTRACE_TEST_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define GOTRACE_TEST_SANITIZED 1
+#endif
+#endif
+#ifndef GOTRACE_TEST_SANITIZED
+#define GOTRACE_TEST_SANITIZED 0
+#endif
+
 namespace trace = gotrace::tracer;
 using namespace gotrace;
 using namespace gotrace::tracer_test;
@@ -441,6 +453,12 @@ TEST_CASE("a trace starts at its first generation with events", "[tracer][api]")
 }
 
 TEST_CASE("a child forked while tracing runs untraced: its annotations and stop and exit do not hang", "[tracer][api]") {
+#if GOTRACE_TEST_SANITIZED
+  // A sanitizer's own allocator and leak check are not fork-safe under clang 14 (a child
+  // of busy threads hangs or reports leaks at its exit): the Release run checks this.
+  WARN("not under a sanitizer: the Release run checks forks beside busy threads");
+  return;
+#endif
   // Threads annotate (holding the tracer's locks now and then) while the main thread
   // forks; each child annotates, calls stop() and exits through the atexit handlers. A
   // child that took a lock its parent's thread held at the fork hung there.
