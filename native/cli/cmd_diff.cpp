@@ -89,7 +89,7 @@ void print_types(const char* title, const std::map<std::string, std::vector<int6
   std::string without;  // the types with instances that do not end
   for (const auto& row : rows) {
     const std::string& name = row.first;
-    const auto& q = row.second;  // (a structured binding cannot be captured before C++20's clang 16)
+    const auto& q = row.second;  // (named: clang 14 cannot capture a structured binding)
     auto side = [&](int64_t x, int64_t y) {
       auto one = [](const DurationQuantiles& d, int64_t v) { return d.count ? human_duration(v) : std::string("-"); };
       return one(q.first, x) + " -> " + one(q.second, y);

@@ -29,11 +29,9 @@ export function formatTime(ns) {
   if (!Number.isFinite(ns)) return '—';
   const a = Math.abs(ns);
   if (a === 0) return '0';
+  const resolution = a >= 1e6 ? 1e3 : 1;  // ns
   for (const [u, f] of UNITS) {
-    if (a >= f || f === 1) {
-      const decimals = f >= 1e6 ? Math.round(Math.log10(f / 1e3)) : Math.round(Math.log10(f));
-      return `${trim((ns / f).toFixed(decimals))} ${u}`;
-    }
+    if (a >= f || f === 1) return `${trim((ns / f).toFixed(Math.round(Math.log10(f / resolution))))} ${u}`;
   }
   return `${ns} ns`;
 }
