@@ -1,6 +1,7 @@
 #include "scratch.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <mutex>
@@ -13,10 +14,11 @@ namespace {
 struct Scratch {
   std::mutex mu;
   std::string dir;
+  pid_t owner = 0;  // the process that made it: a forked child's exit leaves it alone
   bool keep = false;
   ~Scratch() {
     std::error_code ignored;
-    if (!dir.empty() && !keep) std::filesystem::remove_all(dir, ignored);
+    if (!dir.empty() && !keep && getpid() == owner) std::filesystem::remove_all(dir, ignored);
   }
 };
 
@@ -34,6 +36,7 @@ std::string scratch_path(const std::string& name) {
     std::string pattern = (std::filesystem::temp_directory_path() / "gotrace-test-XXXXXX").string();
     if (!mkdtemp(pattern.data())) throw std::runtime_error("cannot make a directory like " + pattern);
     s.dir = pattern;
+    s.owner = getpid();
   }
   return (std::filesystem::path(s.dir) / name).string();
 }

@@ -6,6 +6,7 @@
 // terminating signal and _exit.
 #include <catch2/catch.hpp>
 
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -276,6 +277,46 @@ TEST_CASE("gotrace-record: a terminating signal writes the trace, then takes its
   int status = record("-o " + in_quotes(path), "terminate", &out);
   INFO(out);
   CHECK(status == 128 + 15);  // (the shell's status for SIGTERM)
+  RecordedTrace t = read_recorded(path);
+  INFO(t.error);
+  REQUIRE(t.ok);
+  CHECK(waits_of(t, "record-program", "sync").size() >= 1);
+  check_with_go(path);
+}
+
+// --cpu's ticks are SIGPROFs from the tracer's own timers; the program keeps SIGPROF.
+TEST_CASE("gotrace-record --cpu: a program that takes SIGPROF to clean up and end is not ended by the ticks", "[tracer][record]") {
+  std::string path = test::scratch_path("record-sigprof-cleanup.trace");
+  std::string out;
+  int status = record("-o " + in_quotes(path) + " --cpu 1000", "sigprof-cleanup", &out);
+  INFO(out);
+  REQUIRE(status == 0);
+  RecordedTrace t = read_recorded(path);
+  INFO(t.error);
+  REQUIRE(t.ok);
+  CHECK(t.cpu_samples >= 5);
+  check_with_go(path);
+}
+
+TEST_CASE("gotrace-record --cpu: a program's own SIGPROF profiler keeps its ticks and its handler", "[tracer][record]") {
+  std::string path = test::scratch_path("record-sigprof-own.trace");
+  std::string out;
+  int status = record("-o " + in_quotes(path) + " --cpu 1000", "sigprof-own", &out);
+  INFO(out);
+  REQUIRE(status == 0);  // (3: no tick reached its handler; 4: sigaction gave back another)
+  RecordedTrace t = read_recorded(path);
+  INFO(t.error);
+  REQUIRE(t.ok);
+  CHECK(t.cpu_samples >= 5);
+  check_with_go(path);
+}
+
+TEST_CASE("gotrace-record --cpu: SIGPROF's default action still ends the program, the trace written first", "[tracer][record]") {
+  std::string path = test::scratch_path("record-sigprof-default.trace");
+  std::string out;
+  int status = record("-o " + in_quotes(path) + " --cpu 1000", "sigprof-default", &out);
+  INFO(out);
+  CHECK(status == 128 + SIGPROF);  // (the shell's status for SIGPROF)
   RecordedTrace t = read_recorded(path);
   INFO(t.error);
   REQUIRE(t.ok);

@@ -22,6 +22,7 @@
 #include "context.h"
 #include "interpose.h"
 #include "options.h"
+#include "program_sigprof.h"
 #include "runtime.h"
 
 namespace gotrace::record {
@@ -105,10 +106,12 @@ void* control_loop(void*) {
     int sig = 0;
     for (int s : kEndSignals)
       if (caught & (1u << s)) sig = s;
+    if (caught & (1u << SIGPROF)) sig = SIGPROF;  // (the program's, with its default action)
     if (!sig) continue;
     // A terminating signal: the trace first, then the signal's default action.
     finish();
-    signal(sig, SIG_DFL);
+    if (sig == SIGPROF) tracer::detail::sigprof_default_now();
+    else signal(sig, SIG_DFL);
     sigset_t one;
     sigemptyset(&one);
     sigaddset(&one, sig);
@@ -129,6 +132,9 @@ void install_signal_handlers() {
       sigaction(sig, &sa, nullptr);
   }
   if (g_settings.flight > 0) sigaction(SIGUSR2, &sa, nullptr);
+  // A SIGPROF of the program's own that finds its default action ends the process as
+  // the others do, the trace written first.
+  tracer::detail::set_sigprof_default_hook([] { on_signal(SIGPROF); });
   pthread_t t;
   if (GOTRACE_REAL(pthread_create)(&t, nullptr, control_loop, nullptr) == 0) pthread_detach(t);
 }
@@ -141,6 +147,7 @@ void in_forked_child() {
   tracer::detail::g_enabled.store(false, std::memory_order_relaxed);
   if (tracer::detail::g_runtime) tracer::detail::rt().gen.store(0, std::memory_order_relaxed);
   tracer::detail::t_thread = nullptr;  // (its exit hook then does nothing)
+  tracer::detail::set_sigprof_default_hook(nullptr);  // (no control thread here)
   for (int sig : kEndSignals) {
     struct sigaction old = {};
     if (sigaction(sig, nullptr, &old) == 0 && old.sa_handler == on_signal) signal(sig, SIG_DFL);

@@ -6,6 +6,7 @@
 #include <cerrno>
 
 #include "clock.h"
+#include "program_sigprof.h"
 #include "runtime.h"
 #include "thread_state.h"
 #include "unwind.h"
@@ -18,8 +19,14 @@ namespace {
 // instructions, so it uses only atomics, the thread's own ring and its own stack. Like
 // Go's traceCPUSample it takes the write flag unless the interrupted code holds it, so
 // the advancer cannot finish the generation while a sample of it is half-written.
-[[gnu::no_sanitize_address]] void on_sigprof(int, siginfo_t*, void* context) {
+// A SIGPROF the tracer's timers did not send is the program's (program_sigprof.h).
+[[gnu::no_sanitize_address]] void on_sigprof(int sig, siginfo_t* info, void* context) {
   int saved_errno = errno;
+  if (!from_tracer_timer(info)) {
+    deliver_to_program(sig, info, context);
+    errno = saved_errno;
+    return;
+  }
   ThreadState* m = t_thread;
   CpuRing* ring = m ? m->cpu.load(std::memory_order_relaxed) : nullptr;
   if (!ring) {
@@ -64,15 +71,10 @@ namespace {
 
 void CpuProfiler::begin(int hz) {
   hz_ = hz;
-  if (hz <= 0 || handler_installed_) return;
-  // Installed once and never removed: a SIGPROF still pending after a trace must not hit
-  // the default action (which ends the process).
-  struct sigaction sa = {};
-  sa.sa_sigaction = on_sigprof;
-  sa.sa_flags = SA_SIGINFO | SA_RESTART;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGPROF, &sa, nullptr);
-  handler_installed_ = true;
+  if (hz <= 0) return;
+  // Installed once and never removed: a tick still pending after a trace must not reach
+  // the program's action (by default, the end of the process).
+  own_sigprof(on_sigprof);
 }
 
 void CpuProfiler::attach(ThreadState* m) {
@@ -83,6 +85,7 @@ void CpuProfiler::attach(ThreadState* m) {
   sigevent sev = {};
   sev.sigev_notify = SIGEV_THREAD_ID;
   sev.sigev_signo = SIGPROF;
+  sev.sigev_value.sival_ptr = sigprof_timer_tag();
   sev._sigev_un._tid = pid_t(m->id);
   if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &m->cpu_timer) != 0) return;
   long period_ns = 1000000000L / hz_;

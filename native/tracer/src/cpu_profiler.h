@@ -52,7 +52,6 @@ class CpuProfiler {
 
  private:
   int hz_ = 0;
-  bool handler_installed_ = false;
   std::mutex exited_mu_;
   std::vector<CpuSample> exited_;
 };

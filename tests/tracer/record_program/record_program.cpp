@@ -8,9 +8,16 @@
 //   record-program child      a short run of waits
 //   record-program terminate  waits, then raises SIGTERM (default action: termination)
 //   record-program _exit      waits, then ends with _exit (no exit handlers)
+//   record-program sigprof-cleanup  takes SIGPROF to clean up and re-raise it with its
+//                             default action (as coreutils' sort does), then works
+//   record-program sigprof-own      profiles itself with ITIMER_PROF and a SIGPROF
+//                             handler: fails (3) if its handler saw no tick, (4) if
+//                             sigaction does not give back what it set
+//   record-program sigprof-default  works, then raises SIGPROF with its default action
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -150,6 +157,30 @@ void busy(std::chrono::milliseconds d) {
   b.join();
 }
 
+// Two threads that use `d` of CPU time each.
+void spin(std::chrono::milliseconds d) {
+  auto work = [d] {
+    timespec start = {}, now = {};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
+    volatile uint64_t x = 0;
+    do {
+      for (int i = 0; i < 100000; i++) x = x + i;
+      clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    } while ((now.tv_sec - start.tv_sec) * 1000000000L + (now.tv_nsec - start.tv_nsec) < d.count() * 1000000L);
+  };
+  std::thread other(work);
+  work();
+  other.join();
+}
+
+void cleanup_and_reraise(int sig) {
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+std::atomic<int> g_ticks{0};
+void count_tick(int) { g_ticks++; }
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -192,6 +223,28 @@ int main(int argc, char** argv) {
   } else if (!std::strcmp(mode, "terminate")) {
     busy(50ms);
     raise(SIGTERM);
+    std::this_thread::sleep_for(10s);  // (the recorder ends the process first)
+    return 1;
+  } else if (!std::strcmp(mode, "sigprof-cleanup")) {
+    struct sigaction sa = {};
+    sa.sa_handler = cleanup_and_reraise;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGPROF, &sa, nullptr);
+    spin(300ms);
+  } else if (!std::strcmp(mode, "sigprof-own")) {
+    signal(SIGPROF, count_tick);
+    struct sigaction seen = {};
+    if (sigaction(SIGPROF, nullptr, &seen) != 0 || seen.sa_handler != count_tick) return 4;
+    itimerval every_2ms = {{0, 2000}, {0, 2000}}, off = {};
+    setitimer(ITIMER_PROF, &every_2ms, nullptr);
+    spin(300ms);
+    setitimer(ITIMER_PROF, &off, nullptr);
+    std::printf("record-program sigprof-own: %d ticks\n", g_ticks.load());
+    if (g_ticks.load() == 0) return 3;
+  } else if (!std::strcmp(mode, "sigprof-default")) {
+    busy(50ms);
+    spin(50ms);
+    raise(SIGPROF);
     std::this_thread::sleep_for(10s);  // (the recorder ends the process first)
     return 1;
   } else {
