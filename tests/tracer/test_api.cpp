@@ -22,30 +22,9 @@
 #include "gotrace/reader.h"
 #include "gotrace/tracer/tracer.h"
 #include "corpus.h"
+#include "sanitizers.h"
 #include "scratch.h"
 #include "trace_summary.h"
-
-// Whether a sanitizer is built in (clang 14 says so by __has_feature only).
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define GOTRACE_TEST_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define GOTRACE_TEST_SANITIZED 1
-#endif
-#endif
-#ifndef GOTRACE_TEST_SANITIZED
-#define GOTRACE_TEST_SANITIZED 0
-#endif
-#if defined(__SANITIZE_THREAD__)
-#define GOTRACE_TEST_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define GOTRACE_TEST_TSAN 1
-#endif
-#endif
-#ifndef GOTRACE_TEST_TSAN
-#define GOTRACE_TEST_TSAN 0
-#endif
 
 namespace trace = gotrace::tracer;
 using namespace gotrace;
