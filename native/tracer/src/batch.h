@@ -62,5 +62,8 @@ static_assert(kBatchCapacity <= 65536);
 // is a whole one. A thread that writes little then holds little: a program of thousands
 // of mostly idle threads stays within max_buffer_bytes (64 KiB each took 64 MiB at 1,024).
 inline constexpr uint32_t kFirstBatchCapacity = uint32_t((size_t(4) << 10) - sizeof(Batch));
+// The advancer's batch of statuses for a thread that wrote nothing in a generation: its
+// proc's and its goroutine's (a few dozen bytes), with room to spare.
+inline constexpr uint32_t kThreadStatusCapacity = 256;
 
 }  // namespace gotrace::tracer::detail

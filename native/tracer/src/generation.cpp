@@ -27,8 +27,11 @@ class StatusWriter {
   void emit(uint8_t type, Args... args) {
     constexpr size_t kMax = 1 + kMaxVarint * (1 + sizeof...(Args));
     if (!b_ || !b_->has_room(kMax)) {
+      // A thread's batch holds a status or two: small, for each of thousands of idle
+      // threads in every generation (a whole one each took 64 MiB at 1,024 threads).
+      uint32_t capacity = b_ || m_ == kNoThread ? kBatchCapacity : kThreadStatusCapacity;
       if (b_) rt().full[gen_ & 1].push(b_);
-      if (!(b_ = new_table_batch(gen_, 0, m_))) return;
+      if (!(b_ = new_table_batch(gen_, 0, m_, capacity))) return;
     }
     int64_t ts = clock_now();
     if (ts <= b_->last_time) ts = b_->last_time + 1;
@@ -204,10 +207,10 @@ void write_stacks(uint64_t gen) {
 
 }  // namespace
 
-Batch* new_table_batch(uint64_t gen, uint8_t marker, uint64_t thread) {
+Batch* new_table_batch(uint64_t gen, uint8_t marker, uint64_t thread, uint32_t capacity) {
   Runtime& r = rt();
   if (r.lossy[gen & 1].load(std::memory_order_relaxed)) return nullptr;
-  Batch* b = r.pool.get();
+  Batch* b = r.pool.get(capacity);
   if (!b) {
     mark_lossy(gen);
     return nullptr;

@@ -83,9 +83,9 @@ Runtime& init_runtime();
 
 // A batch for one of a generation's tables (strings, stacks, CPU samples, frequency,
 // statuses), written by no thread (or, for statuses, in the name of `thread`), beginning
-// with `marker` (0: none). nullptr when the memory limit is reached: the generation is
-// then marked lossy.
-Batch* new_table_batch(uint64_t gen, uint8_t marker, uint64_t thread = kNoThread);
+// with `marker` (0: none), of `capacity` bytes. nullptr when the memory limit is reached:
+// the generation is then marked lossy.
+Batch* new_table_batch(uint64_t gen, uint8_t marker, uint64_t thread = kNoThread, uint32_t capacity = kBatchCapacity);
 
 // Notes that `gen` lost data: nothing of it will be written.
 void mark_lossy(uint64_t gen);
