@@ -106,16 +106,32 @@ double longest(const RecordedTrace& t, const std::string& name, const std::strin
 
 std::string in_quotes(const std::string& s) { return "'" + s + "'"; }
 
-// Runs the program under gotrace-record; its output (stdout and stderr) and exit status.
-// `env`: variables for the program's run.
-int record(const std::string& options, const std::string& mode, std::string* out, const std::string& env = "") {
+// Runs `command` under gotrace-record; its output (stdout and stderr) and exit status.
+// `env`: variables for the run.
+int record_command(const std::string& options, const std::string& command, std::string* out,
+                   const std::string& env = "") {
   std::string cmd = env + " GOTRACE_RECORD_PERIOD_MS=20 " + in_quotes(GOTRACE_RECORD_LAUNCHER) + " " + options + " " +
-                    in_quotes(GOTRACE_RECORD_PROGRAM) + " " + mode + " 2>&1; echo \"exit status $?\"";
+                    command + " 2>&1; echo \"exit status $?\"";
   std::string output;
   test::run_command(cmd, &output);
   if (out) *out = output;
   auto at = output.rfind("exit status ");
   return at == std::string::npos ? -1 : std::stoi(output.substr(at + 12));
+}
+
+// The same for the test program in `mode`.
+int record(const std::string& options, const std::string& mode, std::string* out, const std::string& env = "") {
+  return record_command(options, in_quotes(GOTRACE_RECORD_PROGRAM) + " " + mode, out, env);
+}
+
+// The files a recorded child wrote beside `path` (PATH.PID).
+std::vector<std::string> children_of(const std::string& path) {
+  std::vector<std::string> found;
+  for (auto& entry : std::filesystem::directory_iterator(std::filesystem::path(path).parent_path())) {
+    std::string name = entry.path().filename().string();
+    if (name.rfind(std::filesystem::path(path).filename().string() + ".", 0) == 0) found.push_back(entry.path());
+  }
+  return found;
 }
 
 // Go's validator for the trace's format, where installed: Go 1.27's for Go 1.26 traces,
@@ -243,14 +259,6 @@ TEST_CASE("gotrace-record: a forked child runs untraced and the parent's trace s
 }
 
 TEST_CASE("gotrace-record: an executed program is traced only with --children, to FILE.PID", "[tracer][record]") {
-  auto children_of = [](const std::string& path) {
-    std::vector<std::string> found;
-    for (auto& entry : std::filesystem::directory_iterator(std::filesystem::path(path).parent_path())) {
-      std::string name = entry.path().filename().string();
-      if (name.rfind(std::filesystem::path(path).filename().string() + ".", 0) == 0) found.push_back(entry.path());
-    }
-    return found;
-  };
   std::string plain = test::scratch_path("record-exec.trace");
   std::string out;
   REQUIRE(record("-o " + in_quotes(plain), "exec", &out) == 0);
@@ -270,6 +278,63 @@ TEST_CASE("gotrace-record: an executed program is traced only with --children, t
   REQUIRE(child.ok);
   CHECK(waits_of(child, "sleeper", "sleep").size() == 3);
   check_with_go(children[0]);
+}
+
+// A wrapper script, an `env` shebang or a shim executes the program the user meant in
+// its own place: the recording follows the process into it.
+TEST_CASE("gotrace-record: a program that executes another in its place is recorded as the one it becomes", "[tracer][record]") {
+  const std::string program = in_quotes(GOTRACE_RECORD_PROGRAM);
+  struct Case {
+    const char* name;
+    std::string command;
+  };
+  const Case cases[] = {
+      {"become", program + " become"},
+      // (bash keeps its own environment, built from the one it was given; /bin/true is a
+      // child, not recorded without --children.)
+      {"shell", "/bin/bash -c " + in_quotes("/bin/true; exec " + std::string(GOTRACE_RECORD_PROGRAM) + " child")},
+      {"env", "/usr/bin/env " + program + " child"},
+      // An exec that fails: the program goes on, recorded in a new trace.
+      {"exec-missing", program + " exec-missing"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.name);
+    std::string path = test::scratch_path(std::string("record-becomes-") + c.name + ".trace");
+    std::string out;
+    int status = record_command("-o " + in_quotes(path), c.command, &out);
+    INFO(out);
+    CHECK(status == 0);
+    RecordedTrace t = read_recorded(path);
+    INFO(t.error);
+    REQUIRE(t.ok);
+    CHECK(waits_of(t, "sleeper", "sleep").size() == 3);
+    CHECK(children_of(path).empty());
+    check_with_go(path);
+  }
+}
+
+TEST_CASE("gotrace-record --children: a shell's commands are recorded to FILE.PID, the shell to FILE", "[tracer][record]") {
+  std::string path = test::scratch_path("record-shell-children.trace");
+  std::string out;
+  // (The builtin last, so that bash forks the program rather than becoming it.)
+  const std::string script = "/bin/true; " + std::string(GOTRACE_RECORD_PROGRAM) + " child; true";
+  int status = record_command("-o " + in_quotes(path) + " --children", "/bin/bash -c " + in_quotes(script), &out);
+  INFO(out);
+  REQUIRE(status == 0);
+  RecordedTrace shell = read_recorded(path);
+  INFO(shell.error);
+  REQUIRE(shell.ok);
+  CHECK(shell.goroutines["bash"] == 1);
+  std::vector<std::string> children = children_of(path);
+  REQUIRE(children.size() == 2);
+  int with_sleeps = 0;
+  for (const std::string& child : children) {
+    RecordedTrace t = read_recorded(child);
+    INFO(child << ": " << t.error);
+    CHECK(t.ok);
+    if (waits_of(t, "sleeper", "sleep").size() == 3) with_sleeps++;
+  }
+  CHECK(with_sleeps == 1);
 }
 
 TEST_CASE("gotrace-record: a terminating signal writes the trace, then takes its default action", "[tracer][record]") {

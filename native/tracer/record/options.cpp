@@ -6,13 +6,15 @@
 #include <cstdlib>
 #include <string>
 
+#include "environment.h"
+
 namespace gotrace::record {
 
 namespace {
 
 // A non-negative integer setting; `fallback` when unset, an error when malformed.
 long number(const char* name, long fallback, long max, std::string& error) {
-  const char* s = std::getenv(name);
+  const char* s = environment_value(name);
   if (!s || !*s) return fallback;
   char* end = nullptr;
   errno = 0;
@@ -28,7 +30,7 @@ long number(const char* name, long fallback, long max, std::string& error) {
 
 Settings settings_from_environment() {
   Settings s;
-  const char* out = std::getenv("GOTRACE_RECORD_OUTPUT");
+  const char* out = environment_value("GOTRACE_RECORD_OUTPUT");
   s.output = out && *out ? out : std::string(program_invocation_short_name) + ".trace";
   s.options.cpu_profile_hz = int(number("GOTRACE_RECORD_CPU_HZ", 0, 10000, s.error));
   s.flight = int(number("GOTRACE_RECORD_FLIGHT", 0, 1000, s.error));
@@ -36,7 +38,7 @@ Settings settings_from_environment() {
   long period = number("GOTRACE_RECORD_PERIOD_MS", 1000, 3600 * 1000, s.error);
   s.options.generation_period = std::chrono::milliseconds(period < 1 ? 1 : period);
   s.options.stacks = number("GOTRACE_RECORD_STACKS", 1, 1, s.error) != 0;
-  const char* go = std::getenv("GOTRACE_RECORD_GO");
+  const char* go = environment_value("GOTRACE_RECORD_GO");
   if (go && *go && std::string(go) == "1.23") s.options.format = tracer::Format::go1_23;
   else if (go && *go && std::string(go) != "1.26") s.error = std::string("GOTRACE_RECORD_GO=") + go + ": expected 1.23 or 1.26";
   s.children = number("GOTRACE_RECORD_CHILDREN", 0, 1, s.error) != 0;

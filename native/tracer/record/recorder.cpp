@@ -20,6 +20,7 @@
 #include <string>
 
 #include "context.h"
+#include "environment.h"
 #include "interpose.h"
 #include "options.h"
 #include "program_sigprof.h"
@@ -160,15 +161,15 @@ void leave_preload();
 
 // What processes this one starts inherit: the absolute trace path and the recording
 // process's id (so a recorded child writes OUTPUT.PID), and LD_PRELOAD without this
-// library unless children are recorded too.
+// library unless children are recorded too (environment.h: not through setenv).
 void prepare_environment() {
-  if (!std::getenv("GOTRACE_RECORD_ROOT")) {
-    setenv("GOTRACE_RECORD_ROOT", std::to_string(getpid()).c_str(), 1);
+  if (!environment_value("GOTRACE_RECORD_ROOT")) {
+    set_environment("GOTRACE_RECORD_ROOT", std::to_string(getpid()).c_str());
     if (g_settings.output[0] != '/') {
       char cwd[4096];
       if (getcwd(cwd, sizeof cwd)) g_settings.output = std::string(cwd) + "/" + g_settings.output;
     }
-    setenv("GOTRACE_RECORD_OUTPUT", g_settings.output.c_str(), 1);
+    set_environment("GOTRACE_RECORD_OUTPUT", g_settings.output.c_str());
   }
   if (!g_settings.children) leave_preload();
 }
@@ -176,7 +177,7 @@ void prepare_environment() {
 // LD_PRELOAD without this library, for the processes this one starts.
 void leave_preload() {
   Dl_info self = {};
-  const char* preload = std::getenv("LD_PRELOAD");
+  const char* preload = environment_value("LD_PRELOAD");
   if (!preload || !dladdr(reinterpret_cast<void*>(&leave_preload), &self) || !self.dli_fname) return;
   const char* base = std::strrchr(self.dli_fname, '/');
   base = base ? base + 1 : self.dli_fname;
@@ -192,8 +193,8 @@ void leave_preload() {
     entry.clear();
     if (!*p) break;
   }
-  if (kept.empty()) unsetenv("LD_PRELOAD");
-  else setenv("LD_PRELOAD", kept.c_str(), 1);
+  if (kept.empty()) remove_from_environment("LD_PRELOAD");
+  else set_environment("LD_PRELOAD", kept.c_str());
 }
 
 // Marks the main thread's end before the tracer's exit hook runs (thread-local
@@ -206,6 +207,29 @@ struct MainThreadEnd {
   }
 };
 thread_local MainThreadEnd t_main_end;
+
+// Starts the tracer on the settings' file (or the flight recorder alone); says why not.
+bool begin_trace() {
+  std::unique_ptr<tracer::Sink> sink;
+  std::string error;
+  if (g_settings.flight == 0) {
+    sink = tracer::file_sink(g_settings.output, &error);
+    if (!sink) {
+      say("cannot write " + g_settings.output + ": " + error + "; not recording");
+      return false;
+    }
+  }
+  if (!tracer::start(std::move(sink), g_settings.options, &error)) {
+    say(error + "; not recording");
+    return false;
+  }
+  // The calling thread's goroutine appears at once (its exit hook registered, then its
+  // end mark): the trace's first generation is never empty, which Go 1.23's reader
+  // rejects.
+  tracer::detail::ScopedLocker l;
+  if (l) tracer::detail::sync_context(*l);
+  return true;
+}
 
 void recorder_load() {
   Guard guard;
@@ -228,13 +252,7 @@ void recorder_load() {
   }
   g_pid = getpid();
   prepare_environment();
-  std::unique_ptr<tracer::Sink> sink;
-  std::string error;
-  if (g_settings.flight == 0) {
-    sink = tracer::file_sink(g_settings.output, &error);
-    if (!sink) return say("cannot write " + g_settings.output + ": " + error + "; not recording");
-  }
-  if (!tracer::start(std::move(sink), g_settings.options, &error)) return say(error + "; not recording");
+  if (!begin_trace()) return;
   // Registered after the tracer's own handler, so it runs before it (and after the
   // program's static destructors and atexit handlers, registered later).
   std::atexit([] {
@@ -243,12 +261,6 @@ void recorder_load() {
   });
   pthread_atfork(nullptr, nullptr, in_forked_child);
   install_signal_handlers();
-  // The main thread's goroutine appears at once (its exit hook registered, then its end
-  // mark): the trace's first generation is never empty, which Go 1.23's reader rejects.
-  {
-    tracer::detail::ScopedLocker l;
-    if (l) tracer::detail::sync_context(*l);
-  }
   t_main_end.armed = true;
   g_recording.store(true, std::memory_order_release);
 }
@@ -262,6 +274,29 @@ struct Load {
 }  // namespace
 
 void thread_ending() { t_depth = 1 << 20; }
+
+bool exec_begin() {
+  Guard guard;
+  if (getpid() != g_pid || g_finished.load() || !g_recording.load(std::memory_order_acquire)) return false;
+  g_recording.store(false, std::memory_order_relaxed);
+  tracer::stop();
+  // A CPU tick still pending on this thread would outlive the exec and meet SIGPROF's
+  // default action (the end of the process) before the new program's recorder is up.
+  sigset_t prof, old;
+  sigemptyset(&prof);
+  sigaddset(&prof, SIGPROF);
+  pthread_sigmask(SIG_BLOCK, &prof, &old);
+  const timespec now = {};
+  while (sigtimedwait(&prof, nullptr, &now) > 0) {
+  }
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  return true;
+}
+
+void exec_failed() {
+  Guard guard;
+  if (begin_trace()) g_recording.store(true, std::memory_order_release);
+}
 
 void finish() {
   Guard guard;

@@ -8,6 +8,17 @@ namespace gotrace::record {
 // Stops the trace and writes it out (once; nothing in a forked child).
 void finish();
 
+// The recording process is about to execute another program, which is then the one
+// recorded (gotrace-record was asked to trace the process; a wrapper script or an
+// `env` shebang is what gets there first). Stops the trace, which is whole in the file
+// should the new program not load the recorder (a static or setuid one); false, with
+// nothing done, in any other process (a child) or when nothing is recorded.
+bool exec_begin();
+
+// The exec after exec_begin failed and the program goes on: a new trace begins in the
+// file.
+void exec_failed();
+
 // The calling thread is ending: nothing it calls from now on is recorded (the tracer
 // ends its goroutine itself, from the thread's exit hook).
 void thread_ending();

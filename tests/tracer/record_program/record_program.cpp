@@ -8,6 +8,8 @@
 //   record-program child      a short run of waits
 //   record-program terminate  waits, then raises SIGTERM (default action: termination)
 //   record-program _exit      waits, then ends with _exit (no exit handlers)
+//   record-program become    executes itself as "record-program child" in its place
+//   record-program exec-missing  fails to execute a missing program, then does "child"
 //   record-program sigprof-cleanup  takes SIGPROF to clean up and re-raise it with its
 //                             default action (as coreutils' sort does), then works
 //   record-program sigprof-own      profiles itself with ITIMER_PROF and a SIGPROF
@@ -217,6 +219,13 @@ int main(int argc, char** argv) {
     int status = 0;
     if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return 1;
     busy(30ms);
+  } else if (!std::strcmp(mode, "become")) {
+    execl("/proc/self/exe", argv[0], "child", static_cast<char*>(nullptr));
+    return 127;
+  } else if (!std::strcmp(mode, "exec-missing")) {
+    execl("/nonexistent/record-program", "record-program", static_cast<char*>(nullptr));
+    sleeps();
+    busy(20ms);
   } else if (!std::strcmp(mode, "_exit")) {
     busy(50ms);
     _exit(0);
