@@ -106,6 +106,8 @@ double longest(const RecordedTrace& t, const std::string& name, const std::strin
 
 std::string in_quotes(const std::string& s) { return "'" + s + "'"; }
 
+constexpr bool kSanitized = GOTRACE_TEST_SANITIZED;
+
 // Runs `command` under gotrace-record; its output (stdout and stderr) and exit status.
 // `env`: variables for the run.
 int record_command(const std::string& options, const std::string& command, std::string* out,
@@ -287,18 +289,25 @@ TEST_CASE("gotrace-record: a program that executes another in its place is recor
   struct Case {
     const char* name;
     std::string command;
+    bool uninstrumented;  // runs programs built without the tests' sanitizer
   };
   const Case cases[] = {
-      {"become", program + " become"},
+      {"become", program + " become", false},
       // (bash keeps its own environment, built from the one it was given; /bin/true is a
       // child, not recorded without --children.)
-      {"shell", "/bin/bash -c " + in_quotes("/bin/true; exec " + std::string(GOTRACE_RECORD_PROGRAM) + " child")},
-      {"env", "/usr/bin/env " + program + " child"},
+      {"shell", "/bin/bash -c " + in_quotes("/bin/true; exec " + std::string(GOTRACE_RECORD_PROGRAM) + " child"), true},
+      {"env", "/usr/bin/env " + program + " child", true},
       // An exec that fails: the program goes on, recorded in a new trace.
-      {"exec-missing", program + " exec-missing"},
+      {"exec-missing", program + " exec-missing", false},
   };
   for (const Case& c : cases) {
     INFO(c.name);
+    if (c.uninstrumented && kSanitized) {
+      // (A sanitized recorder library cannot load into a program without the
+      // sanitizer's runtime: the Release run checks these.)
+      WARN(c.name << ": not under a sanitizer");
+      continue;
+    }
     std::string path = test::scratch_path(std::string("record-becomes-") + c.name + ".trace");
     std::string out;
     int status = record_command("-o " + in_quotes(path), c.command, &out);
@@ -314,6 +323,10 @@ TEST_CASE("gotrace-record: a program that executes another in its place is recor
 }
 
 TEST_CASE("gotrace-record --children: a shell's commands are recorded to FILE.PID, the shell to FILE", "[tracer][record]") {
+  if (kSanitized) {
+    WARN("not under a sanitizer: its recorder library cannot load into bash (the Release run checks this)");
+    return;
+  }
   std::string path = test::scratch_path("record-shell-children.trace");
   std::string out;
   // (The builtin last, so that bash forks the program rather than becoming it.)
