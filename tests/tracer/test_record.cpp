@@ -350,6 +350,21 @@ TEST_CASE("gotrace-record --children: a shell's commands are recorded to FILE.PI
   CHECK(with_sleeps == 1);
 }
 
+TEST_CASE("gotrace-record: a program that closes every descriptor keeps its files and the trace its own", "[tracer][record]") {
+  std::string path = test::scratch_path("record-close-all.trace");
+  std::string own = test::scratch_path("record-close-all.out");
+  std::string out;
+  int status = record("-o " + in_quotes(path), "close-all " + in_quotes(own), &out);
+  INFO(out);
+  CHECK(status == 0);  // (5: the program's file held something it did not write)
+  CHECK(out.find("could not be written") == std::string::npos);
+  RecordedTrace t = read_recorded(path);
+  INFO(t.error);
+  REQUIRE(t.ok);
+  CHECK(waits_of(t, "record-program", "sync").size() >= 1);
+  check_with_go(path);
+}
+
 TEST_CASE("gotrace-record: a terminating signal writes the trace, then takes its default action", "[tracer][record]") {
   std::string path = test::scratch_path("record-terminate.trace");
   std::string out;

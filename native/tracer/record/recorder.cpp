@@ -23,6 +23,7 @@
 #include "environment.h"
 #include "interpose.h"
 #include "options.h"
+#include "owned_fds.h"
 #include "program_sigprof.h"
 #include "runtime.h"
 
@@ -239,6 +240,7 @@ void recorder_load() {
   int copy = fcntl(2, F_DUPFD_CLOEXEC, 100);
   if (copy >= 0 && fstat(copy, &st) == 0) {
     g_stderr = copy;
+    tracer::detail::own_fd(copy);  // (kept from the program's close: interpose_fds.cpp)
     g_stderr_dev = st.st_dev;
     g_stderr_ino = st.st_ino;
   }

@@ -9,7 +9,13 @@
 #include <cerrno>
 #include <cstring>
 
+#include "owned_fds.h"
+
 namespace gotrace::tracer {
+
+using detail::disown_fd;
+using detail::move_high;
+using detail::own_fd;
 
 namespace {
 
@@ -66,7 +72,7 @@ class FdSink : public Sink {
 
 class FileSink : public Sink {
  public:
-  FileSink(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
+  FileSink(std::string path, int fd) : path_(std::move(path)), fd_(fd) { own_fd(fd_); }
   ~FileSink() override { close(); }
   bool write(std::span<const uint8_t> bytes) override {
     if (fd_ < 0) return false;
@@ -76,7 +82,8 @@ class FileSink : public Sink {
   }
   bool begin_segment() override {
     close();
-    fd_ = ::open((path_ + "." + std::to_string(++segment_)).c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    fd_ = move_high(::open((path_ + "." + std::to_string(++segment_)).c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+    own_fd(fd_);
     written_ = whole_ = 0;
     return fd_ >= 0;
   }
@@ -86,7 +93,9 @@ class FileSink : public Sink {
     if (fd_ >= 0 && ::ftruncate(fd_, off_t(whole_)) == 0) written_ = whole_;
   }
   void close() override {
-    if (fd_ >= 0) ::close(fd_);
+    if (fd_ < 0) return;
+    disown_fd(fd_);
+    ::close(fd_);
     fd_ = -1;
   }
 
@@ -125,7 +134,7 @@ class SharedSink : public Sink {
 std::unique_ptr<Sink> shared_sink(std::shared_ptr<Sink> sink) { return std::make_unique<SharedSink>(std::move(sink)); }
 
 std::unique_ptr<Sink> file_sink(const std::string& path, std::string* error) {
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int fd = move_high(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
   if (fd < 0) {
     if (error) *error = path + ": " + std::strerror(errno);
     return nullptr;

@@ -10,12 +10,16 @@
 //   record-program _exit      waits, then ends with _exit (no exit handlers)
 //   record-program become    executes itself as "record-program child" in its place
 //   record-program exec-missing  fails to execute a missing program, then does "child"
+//   record-program close-all F  closes every descriptor past standard error (close,
+//                             closefrom, close_range) as daemons do, then writes lines
+//                             to F while it works: fails (5) if F holds anything else
 //   record-program sigprof-cleanup  takes SIGPROF to clean up and re-raise it with its
 //                             default action (as coreutils' sort does), then works
 //   record-program sigprof-own      profiles itself with ITIMER_PROF and a SIGPROF
 //                             handler: fails (3) if its handler saw no tick, (4) if
 //                             sigaction does not give back what it set
 //   record-program sigprof-default  works, then raises SIGPROF with its default action
+#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -23,6 +27,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -226,6 +231,30 @@ int main(int argc, char** argv) {
     execl("/nonexistent/record-program", "record-program", static_cast<char*>(nullptr));
     sleeps();
     busy(20ms);
+  } else if (!std::strcmp(mode, "close-all") && argc > 2) {
+    for (int fd = 3; fd < 1024; fd++) close(fd);
+    closefrom(3);
+    close_range(3, ~0U, 0);
+    int f = open(argv[2], O_CREAT | O_TRUNC | O_WRONLY, 0644);
+    if (f < 0) {
+      std::perror(argv[2]);
+      return 1;
+    }
+    static const char kLine[] = "a line of the program's own\n";
+    for (int i = 0; i < 20; i++) {
+      if (write(f, kLine, sizeof kLine - 1) != ssize_t(sizeof kLine - 1)) {
+        std::perror("write");
+        return 1;
+      }
+      busy(5ms);  // (generations pass meanwhile: 20 ms each)
+    }
+    close(f);
+    std::string expected, got(4096, '\0');
+    for (int i = 0; i < 20; i++) expected += kLine;
+    f = open(argv[2], O_RDONLY);
+    got.resize(size_t(std::max<ssize_t>(0, read(f, got.data(), got.size()))));
+    close(f);
+    if (got != expected) return 5;
   } else if (!std::strcmp(mode, "_exit")) {
     busy(50ms);
     _exit(0);
