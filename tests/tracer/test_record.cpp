@@ -378,8 +378,10 @@ TEST_CASE("gotrace-record: a terminating signal writes the trace, then takes its
   check_with_go(path);
 }
 
-// --cpu's ticks are SIGPROFs from the tracer's own timers; the program keeps SIGPROF.
-TEST_CASE("gotrace-record --cpu: a program that takes SIGPROF to clean up and end is not ended by the ticks", "[tracer][record]") {
+// --cpu's ticks are SIGPROFs from the tracer's own timers; the program keeps SIGPROF: a
+// program that takes it to clean up and end is not ended by the ticks, and one that
+// profiles itself keeps its ticks and its handler.
+TEST_CASE("gotrace-record --cpu: a program that takes SIGPROF itself keeps it and is sampled", "[tracer][record]") {
 #if GOTRACE_TEST_TSAN
   // ThreadSanitizer's runtime, linked into the program, keeps a table of its own of the
   // program's handlers in front of the recorder's sigaction: the Release and ASan runs
@@ -387,36 +389,21 @@ TEST_CASE("gotrace-record --cpu: a program that takes SIGPROF to clean up and en
   WARN("not under ThreadSanitizer");
   return;
 #endif
-  std::string path = test::scratch_path("record-sigprof-cleanup.trace");
-  std::string out;
-  int status = record("-o " + in_quotes(path) + " --cpu 1000", "sigprof-cleanup", &out);
-  INFO(out);
-  REQUIRE(status == 0);
-  RecordedTrace t = read_recorded(path);
-  INFO(t.error);
-  REQUIRE(t.ok);
-  CHECK(t.cpu_samples >= 5);
-  check_with_go(path);
-}
-
-TEST_CASE("gotrace-record --cpu: a program's own SIGPROF profiler keeps its ticks and its handler", "[tracer][record]") {
-#if GOTRACE_TEST_TSAN
-  // ThreadSanitizer's runtime, linked into the program, keeps a table of its own of the
-  // program's handlers in front of the recorder's sigaction: the Release and ASan runs
-  // check this.
-  WARN("not under ThreadSanitizer");
-  return;
-#endif
-  std::string path = test::scratch_path("record-sigprof-own.trace");
-  std::string out;
-  int status = record("-o " + in_quotes(path) + " --cpu 1000", "sigprof-own", &out);
-  INFO(out);
-  REQUIRE(status == 0);  // (3: no tick reached its handler; 4: sigaction gave back another)
-  RecordedTrace t = read_recorded(path);
-  INFO(t.error);
-  REQUIRE(t.ok);
-  CHECK(t.cpu_samples >= 5);
-  check_with_go(path);
+  // sigprof-own fails with 3 if no tick reached its handler, 4 if sigaction gave back
+  // another handler than the one it set.
+  for (const char* mode : {"sigprof-cleanup", "sigprof-own"}) {
+    INFO(mode);
+    std::string path = test::scratch_path(std::string("record-") + mode + ".trace");
+    std::string out;
+    int status = record("-o " + in_quotes(path) + " --cpu 1000", mode, &out);
+    INFO(out);
+    CHECK(status == 0);
+    RecordedTrace t = read_recorded(path);
+    INFO(t.error);
+    REQUIRE(t.ok);
+    CHECK(t.cpu_samples >= 5);
+    check_with_go(path);
+  }
 }
 
 TEST_CASE("gotrace-record --cpu: SIGPROF's default action still ends the program, the trace written first", "[tracer][record]") {
