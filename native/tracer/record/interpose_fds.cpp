@@ -42,7 +42,7 @@ int close_range_around(unsigned first, unsigned last, int flags) {
 
 GOTRACE_INTERPOSE int open(const char* path, int flags, ...) {
   mode_t mode = 0;
-  if (flags & (O_CREAT | O_TMPFILE)) {
+  if (__OPEN_NEEDS_MODE(flags)) {  // (O_CREAT, or the whole of O_TMPFILE: not any O_DIRECTORY)
     va_list ap;
     va_start(ap, flags);
     mode = va_arg(ap, mode_t);
