@@ -5,7 +5,6 @@
 // or an empty file. A child's exec (after fork) goes straight to libc: whether children
 // are recorded is --children's business.
 #include <alloca.h>
-#include <dlfcn.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -22,27 +21,19 @@ extern char** environ;
 namespace gotrace::record {
 namespace {
 
-// `env` with this library first in LD_PRELOAD (unless it is there already).
+// `env` with this library first in LD_PRELOAD, once.
 class EnvironmentWithRecorder {
  public:
   explicit EnvironmentWithRecorder(char* const* env) {
-    Dl_info self = {};
-    const char* library = dladdr(reinterpret_cast<void*>(&exec_begin), &self) ? self.dli_fname : nullptr;
-    bool found = false;
+    const char* library = recorder_library();
+    const char* preload = nullptr;
     for (char* const* e = env; e && *e; e++) {
-      if (std::strncmp(*e, "LD_PRELOAD=", 11) == 0 && library && !found) {
-        found = true;
-        std::string value = *e + 11;
-        if (value.find(library) == std::string::npos) {
-          preload_ = "LD_PRELOAD=" + std::string(library) + (value.empty() ? "" : ":" + value);
-          entries_.push_back(preload_.data());
-          continue;
-        }
-      }
-      entries_.push_back(*e);
+      if (library && !preload && std::strncmp(*e, "LD_PRELOAD=", 11) == 0) preload = *e + 11;
+      else entries_.push_back(*e);
     }
-    if (!found && library) {
-      preload_ = "LD_PRELOAD=" + std::string(library);
+    if (library) {
+      const std::string others = preload ? preload_without_recorder(preload) : std::string();
+      preload_ = "LD_PRELOAD=" + std::string(library) + (others.empty() ? "" : ":" + others);
       entries_.push_back(preload_.data());
     }
     entries_.push_back(nullptr);

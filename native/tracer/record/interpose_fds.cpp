@@ -57,7 +57,7 @@ GOTRACE_INTERPOSE int open(const char* path, int flags, ...) {
 
 GOTRACE_INTERPOSE int close(int fd) {
   if (t_depth > 0) disown_fd(fd);
-  else if (g_recording.load(std::memory_order_relaxed) && is_owned_fd(fd)) return 0;  // (kept: the program sees it closed)
+  else if (program_call() && is_owned_fd(fd)) return 0;  // (kept: the program sees it closed)
   return GOTRACE_REAL(close)(fd);
 }
 

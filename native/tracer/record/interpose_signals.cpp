@@ -10,6 +10,7 @@
 #include "interpose.h"
 #include "program_sigprof.h"
 
+using gotrace::tracer::detail::owns_sigprof;
 using gotrace::tracer::detail::program_sigprof_action;
 
 namespace {
@@ -29,10 +30,7 @@ __sighandler_t program_signal(int sig, __sighandler_t handler, int flags, bool m
   return old.sa_handler;
 }
 
-bool is_programs(int sig) {
-  struct sigaction ignored;
-  return sig == SIGPROF && program_sigprof_action(nullptr, &ignored);
-}
+bool is_programs(int sig) { return sig == SIGPROF && owns_sigprof(); }
 
 }  // namespace
 

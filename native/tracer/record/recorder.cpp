@@ -177,23 +177,9 @@ void prepare_environment() {
 
 // LD_PRELOAD without this library, for the processes this one starts.
 void leave_preload() {
-  Dl_info self = {};
   const char* preload = environment_value("LD_PRELOAD");
-  if (!preload || !dladdr(reinterpret_cast<void*>(&leave_preload), &self) || !self.dli_fname) return;
-  const char* base = std::strrchr(self.dli_fname, '/');
-  base = base ? base + 1 : self.dli_fname;
-  std::string kept, entry;
-  for (const char* p = preload;; p++) {
-    if (*p && *p != ':' && *p != ' ') {
-      entry += *p;
-      continue;
-    }
-    const char* slash = std::strrchr(entry.c_str(), '/');
-    if (!entry.empty() && std::strcmp(slash ? slash + 1 : entry.c_str(), base) != 0)
-      kept += (kept.empty() ? "" : ":") + entry;
-    entry.clear();
-    if (!*p) break;
-  }
+  if (!preload || !recorder_library()) return;
+  const std::string kept = preload_without_recorder(preload);
   if (kept.empty()) remove_from_environment("LD_PRELOAD");
   else set_environment("LD_PRELOAD", kept.c_str());
 }
@@ -276,6 +262,31 @@ struct Load {
 }  // namespace
 
 void thread_ending() { t_depth = 1 << 20; }
+
+const char* recorder_library() {
+  Dl_info self = {};
+  return dladdr(reinterpret_cast<void*>(&recorder_library), &self) ? self.dli_fname : nullptr;
+}
+
+std::string preload_without_recorder(const char* preload) {
+  const char* library = recorder_library();
+  if (!library) return preload;
+  const char* base = std::strrchr(library, '/');
+  base = base ? base + 1 : library;
+  std::string kept, entry;
+  for (const char* p = preload;; p++) {
+    if (*p && *p != ':' && *p != ' ') {
+      entry += *p;
+      continue;
+    }
+    const char* slash = std::strrchr(entry.c_str(), '/');
+    if (!entry.empty() && std::strcmp(slash ? slash + 1 : entry.c_str(), base) != 0)
+      kept += (kept.empty() ? "" : ":") + entry;
+    entry.clear();
+    if (!*p) break;
+  }
+  return kept;
+}
 
 bool exec_begin() {
   Guard guard;

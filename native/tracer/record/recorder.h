@@ -3,6 +3,8 @@
 // it caught), or a flight recording on SIGUSR2.
 #pragma once
 
+#include <string>
+
 namespace gotrace::record {
 
 // Stops the trace and writes it out (once; nothing in a forked child).
@@ -18,6 +20,12 @@ bool exec_begin();
 // The exec after exec_begin failed and the program goes on: a new trace begins in the
 // file.
 void exec_failed();
+
+// This library's file, as the dynamic loader names it (nullptr if it cannot tell).
+const char* recorder_library();
+
+// An LD_PRELOAD list without this library (its entries matched by file name).
+std::string preload_without_recorder(const char* preload);
 
 // The calling thread is ending: nothing it calls from now on is recorded (the tracer
 // ends its goroutine itself, from the thread's exit hook).

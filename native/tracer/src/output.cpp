@@ -106,38 +106,16 @@ void Output::run() {
 void Output::write(const Generation& g) {
   uint64_t bytes = 0;
   if (!header_written_) {
-    if (!sink_->write(header())) {
-      ended_ = true;
-      sink_->discard_partial_generation();
-      std::lock_guard lock(mu_);
-      stats_.sink_failed = true;
-      drop_locked(g);
-      return;
-    }
+    if (!sink_->write(header())) return sink_failed(g);
     header_written_ = true;
     bytes += header().size();
     std::lock_guard lock(mu_);
     stats_.segments++;
   }
   for (const Batch* b = g.batches; b; b = b->next) {
-    if (!sink_->write(b->bytes())) {
-      // A generation cut short would break the trace; the sink has what it has.
-      ended_ = true;
-      sink_->discard_partial_generation();
-      std::lock_guard lock(mu_);
-      stats_.sink_failed = true;
-      drop_locked(g);
-      return;
-    }
+    if (!sink_->write(b->bytes())) return sink_failed(g);
   }
-  if (!end_of_generation().empty() && !sink_->write(end_of_generation())) {
-    ended_ = true;
-    sink_->discard_partial_generation();
-    std::lock_guard lock(mu_);
-    stats_.sink_failed = true;
-    drop_locked(g);
-    return;
-  }
+  if (!end_of_generation().empty() && !sink_->write(end_of_generation())) return sink_failed(g);
   bytes += end_of_generation().size();
   sink_->generation_written();
   std::lock_guard lock(mu_);
@@ -145,6 +123,16 @@ void Output::write(const Generation& g) {
   stats_.events += g.events;
   stats_.cpu_samples += g.cpu_samples;
   stats_.bytes += bytes + g.bytes;
+}
+
+// A write of `g` failed: the sink takes nothing more, and keeps its last whole
+// generation (a generation cut short would break the trace).
+void Output::sink_failed(const Generation& g) {
+  ended_ = true;
+  sink_->discard_partial_generation();
+  std::lock_guard lock(mu_);
+  stats_.sink_failed = true;
+  drop_locked(g);
 }
 
 void Output::drop(const Generation& g) {

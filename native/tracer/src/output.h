@@ -58,6 +58,7 @@ class Output {
  private:
   void run();
   void write(const Generation& g);
+  void sink_failed(const Generation& g);
   void drop(const Generation& g);
   void drop_locked(const Generation& g);
   std::span<const uint8_t> header() const;

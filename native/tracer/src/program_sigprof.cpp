@@ -52,8 +52,10 @@ void own_sigprof(void (*handler)(int, siginfo_t*, void*)) {
   if (sigaction(SIGPROF, &sa, nullptr) == 0) g_owned.store(true, std::memory_order_release);
 }
 
+bool owns_sigprof() { return g_owned.load(std::memory_order_acquire); }
+
 bool program_sigprof_action(const struct sigaction* act, struct sigaction* old) {
-  if (!g_owned.load(std::memory_order_acquire)) return false;
+  if (!owns_sigprof()) return false;
   const struct sigaction* before = act ? g_program.exchange(keep(*act), std::memory_order_acq_rel)
                                        : g_program.load(std::memory_order_acquire);
   if (old) *old = *before;

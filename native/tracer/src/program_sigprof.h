@@ -20,6 +20,9 @@ inline bool from_tracer_timer(const siginfo_t* info) {
   return info && info->si_code == SI_TIMER && info->si_value.sival_ptr == sigprof_timer_tag();
 }
 
+// Whether the tracer's handler has SIGPROF (the program's action is then kept here).
+bool owns_sigprof();
+
 // sigaction(SIGPROF, act, old) as the program sees it: false, with nothing done, unless
 // the tracer has SIGPROF. Async-signal-safe.
 bool program_sigprof_action(const struct sigaction* act, struct sigaction* old);
