@@ -8,6 +8,7 @@
 #include <cstring>
 #include <thread>
 
+#include "code_module.h"
 #include "labels.h"
 
 #ifdef GOTRACE_TRACER_LIBBACKTRACE
@@ -95,23 +96,36 @@ std::vector<SymbolFrame> Symbolizer::resolve(uint64_t pc) {
     backtrace_syminfo(st, uintptr_t(pc), on_syminfo, on_error, &symbol);
   }
 #endif
-  Dl_info info{};
-  bool have_module = dladdr(reinterpret_cast<void*>(pc), &info) != 0 && info.dli_fname;
-  // dladdr knows only exported symbols and cannot tell whether the PC is inside the one it
-  // names: a last resort.
-  if (symbol.empty() && !have_libbacktrace && have_module && info.dli_sname) symbol = demangle(info.dli_sname);
+  // The module: its path names code that nothing else names. dladdr also searches the
+  // module's exported symbols, which only a build without libbacktrace needs.
+  std::string module;
+  uint64_t module_base = 0;
+  bool have_module = false;
+  if (have_libbacktrace) {
+    have_module = code_module_of(pc, module, module_base);
+  } else {
+    Dl_info info{};
+    have_module = dladdr(reinterpret_cast<void*>(pc), &info) != 0 && info.dli_fname;
+    if (have_module) {
+      module = info.dli_fname;
+      module_base = uint64_t(uintptr_t(info.dli_fbase));
+      // dladdr knows only exported symbols and cannot tell whether the PC is inside the
+      // one it names: a last resort.
+      if (symbol.empty() && info.dli_sname) symbol = demangle(info.dli_sname);
+    }
+  }
   if (symbol.empty() && have_module) {
     // Nothing names this code: name it by module and offset, which tools can resolve later.
     char buf[64];
-    std::snprintf(buf, sizeof buf, "+0x%llx", (unsigned long long)(pc - uint64_t(uintptr_t(info.dli_fbase))));
-    const char* slash = std::strrchr(info.dli_fname, '/');
-    symbol = std::string(slash ? slash + 1 : info.dli_fname) + buf;
+    std::snprintf(buf, sizeof buf, "+0x%llx", (unsigned long long)(pc - module_base));
+    const size_t slash = module.rfind('/');
+    symbol = (slash == std::string::npos ? module : module.substr(slash + 1)) + buf;
   }
-  if (out.empty()) out.push_back({pc, symbol, have_module ? info.dli_fname : "", 0});
+  if (out.empty()) out.push_back({pc, symbol, module, 0});
   SymbolFrame& physical = out.back();
   if (physical.func.empty() || (physical.func.find('(') == std::string::npos && symbol.find('(') != std::string::npos))
     physical.func = symbol;
-  if (physical.file.empty() && have_module) physical.file = info.dli_fname;
+  if (physical.file.empty() && have_module) physical.file = module;
   // The reader keys frames by PC (FORMAT.md §2.4), so the outer frames of an inlined call
   // chain get PCs of their own: the real PC with the depth in the top byte, above any
   // user address.
