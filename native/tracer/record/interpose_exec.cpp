@@ -32,7 +32,7 @@ class EnvironmentWithRecorder {
       else entries_.push_back(*e);
     }
     if (library) {
-      const std::string others = preload ? preload_without_recorder(preload) : std::string();
+      const std::string others = preload ? preload_without_recorder(preload, library) : std::string();
       preload_ = "LD_PRELOAD=" + std::string(library) + (others.empty() ? "" : ":" + others);
       entries_.push_back(preload_.data());
     }

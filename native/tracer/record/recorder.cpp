@@ -178,8 +178,9 @@ void prepare_environment() {
 // LD_PRELOAD without this library, for the processes this one starts.
 void leave_preload() {
   const char* preload = environment_value("LD_PRELOAD");
-  if (!preload || !recorder_library()) return;
-  const std::string kept = preload_without_recorder(preload);
+  const char* library = recorder_library();
+  if (!preload || !library) return;
+  const std::string kept = preload_without_recorder(preload, library);
   if (kept.empty()) remove_from_environment("LD_PRELOAD");
   else set_environment("LD_PRELOAD", kept.c_str());
 }
@@ -268,9 +269,7 @@ const char* recorder_library() {
   return dladdr(reinterpret_cast<void*>(&recorder_library), &self) ? self.dli_fname : nullptr;
 }
 
-std::string preload_without_recorder(const char* preload) {
-  const char* library = recorder_library();
-  if (!library) return preload;
+std::string preload_without_recorder(const char* preload, const char* library) {
   const char* base = std::strrchr(library, '/');
   base = base ? base + 1 : library;
   std::string kept, entry;

@@ -24,8 +24,8 @@ void exec_failed();
 // This library's file, as the dynamic loader names it (nullptr if it cannot tell).
 const char* recorder_library();
 
-// An LD_PRELOAD list without this library (its entries matched by file name).
-std::string preload_without_recorder(const char* preload);
+// An LD_PRELOAD list without `library` (recorder_library(); entries matched by file name).
+std::string preload_without_recorder(const char* preload, const char* library);
 
 // The calling thread is ending: nothing it calls from now on is recorded (the tracer
 // ends its goroutine itself, from the thread's exit hook).

@@ -24,7 +24,9 @@ int move_high(int fd) {
 }
 
 void own_fd(int fd) {
-  if (fd < 0) return;
+  // Once, however often it is said: the recorder's open and the file sink both own the
+  // trace file, and one slot each would halve what the table holds.
+  if (fd < 0 || is_owned_fd(fd)) return;
   for (auto& slot : g_owned) {
     int free = -1;
     if (slot.compare_exchange_strong(free, fd)) return;

@@ -1,7 +1,7 @@
 // PCs to function, file and line, done when a generation ends (never on a traced thread's
 // fast path). With libbacktrace (GCC's, from libgcc-dev) it reads DWARF and expands
-// inlined calls; without it, or for code without debug info, it falls back to the ELF
-// symbol tables and dladdr: a function name and the module's path.
+// inlined calls; for code without debug info it falls back to the ELF symbol tables and
+// the module's path (without libbacktrace, to dladdr's exported symbols).
 #pragma once
 
 #include <cstdint>
