@@ -9,6 +9,7 @@
 // event it orders); a generation's stacks are checked in ascending id order.
 #include <catch2/catch.hpp>
 
+#include <string>
 #include <vector>
 
 #include "corpus.h"
@@ -243,11 +244,30 @@ TEST_CASE("stats count as read only the generations read to their end", "[v2][co
   TraceStats st = compute_stats(cut);
   CHECK(st.bytes == 3'000'000);
   CHECK(st.bytes_used == 0);
+  CHECK(stats_text(st).find("bytes unread 3000000 (all of it: no generation was read to its end)\n") != std::string::npos);
   // go122-workload cut in its second generation: the first was read whole.
   const std::vector<uint8_t> two = read_bytes(corpus_path("go122-workload.trace"));
   const ReadResult second = read_first(two, 3'194'733);
   REQUIRE_FALSE(second.ok());
   REQUIRE(second.store.generations.size() == 1);
   const GenerationInfo& g = second.store.generations[0];
-  CHECK(compute_stats(second).bytes_used == g.file_offset + g.file_bytes);
+  const TraceStats st2 = compute_stats(second);
+  CHECK(st2.bytes_used == g.file_offset + g.file_bytes);
+  CHECK(stats_text(st2).find("bytes unread " + std::to_string(3'194'733 - st2.bytes_used) +
+                             " (after the last complete generation)\n") != std::string::npos);
+}
+
+TEST_CASE("stats say what was left unread only of a trace", "[stats][corpus]") {
+  // A v1 trace is read whole: cut, none of it is used.
+  std::vector<uint8_t> v1 = read_bytes(corpus_path("go119-workload.trace"));
+  v1.resize(3000);
+  const TraceStats cut = compute_stats(read_trace(v1));
+  REQUIRE(cut.error);
+  CHECK(stats_text(cut).find("bytes unread 3000 (all of it: a v1 trace is read whole)\n") != std::string::npos);
+  // A file with no trace header: its error says so, and no bytes are called unread.
+  const std::vector<uint8_t> not_trace(500, 'x');
+  const TraceStats none = compute_stats(read_trace(not_trace));
+  REQUIRE(none.error);
+  CHECK(stats_text(none).find("bytes unread") == std::string::npos);
+  CHECK(stats_text(none).find("format       unknown (no Go execution trace header)\n") != std::string::npos);
 }

@@ -249,8 +249,12 @@ std::string stats_text(const TraceStats& st) {
   else
     out += "format       unknown (no Go execution trace header)\n";
   out += fmt("bytes        %llu\n", (unsigned long long)st.bytes);
-  if (st.bytes_used != st.bytes) {
-    out += fmt("bytes unread %llu (after the last complete generation)\n", (unsigned long long)(st.bytes - st.bytes_used));
+  // A file with no trace header has no unread part to speak of: its error says it all.
+  if (st.go_minor > 0 && st.bytes_used != st.bytes) {
+    const char* where = st.bytes_used > 0 ? "after the last complete generation"
+                        : st.legacy       ? "all of it: a v1 trace is read whole"
+                                          : "all of it: no generation was read to its end";
+    out += fmt("bytes unread %llu (%s)\n", (unsigned long long)(st.bytes - st.bytes_used), where);
   }
   out += fmt("generations  %llu\n", (unsigned long long)st.generations);
   out += fmt("duration     %s (%lld .. %lld ns)\n", human_duration(st.end - st.start).c_str(), (long long)st.start,
