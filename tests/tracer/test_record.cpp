@@ -365,6 +365,47 @@ TEST_CASE("gotrace-record: a program that closes every descriptor keeps its file
   check_with_go(path);
 }
 
+TEST_CASE("gotrace-record: a program's dup2 onto the trace file's number takes it, the trace moved out of the way",
+          "[tracer][record]") {
+  std::string path = test::scratch_path("record-dup-onto.trace");
+  std::string own = test::scratch_path("record-dup-onto.out");
+  std::filesystem::remove(own);
+  std::string out;
+  int status = record("-o " + in_quotes(path), "dup-onto " + in_quotes(path) + " " + in_quotes(own), &out);
+  INFO(out);
+  CHECK(status == 0);  // (5: the program's file held something it did not write; 6, 7: see the program)
+  RecordedTrace t = read_recorded(path);
+  INFO(t.error);
+  REQUIRE(t.ok);
+  CHECK(waits_of(t, "record-program", "sync").size() >= 1);
+  // (Written after the moves too: 20 ms generations, the program's run over 100 ms.)
+  CHECK(summarize(test::read_bytes(path)).generations >= 4);
+  check_with_go(path);
+}
+
+TEST_CASE("gotrace-record: a shell script's `exec 200>FILE` gets its file, the trace its own", "[tracer][record]") {
+  if (kSanitized) {
+    WARN("not under a sanitizer: its recorder library cannot load into bash (the Release run checks this)");
+    return;
+  }
+  // flock(1)'s idiom. The trace's descriptors were at 200 and up, close-on-exec: bash,
+  // finding one there, put it back after the redirection as one of its own, and the
+  // script's writes to 200 went into the trace.
+  std::string path = test::scratch_path("record-shell-fd200.trace");
+  std::string lock = test::scratch_path("record-shell-fd200.lock");
+  std::string out;
+  const std::string script = "exec 200>" + lock + "; echo mine >&200; /bin/true; echo again >&200";
+  int status = record_command("-o " + in_quotes(path), "/bin/bash -c " + in_quotes(script), &out);
+  INFO(out);
+  REQUIRE(status == 0);
+  const std::vector<uint8_t> written = test::read_bytes(lock);
+  CHECK(std::string(written.begin(), written.end()) == "mine\nagain\n");
+  RecordedTrace t = read_recorded(path);
+  INFO(t.error);
+  CHECK(t.ok);
+  check_with_go(path);
+}
+
 TEST_CASE("gotrace-record: a terminating signal writes the trace, then takes its default action", "[tracer][record]") {
   std::string path = test::scratch_path("record-terminate.trace");
   std::string out;

@@ -1,6 +1,7 @@
 // A program's close of the tracer's own descriptors (src/owned_fds.h) is answered
 // without closing them while the process records: close, close_range and closefrom
-// close everything else asked. The files the tracer opens for itself (the symbolizer's
+// close everything else asked. A program's dup2 or dup3 onto one gets the number, the
+// tracer's file moved out of its way first. The files the tracer opens for itself (the symbolizer's
 // reading of the program's binaries) are its own too, moved high while open: the
 // symbolizer closing a number the program had closed and taken again for a file of its
 // own ended that file (EBADF in the program).
@@ -11,10 +12,12 @@
 
 #include "interpose.h"
 #include "owned_fds.h"
+#include "recorder.h"
 
 using namespace gotrace::record;
 using gotrace::tracer::detail::disown_fd;
 using gotrace::tracer::detail::is_owned_fd;
+using gotrace::tracer::detail::make_room;
 using gotrace::tracer::detail::move_high;
 using gotrace::tracer::detail::own_fd;
 using gotrace::tracer::detail::owned_fds_in;
@@ -36,6 +39,23 @@ int close_range_around(unsigned first, unsigned last, int flags) {
     from = fd + 1;
   }
   return from <= last && from != 0 ? real(from, last, flags) : 0;
+}
+
+// A program's dup2 or dup3 (`call`) onto `to`, the tracer's descriptor there moved first.
+template <class Call>
+int dup_onto(int from, int to, Call call) {
+  if (from == to || !program_call() || !is_owned_fd(to) || !in_recording_process()) return call();
+  if (!make_room(to)) {
+    errno = EMFILE;
+    return -1;
+  }
+  const int r = call();
+  if (r < 0) {  // (the tracer's copy left at `to` is nobody's)
+    const int e = errno;
+    GOTRACE_REAL(close)(to);
+    errno = e;
+  }
+  return r;
 }
 
 }  // namespace
@@ -72,4 +92,12 @@ GOTRACE_INTERPOSE void closefrom(int low) {
   // (As glibc's: close_range where the kernel has it, one by one where it does not.)
   if (close_range_around(unsigned(low), ~0U, 0) == 0) return;
   for (int fd = low, max = int(sysconf(_SC_OPEN_MAX)); fd < max; fd++) close(fd);
+}
+
+GOTRACE_INTERPOSE int dup2(int from, int to) {
+  return dup_onto(from, to, [&] { return GOTRACE_REAL(dup2)(from, to); });
+}
+
+GOTRACE_INTERPOSE int dup3(int from, int to, int flags) {
+  return dup_onto(from, to, [&] { return GOTRACE_REAL(dup3)(from, to, flags); });
 }

@@ -224,7 +224,7 @@ void recorder_load() {
   // Programs may close their standard error before they exit (xz, coreutils: to see
   // write errors); the summary line goes to a copy.
   struct stat st = {};
-  int copy = fcntl(2, F_DUPFD_CLOEXEC, 100);
+  int copy = fcntl(2, F_DUPFD_CLOEXEC, tracer::detail::high_fd_base());
   if (copy >= 0 && fstat(copy, &st) == 0) {
     g_stderr = copy;
     tracer::detail::own_fd(copy);  // (kept from the program's close: interpose_fds.cpp)
@@ -263,6 +263,8 @@ struct Load {
 }  // namespace
 
 void thread_ending() { t_depth = 1 << 20; }
+
+bool in_recording_process() { return getpid() == g_pid; }
 
 const char* recorder_library() {
   Dl_info self = {};

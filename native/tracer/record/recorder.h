@@ -7,6 +7,10 @@
 
 namespace gotrace::record {
 
+// Whether this is the process that records: false in a forked child, and in a vfork
+// child, which shares the recorder's memory but has descriptors of its own.
+bool in_recording_process();
+
 // Stops the trace and writes it out (once; nothing in a forked child).
 void finish();
 

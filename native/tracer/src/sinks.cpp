@@ -8,12 +8,14 @@
 
 #include <cerrno>
 #include <cstring>
+#include <mutex>
 
 #include "owned_fds.h"
 
 namespace gotrace::tracer {
 
 using detail::disown_fd;
+using detail::lock_movable;
 using detail::move_high;
 using detail::own_fd;
 
@@ -70,11 +72,17 @@ class FdSink : public Sink {
   int fd_;
 };
 
+// Its descriptor may be moved by a program's dup2 onto its number (owned_fds.h): every
+// use holds the lock that the move takes.
 class FileSink : public Sink {
  public:
-  FileSink(std::string path, int fd) : path_(std::move(path)), fd_(fd) { own_fd(fd_); }
+  FileSink(std::string path, int fd) : path_(std::move(path)), fd_(fd) {
+    auto lock = lock_movable();
+    own_fd(fd_, &fd_);
+  }
   ~FileSink() override { close(); }
   bool write(std::span<const uint8_t> bytes) override {
+    auto lock = lock_movable();
     if (fd_ < 0) return false;
     const bool ok = write_all(fd_, bytes);
     if (ok) written_ += bytes.size();
@@ -82,17 +90,21 @@ class FileSink : public Sink {
   }
   bool begin_segment() override {
     close();
-    fd_ = move_high(::open((path_ + "." + std::to_string(++segment_)).c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-    own_fd(fd_);
+    const int fd = move_high(::open((path_ + "." + std::to_string(++segment_)).c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+    auto lock = lock_movable();
+    fd_ = fd;
+    own_fd(fd_, &fd_);
     written_ = whole_ = 0;
     return fd_ >= 0;
   }
   void generation_written() override { whole_ = written_; }
   // (A part of a write may have reached the file: the file's end, not written_, is cut.)
   void discard_partial_generation() override {
+    auto lock = lock_movable();
     if (fd_ >= 0 && ::ftruncate(fd_, off_t(whole_)) == 0) written_ = whole_;
   }
   void close() override {
+    auto lock = lock_movable();
     if (fd_ < 0) return;
     disown_fd(fd_);
     ::close(fd_);
@@ -101,7 +113,7 @@ class FileSink : public Sink {
 
  private:
   std::string path_;
-  int fd_;
+  int fd_;  // (under lock_movable())
   int segment_ = 0;
   uint64_t written_ = 0;  // bytes written to the file
   uint64_t whole_ = 0;    // ... up to the end of the last whole generation

@@ -13,13 +13,20 @@
 //   record-program close-all F  closes every descriptor past standard error (close,
 //                             closefrom, close_range) as daemons do, then writes lines
 //                             to F while it works: fails (5) if F holds anything else
+//   record-program dup-onto T F  puts a file of its own (F) at the number of the trace
+//                             file T, with dup2, then again with dup3 where it moved, and
+//                             writes lines through it while it works: fails (5) if F
+//                             holds anything else, (6) if T is not open, (7) if the call
+//                             fails
 //   record-program sigprof-cleanup  takes SIGPROF to clean up and re-raise it with its
 //                             default action (as coreutils' sort does), then works
 //   record-program sigprof-own      profiles itself with ITIMER_PROF and a SIGPROF
 //                             handler: fails (3) if its handler saw no tick, (4) if
 //                             sigaction does not give back what it set
 //   record-program sigprof-default  works, then raises SIGPROF with its default action
+#include <dirent.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -28,6 +35,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -150,6 +158,36 @@ void run_waits() {
 
 // Two threads that take a shared lock and sleep, for `d` and five times at least (a
 // busy machine may start them late).
+// The number at which this process has `path` open (-1: none).
+int fd_of(const char* path) {
+  char want[PATH_MAX];
+  if (!realpath(path, want)) return -1;
+  DIR* d = opendir("/proc/self/fd");
+  if (!d) return -1;
+  int found = -1;
+  while (dirent* e = readdir(d)) {
+    const int fd = std::atoi(e->d_name);
+    char link[PATH_MAX];
+    const std::string name = std::string("/proc/self/fd/") + e->d_name;
+    const ssize_t n = readlink(name.c_str(), link, sizeof link - 1);
+    if (fd < 3 || fd == dirfd(d) || n <= 0) continue;
+    link[n] = '\0';
+    if (!std::strcmp(link, want)) found = fd;
+  }
+  closedir(d);
+  return found;
+}
+
+// Whether the file at `path` holds `lines` copies of `line` and nothing else.
+bool holds_only(const char* path, const char* line, int lines) {
+  std::string expected, got(4096, '\0');
+  for (int i = 0; i < lines; i++) expected += line;
+  const int f = open(path, O_RDONLY);
+  got.resize(size_t(std::max<ssize_t>(0, read(f, got.data(), got.size()))));
+  close(f);
+  return got == expected;
+}
+
 void busy(std::chrono::milliseconds d) {
   std::mutex m;
   auto until = std::chrono::steady_clock::now() + d;
@@ -249,12 +287,25 @@ int main(int argc, char** argv) {
       busy(5ms);  // (generations pass meanwhile: 20 ms each)
     }
     close(f);
-    std::string expected, got(4096, '\0');
-    for (int i = 0; i < 20; i++) expected += kLine;
-    f = open(argv[2], O_RDONLY);
-    got.resize(size_t(std::max<ssize_t>(0, read(f, got.data(), got.size()))));
-    close(f);
-    if (got != expected) return 5;
+    if (!holds_only(argv[2], kLine, 20)) return 5;
+  } else if (!std::strcmp(mode, "dup-onto") && argc > 3) {
+    static const char kLine[] = "a line of the program's own\n";
+    for (int round = 0; round < 2; round++) {
+      const int at = fd_of(argv[2]);
+      if (at < 0) return 6;
+      const int f = open(argv[3], O_CREAT | O_WRONLY | O_APPEND, 0644);
+      if ((round == 0 ? dup2(f, at) : dup3(f, at, O_CLOEXEC)) != at) return 7;
+      close(f);
+      for (int i = 0; i < 10; i++) {
+        if (write(at, kLine, sizeof kLine - 1) != ssize_t(sizeof kLine - 1)) {
+          std::perror("write");
+          return 1;
+        }
+        busy(5ms);  // (generations pass meanwhile: 20 ms each)
+      }
+      close(at);
+    }
+    if (!holds_only(argv[3], kLine, 20)) return 5;
   } else if (!std::strcmp(mode, "_exit")) {
     busy(50ms);
     _exit(0);
