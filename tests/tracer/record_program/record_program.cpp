@@ -156,8 +156,6 @@ void run_waits() {
   join_late();
 }
 
-// Two threads that take a shared lock and sleep, for `d` and five times at least (a
-// busy machine may start them late).
 // The number at which this process has `path` open (-1: none).
 int fd_of(const char* path) {
   char want[PATH_MAX];
@@ -188,6 +186,8 @@ bool holds_only(const char* path, const char* line, int lines) {
   return got == expected;
 }
 
+// Two threads that take a shared lock and sleep, for `d` and five times at least (a
+// busy machine may start them late).
 void busy(std::chrono::milliseconds d) {
   std::mutex m;
   auto until = std::chrono::steady_clock::now() + d;
@@ -200,6 +200,20 @@ void busy(std::chrono::milliseconds d) {
   std::thread a(work), b(work);
   a.join();
   b.join();
+}
+
+constexpr char kLine[] = "a line of the program's own\n";
+
+// Writes kLine `n` times to fd while it works (generations pass meanwhile: 20 ms each).
+bool write_lines(int fd, int n) {
+  for (int i = 0; i < n; i++) {
+    if (write(fd, kLine, sizeof kLine - 1) != ssize_t(sizeof kLine - 1)) {
+      std::perror("write");
+      return false;
+    }
+    busy(5ms);
+  }
+  return true;
 }
 
 // Two threads that use `d` of CPU time each.
@@ -278,31 +292,17 @@ int main(int argc, char** argv) {
       std::perror(argv[2]);
       return 1;
     }
-    static const char kLine[] = "a line of the program's own\n";
-    for (int i = 0; i < 20; i++) {
-      if (write(f, kLine, sizeof kLine - 1) != ssize_t(sizeof kLine - 1)) {
-        std::perror("write");
-        return 1;
-      }
-      busy(5ms);  // (generations pass meanwhile: 20 ms each)
-    }
+    if (!write_lines(f, 20)) return 1;
     close(f);
     if (!holds_only(argv[2], kLine, 20)) return 5;
   } else if (!std::strcmp(mode, "dup-onto") && argc > 3) {
-    static const char kLine[] = "a line of the program's own\n";
     for (int round = 0; round < 2; round++) {
       const int at = fd_of(argv[2]);
       if (at < 0) return 6;
       const int f = open(argv[3], O_CREAT | O_WRONLY | O_APPEND, 0644);
       if ((round == 0 ? dup2(f, at) : dup3(f, at, O_CLOEXEC)) != at) return 7;
       close(f);
-      for (int i = 0; i < 10; i++) {
-        if (write(at, kLine, sizeof kLine - 1) != ssize_t(sizeof kLine - 1)) {
-          std::perror("write");
-          return 1;
-        }
-        busy(5ms);  // (generations pass meanwhile: 20 ms each)
-      }
+      if (!write_lines(at, 10)) return 1;
       close(at);
     }
     if (!holds_only(argv[3], kLine, 20)) return 5;
