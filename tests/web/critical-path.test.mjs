@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useBrowser } from './browser.mjs';
 import { SAMPLE, corpusTrace, gotraceJson as json } from './fixtures.mjs';
-import { openFile, openPage, show } from './pages.mjs';
+import { openFile, openPage, show, reloadKept } from './pages.mjs';
 
 const env = useBrowser();
 
@@ -77,7 +77,7 @@ test("a goroutine's critical path, and a reload of it", async () => {
   await page.click('[data-testid=goroutine-critical-path-link]');
   await page.waitForSelector('[data-testid=path-summary]', { timeout: 60_000 });
   assert.equal((await rows(page, 'path-segments')).length, Math.min(200, cli.segments.length));
-  await page.reload();
+  await reloadKept(page);
   await page.waitForSelector('[data-testid=path-summary]', { timeout: 60_000 });
   assert.deepEqual((await rows(page, 'path-by-category')).map((r) => r[0]), cli.by_category.map((c) => c.key));
   assert.deepEqual(problems.errors, []);

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { launch, startSite } from './browser.mjs';
 import { SAMPLE, corpusTrace, gotrace, gotraceJson as json, makeGcOffTrace, root } from './fixtures.mjs';
-import { openFile, openPage as openPageAt } from './pages.mjs';
+import { openFile, openPage as openPageAt, reloadKept } from './pages.mjs';
 
 const count = (s) => Number(String(s).replace(/[^0-9]/g, ''));
 // `gotrace pprof --folded` lines: "COUNT NS leaf;...;root".
@@ -156,7 +156,7 @@ test('shift+drag selects a range: its figures show, the canvas keeps its size, a
   // Reloaded with r0/r1 in the address, the range and its figures are back.
   await page.waitForFunction(() => /r0=\d+&r1=\d+/.test(location.hash));
   const q = await hashQuery(page);
-  await page.reload();
+  await reloadKept(page);
   await page.waitForSelector('[data-testid=range-stats] table', { timeout: 60_000 });
   await timelineIdle(page);
   assert.deepEqual((await page.evaluate(() => window.__gotraceTimeline.range())).map(Math.round), [Number(q.r0), Number(q.r1)]);

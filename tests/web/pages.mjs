@@ -21,6 +21,31 @@ export async function openFile(page, file) {
   }, [path.basename(file), before], { timeout: 60_000 });
 }
 
+/**
+ * Reloads once the file shown is kept for it: the app stores a file it opened (in
+ * IndexedDB) a moment after showing it, and a reload before that reopens the one before.
+ * A file too large to keep is kept as its name; `whole` says it was opened whole from
+ * parts. A trace fetched from ?url= is fetched again and needs no wait.
+ */
+export async function reloadKept(page, { whole = false } = {}) {
+  await page.waitForFunction(async (wantWhole) => {
+    if (new URL(location.href).searchParams.has('url')) return true;
+    const name = document.querySelector('.trace-name')?.textContent;
+    const kept = await new Promise((resolve) => {
+      const open = indexedDB.open('gotrace', 1);
+      open.onupgradeneeded = () => open.result.createObjectStore('recent');
+      open.onerror = () => resolve(null);
+      open.onsuccess = () => {
+        const get = open.result.transaction('recent', 'readonly').objectStore('recent').get('last');
+        get.onsuccess = () => { open.result.close(); resolve(get.result ?? null); };
+        get.onerror = () => { open.result.close(); resolve(null); };
+      };
+    });
+    return kept?.name === name && Boolean(kept.whole) === wantWhole;
+  }, whole, { timeout: 30_000, polling: 100 });
+  await page.reload();
+}
+
 export async function show(page, hash, selector) {
   await page.evaluate((h) => { location.hash = h; }, hash);
   await page.waitForSelector(selector, { timeout: 60_000 });

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { launch, newPage, startSite } from './browser.mjs';
+import { reloadKept } from './pages.mjs';
 import { HOSTILE, SAMPLE, gotrace, makeFixtures } from './fixtures.mjs';
 
 let site;
@@ -193,6 +194,37 @@ test('zoom and pan change the visible range', async () => {
   await context.close();
 });
 
+test('a zoom made while the address is written is kept: the view does not go back to the address', async () => {
+  const { page, context } = await openPage();
+  await openSample(page);
+  await page.evaluate(() => (location.hash = '#/timeline'));
+  await page.waitForSelector('[data-testid=timeline-canvas]');
+  await timelineIdle(page);
+  const view = () => page.evaluate(() => window.__gotraceTimeline.view());
+  await page.keyboard.press('w');
+  await page.keyboard.press('d');
+  // The pan's address is written a moment later; S (or a wheel) zooms out right then.
+  const { panned, zoomed } = await page.evaluate(() => new Promise((resolve) => {
+    const write = history.replaceState;
+    history.replaceState = function (...args) {
+      write.apply(this, args);
+      if (!/^#\/timeline\?.*t0=/.test(location.hash)) return;
+      history.replaceState = write;
+      const before = window.__gotraceTimeline.view();
+      window.__gotraceTimeline.zoom(1.25);
+      resolve({ panned: before, zoomed: window.__gotraceTimeline.view() });
+    };
+  }));
+  assert.ok(zoomed.t1 - zoomed.t0 > (panned.t1 - panned.t0) * 1.2, 'S zooms out');
+  // The zoom's own address follows, and the view stays zoomed out.
+  await page.waitForFunction((t1) => location.hash.includes(`t1=${Math.round(t1)}`), zoomed.t1, { timeout: 10_000 });
+  await timelineIdle(page);
+  const now = await view();
+  assert.ok(Math.abs(now.t0 - zoomed.t0) <= 1 && Math.abs(now.t1 - zoomed.t1) <= 1,
+    `the view is the zoom's ${zoomed.t0}–${zoomed.t1}, not the address's before it: ${now.t0}–${now.t1}`);
+  await context.close();
+});
+
 /** Clicks along a row until the details panel shows a stack. */
 async function clickForStack(page, key) {
   const box = await page.locator('[data-testid=timeline-canvas]').boundingBox();
@@ -230,7 +262,7 @@ test('clicking a slice opens its details with a stack, and a deep link restores 
   assert.ok(before.sel && before.t0 && before.t1, page.url());
   const detailsBefore = await page.locator('[data-testid=details]').textContent();
 
-  await page.reload();
+  await reloadKept(page);
   await page.waitForSelector('[data-testid=details] [data-testid=stack]', { timeout: 60_000 });
   await timelineIdle(page);
   const afterView = await page.evaluate(() => window.__gotraceTimeline.view());

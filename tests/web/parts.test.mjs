@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useBrowser } from './browser.mjs';
 import { SAMPLE, corpusTrace, gotrace, gotraceJson } from './fixtures.mjs';
-import { openFile, openPage, show, timelineIdle } from './pages.mjs';
+import { openFile, openPage, reloadKept, show, timelineIdle } from './pages.mjs';
 
 const env = useBrowser();
 const TRACE = corpusTrace('newest/go127-gomaxprocs.stress.trace');
@@ -578,14 +578,14 @@ test('a trace opened whole from its parts opens whole again after a reload', asy
   await page.click('[data-testid=open-whole]');
   await page.waitForSelector('[data-testid=part-bar]', { state: 'detached', timeout: 60_000 });
   await show(page, '#/overview', '[data-testid=overview]');
-  await page.reload();
+  await reloadKept(page, { whole: true });
   await page.waitForSelector('[data-testid=overview] .cards', { timeout: 60_000 });
   assert.equal(count(await statOf(page, 'events')), whole.events);
   assert.equal(await page.locator('[data-testid=part-bar]').count(), 0);
   // A file chosen after it opens in parts again, and so does a reload then.
   await openFile(page, TRACE);
   await page.waitForSelector('[data-testid=part-bar]', { timeout: 60_000 });
-  await page.reload();
+  await reloadKept(page);
   await page.waitForSelector('[data-testid=part-bar]', { timeout: 60_000 });
   assert.deepEqual(problems, { errors: [], dialogs: [], csp: [] });
   await page.close();
@@ -599,7 +599,7 @@ test('a reload after a file too large to keep says why it did not reopen it; one
   });
   await openFile(page, TRACE);
   await show(page, '#/overview', '[data-testid=overview]');
-  await page.reload();
+  await reloadKept(page);
   const banner = page.locator('[data-testid=error]');
   await banner.waitFor({ timeout: 30_000 });
   const text = await banner.textContent();
@@ -612,7 +612,7 @@ test('a reload after a file too large to keep says why it did not reopen it; one
   await openFile(page, SAMPLE);
   await show(page, '#/overview', '[data-testid=overview]');
   assert.equal(await banner.count(), 0);
-  await page.reload();
+  await reloadKept(page);
   await page.waitForSelector('[data-testid=overview] .cards', { timeout: 60_000 });
   assert.equal(count(await statOf(page, 'events')), gotraceJson('stats', SAMPLE).events);
   assert.deepEqual(problems, { errors: [], dialogs: [], csp: [] });

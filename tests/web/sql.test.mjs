@@ -14,7 +14,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { parquetReadObjects } from 'hyparquet';
 import { useBrowser } from './browser.mjs';
 import { SAMPLE, corpusTrace, gotraceJson } from './fixtures.mjs';
-import { openFile, openPage, timelineIdle } from './pages.mjs';
+import { openFile, openPage, timelineIdle, reloadKept } from './pages.mjs';
 import { EXAMPLES } from '../../web/src/views/sql/examples.js';
 
 const env = useBrowser();
@@ -273,7 +273,7 @@ test('bad SQL gets DuckDB\'s message, and the view stays usable', async () => {
   const hash = new URL(page.url()).hash;
   assert.ok(hash.startsWith('#/sql?'), hash);
   assert.equal(new URLSearchParams(hash.slice(hash.indexOf('?') + 1)).get('q'), 'SELECT count(*) AS n FROM goroutines');
-  await page.reload();
+  await reloadKept(page);
   await page.waitForSelector('[data-testid=sql-table] tbody tr', { timeout: 120_000 });
   assert.equal(await page.inputValue('[data-testid=sql-editor]'), 'SELECT count(*) AS n FROM goroutines');
   assert.deepEqual((await shownTable(page)).rows, answer);

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { useBrowser } from './browser.mjs';
 import path from 'node:path';
 import { SAMPLE, corpusTrace, gotrace, gotraceJson as json } from './fixtures.mjs';
-import { canvasPixels, hsl, openFile, openPage, show, timelineIdle } from './pages.mjs';
+import { canvasPixels, hsl, openFile, openPage, show, timelineIdle, reloadKept } from './pages.mjs';
 
 
 const env = useBrowser();
@@ -299,7 +299,7 @@ test('the Flows toggle draws every wake-up in view as an arrow, labels those fro
   assert.deepEqual(await page.evaluate(() => window.__gotraceTimeline.arrows()), []);
   await page.click('[data-testid=flows-toggle]');
   await page.waitForFunction(() => /flows=1/.test(location.hash));
-  await page.reload();
+  await reloadKept(page);
   await page.waitForSelector('[data-testid=flows-toggle]:checked', { timeout: 60_000 });
   await timelineIdle(page);
   const again = await page.evaluate(() => window.__gotraceTimeline.arrows());

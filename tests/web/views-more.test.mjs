@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useBrowser } from './browser.mjs';
 import { SAMPLE, corpusTrace, gotrace as gotraceText, gotraceJson as json } from './fixtures.mjs';
-import { canvasPixels, hsl, openFile, openPage, show, timelineIdle } from './pages.mjs';
+import { canvasPixels, hsl, openFile, openPage, show, timelineIdle, reloadKept } from './pages.mjs';
 
 
 const env = useBrowser();
@@ -105,7 +105,7 @@ test('a region type\'s profiles link is that type\'s profile (name and pc, as Go
   await settled(folded(`--region-pc=0x${special[0].pc.toString(16)}`));
   // Reloaded, the address keeps the type.
   await show(page, `#/profiles/sync?region=special&pc=${special[1].pc}`, '[data-testid=flame-total]');
-  await page.reload();
+  await reloadKept(page);
   await page.waitForSelector('[data-testid=flame-total]', { timeout: 60_000 });
   await settled(folded(`--region-pc=0x${special[1].pc.toString(16)}`));
   await page.waitForFunction((f) => document.querySelector('[data-testid=filter-region]').selectedOptions[0]?.textContent === `special @ ${f}`, special[1].func);
@@ -239,7 +239,7 @@ test('a histogram bar picked is in the address: Back from a region\'s goroutine 
     await page.waitForSelector('[data-testid=instances] tbody tr');
     assert.equal(await page.evaluate(() => location.hash), hash);
     assert.deepEqual(await listed(), rows, `${path}: the same list after Back`);
-    await page.reload();
+    await reloadKept(page);
     await page.waitForSelector('[data-testid=instances] tbody tr', { timeout: 60_000 });
     assert.deepEqual(await listed(), rows, `${path}: the same list after a reload`);
     // Closed: out of the address.

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useBrowser } from './browser.mjs';
 import { SAMPLE, corpusTrace, gotraceJson } from './fixtures.mjs';
-import { openFile, openPage, show, timelineIdle } from './pages.mjs';
+import { openFile, openPage, show, timelineIdle, reloadKept } from './pages.mjs';
 
 const env = useBrowser();
 const TRACE = corpusTrace('newest/go127-workload.trace');
@@ -67,7 +67,7 @@ test('the timeline shows wall-clock times when asked, and keeps the choice over 
   const r0 = stats.time.start + 1_000_000;
   const r1 = stats.time.start + 2_000_000;
   await page.evaluate(([a, b]) => { location.hash = location.hash.replace(/\?/, `?r0=${a}&r1=${b}&`); }, [r0, r1]);
-  await page.reload();
+  await reloadKept(page);
   await page.waitForSelector('[data-testid=range-stats]', { timeout: 60_000 });
   await timelineIdle(page);
   assert.match(await page.evaluate(() => location.hash), /[?&]clock=wall/);

@@ -373,7 +373,7 @@ function TimelineCanvas({ trace, list, query, part, onOutside }) {
   }, [trace, start, end, requestDraw]);
 
   // ---- URL ----
-  const syncUrl = useUrlSync(v);
+  const { sync: syncUrl, isEcho: isOwnUrl } = useUrlSync(v);
 
   // Of the whole trace opened in parts, once the view settles: zoomed in on time mostly
   // outside the part, further than the whole trace's buckets show, the part there opens.
@@ -510,17 +510,20 @@ function TimelineCanvas({ trace, list, query, part, onOutside }) {
   const followUrl = () => {
     const s = v.current;
     const shown = shownFromUrl.current;
+    // The address syncUrl wrote: the view may have moved on since (its next write is
+    // pending), and is not put back.
+    const own = isOwnUrl(query);
     const span = clampSpan(num(query.t0), num(query.t1), start, end);
-    if (span && (span[0] !== Math.round(s.t0) || span[1] !== Math.round(s.t1))) setView(span[0], span[1]);
+    if (!own && span && (span[0] !== Math.round(s.t0) || span[1] !== Math.round(s.t1))) setView(span[0], span[1]);
     const r = clampSpan(num(query.r0), num(query.r1), start, end);
     const rounded = (x) => x && x.map(Math.round).join();
-    if (rounded(r) !== rounded(s.range)) {
+    if (!own && rounded(r) !== rounded(s.range)) {
       s.range = r;
       setRange(r);
     }
     const sel = parseSel(query.sel);
     const selShown = s.selection ? formatSel(s.selection.track, s.selection.time) : undefined;
-    if (sel && query.sel !== selShown) select(sel.track, sel.time);
+    if (!own && sel && query.sel !== selShown) select(sel.track, sel.time);
     if (query.g !== shown.g && query.g !== undefined) revealGoroutine(Number(query.g));
     s.marked = query.g !== undefined ? trackKey({ kind: 'goroutine', id: Number(query.g) }) : null;
     if (query.group !== shown.group && query.group !== undefined) openGroup(query.group);
@@ -535,7 +538,7 @@ function TimelineCanvas({ trace, list, query, part, onOutside }) {
     }
     shownFromUrl.current = { g: query.g, group: query.group, task: query.task };
     // A link out of the trace's span: the address says what is shown instead.
-    if (query.t0 !== undefined && (Number(query.t0) !== Math.round(s.t0) || Number(query.t1) !== Math.round(s.t1))) syncUrl();
+    if (!own && query.t0 !== undefined && (Number(query.t0) !== Math.round(s.t0) || Number(query.t1) !== Math.round(s.t1))) syncUrl();
     requestDraw();
   };
   const urlKey = ['t0', 't1', 'r0', 'r1', 'sel', 'g', 'group', 'task', 'flows'].map((k) => query[k] ?? '').join('|');
