@@ -44,6 +44,18 @@ async function openSample(page) {
   await page.waitForSelector('[data-testid=overview]', { timeout: 60_000 });
 }
 
+/** A new page with the sample's timeline shown and settled. */
+async function openSampleTimeline() {
+  const p = await openPage();
+  await openSample(p.page);
+  await p.page.evaluate(() => (location.hash = '#/timeline'));
+  await p.page.waitForSelector('[data-testid=timeline-canvas]');
+  await timelineIdle(p.page);
+  return p;
+}
+
+const viewOf = (page) => page.evaluate(() => window.__gotraceTimeline.view());
+
 function hashQuery(url) {
   const h = new URL(url).hash;
   const q = h.indexOf('?');
@@ -116,11 +128,7 @@ test('a malformed file shows an error, and a valid file opened next works', asyn
 });
 
 test('the timeline canvas is drawn', async () => {
-  const { page, context } = await openPage();
-  await openSample(page);
-  await page.evaluate(() => (location.hash = '#/timeline'));
-  await page.waitForSelector('[data-testid=timeline-canvas]');
-  await timelineIdle(page);
+  const { page, context } = await openSampleTimeline();
   const proc = await page.evaluate(() => window.__gotraceTimeline.rowRect('proc:0'));
   assert.ok(proc, 'proc 0 has a row');
   const lane = await ink(page, proc);
@@ -132,12 +140,8 @@ test('the timeline canvas is drawn', async () => {
 });
 
 test('zoom and pan change the visible range', async () => {
-  const { page, context } = await openPage();
-  await openSample(page);
-  await page.evaluate(() => (location.hash = '#/timeline'));
-  await page.waitForSelector('[data-testid=timeline-canvas]');
-  await timelineIdle(page);
-  const view = () => page.evaluate(() => window.__gotraceTimeline.view());
+  const { page, context } = await openSampleTimeline();
+  const view = () => viewOf(page);
   const full = await view();
   await page.keyboard.press('w');
   await page.keyboard.press('w');
@@ -195,12 +199,8 @@ test('zoom and pan change the visible range', async () => {
 });
 
 test('a zoom made while the address is written is kept: the view does not go back to the address', async () => {
-  const { page, context } = await openPage();
-  await openSample(page);
-  await page.evaluate(() => (location.hash = '#/timeline'));
-  await page.waitForSelector('[data-testid=timeline-canvas]');
-  await timelineIdle(page);
-  const view = () => page.evaluate(() => window.__gotraceTimeline.view());
+  const { page, context } = await openSampleTimeline();
+  const view = () => viewOf(page);
   await page.keyboard.press('w');
   await page.keyboard.press('d');
   // The pan's address is written a moment later; S (or a wheel) zooms out right then.
