@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <tuple>
 
 #include "corpus.h"
 #include "gotrace/reader.h"
@@ -44,6 +45,15 @@ ReadResult read_from(RecordingSource& s) {
 
 std::string error_of(const ReadResult& r) { return r.error ? r.error->what() : ""; }
 
+// A read from memory reads the next generation ahead while it orders one (natively); a
+// source is read a generation at a time. Where a read ends early, the strings and stacks
+// read ahead are taken back: the tables are those of the generations read.
+void check_same_tables(const ReadResult& got, const ReadResult& want) {
+  CHECK(got.store.strings.size() == want.store.strings.size());
+  CHECK(got.store.stacks.size() == want.store.stacks.size());
+  CHECK(got.store.stacks.frame_count() == want.store.stacks.frame_count());
+}
+
 // Holds `bytes` read from a source, with reads of at least `read_ahead` bytes, to their
 // read from memory: the same events (dump), error and generations, each byte read once
 // and in order, in more than one read where they span more than two.
@@ -58,6 +68,7 @@ void check_as_from_memory(std::span<const uint8_t> bytes, size_t read_ahead = 1)
   CHECK(got.store.size() == want.store.size());
   CHECK(got.store.generations.size() == want.store.generations.size());
   CHECK(dump_text(got) == dump_text(want));
+  check_same_tables(got, want);
 }
 
 }  // namespace
@@ -111,4 +122,43 @@ TEST_CASE("a source that fails ends the read with where, the events before it ke
   CHECK(got.store.generations.size() < whole.store.generations.size());
   CHECK(got.store.size() < whole.store.size());
   CHECK(s.reads > 1);
+}
+
+TEST_CASE("a read canceled after a generation keeps the strings and stacks of the generations read", "[v2][source]") {
+  // Stopped after generation k, a read from memory has read generation k + 1 ahead. Where
+  // k + 1 brings new strings or stacks, a read ahead not taken back leaves more of them
+  // than the read from a source, which stops where asked.
+  const std::vector<uint8_t> bytes = read_bytes(newest_path("go127-gomaxprocs.stress.trace"));
+  auto stopped_after = [&](size_t k, bool from_memory) {
+    ReadOptions options;
+    options.on_generation = [k](EventStore& s) { return s.generations.size() < k; };
+    ReadResult r;
+    RecordingSource s{bytes};
+    if (from_memory) {
+      read_trace_into(bytes, r, options);
+    } else {
+      read_trace_into(s.source(), r, options);
+    }
+    return r;
+  };
+  auto tables = [](const ReadResult& r) {
+    return std::make_tuple(r.store.strings.size(), r.store.stacks.size(), r.store.stacks.frame_count());
+  };
+  size_t checked = 0;
+  ReadResult before = stopped_after(1, false);
+  for (size_t k = 1; checked < 2 && k < 200; k++) {
+    ReadResult next = stopped_after(k + 1, false);
+    if (tables(next) != tables(before)) {  // generation k + 1 adds to the tables
+      DYNAMIC_SECTION("canceled after generation " << k) {
+        const ReadResult got = stopped_after(k, true);
+        CHECK(error_of(got) == "canceled");
+        CHECK(got.store.generations.size() == k);
+        CHECK(got.store.size() == before.store.size());
+        CHECK(tables(got) == tables(before));
+      }
+      checked++;
+    }
+    before = std::move(next);
+  }
+  CHECK(checked == 2);
 }

@@ -57,6 +57,13 @@ StringID StringTable::intern(std::string_view s) {
   return id;
 }
 
+void StringTable::truncate(size_t size) {
+  if (size >= this->size()) return;
+  if (lookup_.use_count() > 1) lookup_ = std::make_shared<Lookup>(*lookup_);  // a copy's own from here
+  lookup_->views.resize(size);
+  lookup_->index.truncate(size - 1);  // the index has every id but 0
+}
+
 size_t StringTable::bytes_reserved() const {
   return lookup_->views.capacity() * sizeof(View) + lookup_->index.bytes_reserved() + blocks_.size() * (64 << 10) + large_bytes_;
 }
@@ -92,6 +99,18 @@ StackID StackTable::intern(std::span<const FrameID> frames) {
   offsets_.push_back(static_cast<uint32_t>(frame_ids_.size()));
   stack_index_.insert(h, id);
   return id;
+}
+
+void StackTable::truncate(size_t size, size_t frame_count) {
+  if (size < this->size()) {
+    offsets_.resize(size + 1);
+    frame_ids_.resize(offsets_.back());
+    stack_index_.truncate(size - 1);  // the index has every id but 0
+  }
+  if (frame_count < frames_.size()) {
+    frames_.resize(frame_count);
+    frame_index_.truncate(frame_count - 1);
+  }
 }
 
 size_t StackTable::bytes_reserved() const {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -181,6 +182,15 @@ class IdIndex {
   }
 
   size_t bytes_reserved() const { return slots_.capacity() * sizeof(Slot) + hashes_.capacity() * 8; }
+
+  // Forgets the ids inserted after the first `count` (a read taken back), in place.
+  void truncate(size_t count) {
+    if (count >= size_) return;
+    hashes_.resize(count);
+    size_ = count;
+    std::fill(slots_.begin(), slots_.end(), Slot{});
+    for (size_t k = 0; k < hashes_.size(); k++) place(hashes_[k], ids_base_ + static_cast<uint32_t>(k));
+  }
 
  private:
   struct Slot {

@@ -42,6 +42,8 @@ class StringTable {
     return {v.data, v.len};
   }
   size_t size() const { return lookup_->views.size(); }  // including the empty string at 0
+  // Forgets the strings from id `size` on (a read taken back; their bytes stay reserved).
+  void truncate(size_t size);
   size_t bytes_reserved() const;
 
  private:
@@ -83,6 +85,9 @@ class StackTable {
   }
   size_t size() const { return offsets_.size() - 1; }  // including "no stack" at 0
   size_t frame_count() const { return frames_.size(); }
+  // Forgets the stacks from id `size` on and the frames from id `frame_count` on (a read
+  // taken back).
+  void truncate(size_t size, size_t frame_count);
   size_t bytes_reserved() const;
 
  private:

@@ -32,6 +32,8 @@ class ByteWindow {
   }
 
   uint64_t size() const { return size_; }
+  // Whether the bytes are all in memory (fetch() then only points into them).
+  bool in_memory() const { return source_ == nullptr; }
   // Where the next bytes read from the source begin (what is past the window).
   uint64_t read_end() const { return source_ ? begin_ + buffer_.size() : size_; }
 

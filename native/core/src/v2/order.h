@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,8 @@ class Ordering {
   // While tracking, successful advances record the keys of what they may have changed
   // (a superset is fine: it only costs a retry).
   void set_tracking(bool on) { tracking_ = on; }
+  // Called before an error message reads the string table (for region names).
+  void set_before_naming(std::function<void()> f) { before_naming_ = std::move(f); }
   // Called before the events of each generation. The trace's first generation with an
   // event is its initial one (Go's, set by the first event it orders): a generation with
   // none before it (its event batches cut or empty) is not.
@@ -192,6 +195,7 @@ class Ordering {
     return mix64(mix64(kind * 0x9E3779B97F4A7C15ULL ^ id) ^ gen * 0xC2B2AE3D27D4EB4FULL ^ n * 0x165667B19E3779F9ULL);
   }
   const StringTable& strings_;  // for region names in error messages
+  std::function<void()> before_naming_;
   Emitter& out_;
 };
 

@@ -478,6 +478,7 @@ inline Ordering::PState* Ordering::p_state(ProcID id) {
     UserRegion r{ev.args[0], name};
     const UserRegion& top = s->regions.back();
     if (!(top == r)) {
+      if (before_naming_) before_naming_();
       order_fail(fmt("misuse of region in goroutine %lld: region end {%llu %s} when the inner-most active region start "
                      "event is {%llu %s}",
                      (long long)s->id, (unsigned long long)r.task, std::string(strings_.get(r.name)).c_str(),

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <exception>
 #include <memory>
+#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -21,6 +23,13 @@
 
 namespace gotrace::v2 {
 namespace {
+
+// Reading a generation ahead needs a second thread; WebAssembly has one.
+#ifdef __EMSCRIPTEN__
+constexpr bool kCanReadAhead = false;
+#else
+constexpr bool kCanReadAhead = true;
+#endif
 
 // One thread's events in a generation, decoded one at a time (Go's batchCursor).
 struct Cursor {
@@ -43,18 +52,24 @@ class Reader {
   Reader(ByteWindow& bytes, int go_minor, EventStore& store, const ReadOptions& options, ReadWork& work,
          const ReadStart& start)
       : store_(store), options_(options), work_(work), start_(start), gens_(bytes, start.offset, go_minor, store),
-        out_(store, go_minor), order_(store.strings, out_) {
+        out_(store, go_minor), order_(store.strings, out_), read_ahead_(kCanReadAhead && bytes.in_memory()) {
     if (start.resume) {
       order_.restore(start.resume->ordering);
       out_.resume_after(start.resume->last_time);
     }
+    // An error naming regions reads the string table, which a read ahead may be adding to.
+    order_.set_before_naming([this] { wait_ahead(); });
   }
+  ~Reader() { take_back_ahead(); }
+  Reader(const Reader&) = delete;
+  Reader& operator=(const Reader&) = delete;
 
   // Reads the next generation: false once the trace is read. Throws TraceError at a
   // problem, the events before it stored.
   bool step();
 
  private:
+  bool order_and_hand_on(uint64_t read_to);
   void order_generation();
   [[gnu::always_inline]] bool next_event(Cursor& c);
   struct Decoded {
@@ -103,7 +118,61 @@ class Reader {
   size_t parked_ = 0;
   uint64_t attempts_ = 0;  // this generation's share of work_.advance_attempts
   std::optional<TraceError> deferred_;  // a read error found after a valid generation
+
+  // Reading ahead: the next generation is read (its batches found, its strings and stacks
+  // interned) on a second thread while this one is ordered, which reads neither table.
+  // The read looks as if it were made in its turn: its result and errors come at the next
+  // step, and a read that ends before then takes back the strings and stacks it added.
+  struct Ahead {
+    std::thread thread;
+    std::unique_ptr<Generation> gen;  // null at the trace's end
+    std::optional<TraceError> deferred;
+    std::exception_ptr failed;
+    size_t strings_before = 0, stacks_before = 0, frames_before = 0;
+  };
+  void start_ahead();
+  void wait_ahead();
+  std::unique_ptr<Generation> next_generation(std::optional<TraceError>& deferred);
+  void take_back_ahead() noexcept;
+  const bool read_ahead_;
+  std::unique_ptr<Ahead> ahead_;
 };
+
+void Reader::start_ahead() {
+  ahead_ = std::make_unique<Ahead>();
+  Ahead& a = *ahead_;
+  a.strings_before = store_.strings.size();
+  a.stacks_before = store_.stacks.size();
+  a.frames_before = store_.stacks.frame_count();
+  a.thread = std::thread([this, &a] {
+    try {
+      a.gen = gens_.next(a.deferred);
+    } catch (...) {
+      a.failed = std::current_exception();
+    }
+  });
+}
+
+void Reader::wait_ahead() {
+  if (ahead_ && ahead_->thread.joinable()) ahead_->thread.join();
+}
+
+std::unique_ptr<Generation> Reader::next_generation(std::optional<TraceError>& deferred) {
+  if (!ahead_) return gens_.next(deferred);
+  wait_ahead();
+  std::unique_ptr<Ahead> a = std::move(ahead_);
+  if (a->failed) std::rethrow_exception(a->failed);
+  deferred = std::move(a->deferred);
+  return std::move(a->gen);
+}
+
+void Reader::take_back_ahead() noexcept {
+  if (!ahead_) return;
+  wait_ahead();
+  store_.strings.truncate(ahead_->strings_before);
+  store_.stacks.truncate(ahead_->stacks_before, ahead_->frames_before);
+  ahead_.reset();
+}
 
 TraceError Reader::placed(std::string msg, const Cursor* c, const WireEvent* ev) const {
   ErrorLocation where;
@@ -313,10 +382,10 @@ bool Reader::step() {
   auto final_sync = [&] { out_.sync(static_cast<uint32_t>(store_.generations.size())); };
   // Read the next generation (Go: only at the start or after a spilled batch).
   if (!leading) {
-    gen_ = gens_.next(deferred);
+    gen_ = next_generation(deferred);
   } else {
     try {
-      gen_ = gens_.next(deferred);
+      gen_ = next_generation(deferred);
     } catch (TraceError&) {
       final_sync();
       throw;
@@ -326,6 +395,21 @@ bool Reader::step() {
     if (leading && start_.at_trace_end) final_sync();
     return false;
   }
+  const uint64_t read_to = gens_.offset();  // for progress: where this generation's read left off
+  if (read_ahead_ && !deferred) start_ahead();
+  try {
+    return order_and_hand_on(read_to);
+  } catch (...) {
+    take_back_ahead();
+    throw;
+  }
+}
+
+// The rest of step(): orders the generation just read, then hands it on.
+bool Reader::order_and_hand_on(uint64_t read_to) {
+  std::optional<TraceError>& deferred = deferred_;
+  const bool leading = options_.syncs == SyncPlacement::Go127;
+  auto final_sync = [&] { out_.sync(static_cast<uint32_t>(store_.generations.size())); };
   GenerationInfo info;
   info.number = gen_->number;
   info.first_event = store_.size();
@@ -360,6 +444,7 @@ bool Reader::step() {
     auto order = [this] { order_generation(); };
     attempts_ = 0;
     call_out_of_line(order);
+    wait_ahead();  // what comes next may read the tables
     work_.advance_attempts += attempts_;
   } catch (TraceError& raw) {
     work_.advance_attempts += attempts_;
@@ -380,7 +465,7 @@ bool Reader::step() {
   GenerationInfo& done = store_.generations.back();
   done.event_count = store_.size() - done.first_event;
   if (options_.on_progress) {
-    ReadProgress p{gens_.offset(), gens_.size(), store_.size()};
+    ReadProgress p{read_to, gens_.size(), store_.size()};
     if (!options_.on_progress(p)) throw TraceError("canceled");
   }
   if (options_.on_generation && !options_.on_generation(store_)) throw TraceError("canceled");
