@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Every test: installs what is missing, then runs the native suite (Release), the same
 # suite from a clone of HEAD with no ../shared beside it, the suite under ASan + UBSan
-# followed by every fuzz target for a bounded time, the tracer under ThreadSanitizer,
-# the WebAssembly build with the npm package's tests, and the web app's browser tests.
+# followed by every fuzz target for a bounded time, the tracer and the reader under
+# ThreadSanitizer, the WebAssembly build with the npm package's tests, and the web app's browser tests.
 # Each step fails when it ran no test.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,6 +23,9 @@ step "native tests under ASan + UBSan, then fuzzing"
 
 step "tracer under ThreadSanitizer"
 "$root/scripts/test-tracer-tsan.sh"
+
+step "reader under ThreadSanitizer"
+"$root/scripts/test-reader-tsan.sh"
 
 step "WebAssembly build and npm package tests"
 "$root/scripts/build-wasm.sh"
