@@ -169,8 +169,11 @@ std::unique_ptr<Generation> Reader::next_generation(std::optional<TraceError>& d
 void Reader::take_back_ahead() noexcept {
   if (!ahead_) return;
   wait_ahead();
-  store_.strings.truncate(ahead_->strings_before);
-  store_.stacks.truncate(ahead_->stacks_before, ahead_->frames_before);
+  try {
+    store_.strings.truncate(ahead_->strings_before);
+    store_.stacks.truncate(ahead_->stacks_before, ahead_->frames_before);
+  } catch (...) {  // out of memory (a table shared with a copy is copied): the tables keep them
+  }
   ahead_.reset();
 }
 
