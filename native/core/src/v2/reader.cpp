@@ -144,13 +144,18 @@ void Reader::start_ahead() {
   a.strings_before = store_.strings.size();
   a.stacks_before = store_.stacks.size();
   a.frames_before = store_.stacks.frame_count();
-  a.thread = std::thread([this, &a] {
+  auto read = [this, &a] {
     try {
       a.gen = gens_.next(a.deferred);
     } catch (...) {
-      a.failed = std::current_exception();
+      a.failed = std::current_exception();  // thrown when its turn comes
     }
-  });
+  };
+  try {
+    a.thread = std::thread(read);
+  } catch (...) {  // no thread to be had (a process at its limit): read it here
+    read();
+  }
 }
 
 void Reader::wait_ahead() {
