@@ -70,6 +70,11 @@ class Reader {
 
  private:
   bool order_and_hand_on(uint64_t read_to);
+  // Go 1.27 begins each generation with a Sync and ends the stream with one, also
+  // before an error in reading a generation; Go 1.23 ends each generation with one.
+  bool leading_syncs() const { return options_.syncs == SyncPlacement::Go127; }
+  // The Sync that ends a Go 1.27 stream.
+  void final_sync() { out_.sync(static_cast<uint32_t>(store_.generations.size())); }
   void order_generation();
   [[gnu::always_inline]] bool next_event(Cursor& c);
   struct Decoded {
@@ -383,11 +388,8 @@ Time Reader::earliest_parked() {
 
 bool Reader::step() {
   std::optional<TraceError>& deferred = deferred_;
-  // Go 1.27 begins each generation with a Sync and ends the stream with one, also
-  // before an error in reading a generation; Go 1.23 ends each generation with one.
-  const bool leading = options_.syncs == SyncPlacement::Go127;
+  const bool leading = leading_syncs();
   store_.format.leading_syncs = leading;
-  auto final_sync = [&] { out_.sync(static_cast<uint32_t>(store_.generations.size())); };
   // Read the next generation (Go: only at the start or after a spilled batch).
   if (!leading) {
     gen_ = next_generation(deferred);
@@ -416,8 +418,7 @@ bool Reader::step() {
 // The rest of step(): orders the generation just read, then hands it on.
 bool Reader::order_and_hand_on(uint64_t read_to) {
   std::optional<TraceError>& deferred = deferred_;
-  const bool leading = options_.syncs == SyncPlacement::Go127;
-  auto final_sync = [&] { out_.sync(static_cast<uint32_t>(store_.generations.size())); };
+  const bool leading = leading_syncs();
   GenerationInfo info;
   info.number = gen_->number;
   info.first_event = store_.size();
