@@ -5,15 +5,18 @@
 # as the clone scripts/test-clone.sh builds, costs little.
 #
 # The build is optimized for a profile of gotrace's own run (GCC's profile-guided
-# optimization): a CLI with counters built in BUILD_DIR/profile/build runs
-# scripts/profile-run.sh, and the counts it leaves in BUILD_DIR/profile/counts guide
-# BUILD_DIR's build. The run is made again only when that CLI changed (its counts are
-# then all new: counts of other sources would not match them). GOTRACE_PROFILE=off
-# builds without a profile.
+# optimization): a CLI with counters, built in BUILD_DIR-profile, runs
+# scripts/profile-run.sh, and the counts it leaves guide BUILD_DIR's build (copied beside
+# its object files). The two directories lie side by side: GCC matches counts to
+# functions by their source locations, which name the sources relative to the build. The run is made again only when that CLI changed, and its counts
+# then replace all the old ones (counts of a source that changed would not match it).
+# GOTRACE_PROFILE_FROM=DIR takes the counts of the build in DIR instead (a tree of the
+# same sources); GOTRACE_PROFILE=off builds without a profile.
 #   scripts/build-native.sh [BUILD_DIR [CMAKE_OPTIONS...]]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:-$root/build}
+mkdir -p "$dir" && dir=$(cd "$dir" && pwd)
 shift || true
 launcher=()
 if command -v ccache >/dev/null; then
@@ -22,21 +25,31 @@ if command -v ccache >/dev/null; then
   # are hashed relative to the build directory.
   export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$(dirname "$root")}
 fi
-profile=()
-if [ "${GOTRACE_PROFILE:-on}" != off ]; then
-  train=$dir/profile/build counts=$dir/profile/counts
+# Replaces BUILD_DIR's counts with those of the tree in $1, and removes the object files
+# they guide, which the build then compiles again with them (it does not know of counts).
+take_counts() {
+  find "$dir" -name '*.gcda' -delete
+  (cd "$1" && find . -name '*.gcda' -exec cp --parents {} "$dir" \;)
+  find "$dir" -name '*.gcda' | while read -r counts; do rm -f "${counts%.gcda}.o"; done
+}
+profile=(-DGOTRACE_PROFILE=use)
+if [ "${GOTRACE_PROFILE:-on}" = off ]; then
+  profile=(-DGOTRACE_PROFILE=)
+elif [ -n "${GOTRACE_PROFILE_FROM:-}" ]; then
+  take_counts "$GOTRACE_PROFILE_FROM"
+else
+  train=$dir-profile
   cmake -S "$root" -B "$train" -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" -DGOTRACE_TESTS=OFF \
-    -DGOTRACE_PROFILE=generate "-DGOTRACE_PROFILE_DIR=$counts" >/dev/null
+    -DGOTRACE_PROFILE=generate >/dev/null
   cmake --build "$train" -j "$(nproc)" --target gotrace
   trained=$(sha256sum "$train/native/cli/gotrace" | cut -d' ' -f1)
-  if [ "$(cat "$dir/profile/trained" 2>/dev/null)" != "$trained" ]; then
-    rm -rf "$counts" "$dir/profile/trained"
-    "$root/scripts/profile-run.sh" "$train/native/cli/gotrace" "$dir/profile/run"
-    echo "$trained" >"$dir/profile/trained"
+  if [ "$(cat "$train/trained" 2>/dev/null)" != "$trained" ]; then
+    rm -f "$train/trained"
+    find "$train" -name '*.gcda' -delete
+    "$root/scripts/profile-run.sh" "$train/native/cli/gotrace" "$train/run"
+    take_counts "$train"
+    echo "$trained" >"$train/trained"
   fi
-  profile=(-DGOTRACE_PROFILE=use "-DGOTRACE_PROFILE_DIR=$counts")
-else
-  profile=(-DGOTRACE_PROFILE=)
 fi
 cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "${profile[@]}" "$@" >/dev/null
 cmake --build "$dir" -j "$(nproc)"
