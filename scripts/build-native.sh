@@ -8,8 +8,9 @@
 # optimization): a CLI with counters, built in BUILD_DIR-profile, runs
 # scripts/profile-run.sh, and the counts it leaves guide BUILD_DIR's build (copied beside
 # its object files). The two directories lie side by side: GCC matches counts to
-# functions by their source locations, which name the sources relative to the build. The run is made again only when that CLI changed, and its counts
-# then replace all the old ones (counts of a source that changed would not match it).
+# functions by their source locations, which name the sources relative to the build.
+# The run is made again only when that CLI changed, and its counts then replace all the
+# old ones (counts of a source that changed would not match it).
 # GOTRACE_PROFILE_FROM=DIR takes the counts of the build in DIR instead (a tree of the
 # same sources); GOTRACE_PROFILE=off builds without a profile.
 #   scripts/build-native.sh [BUILD_DIR [CMAKE_OPTIONS...]]
@@ -28,9 +29,15 @@ fi
 # Replaces BUILD_DIR's counts with those of the tree in $1, and removes the object files
 # they guide, which the build then compiles again with them (it does not know of counts).
 take_counts() {
+  [ -d "$1" ] || { echo "build-native: no build in $1 to take profile counts from" >&2; exit 1; }
   find "$dir" -name '*.gcda' -delete
   (cd "$1" && find . -name '*.gcda' -exec cp --parents {} "$dir" \;)
-  find "$dir" -name '*.gcda' | while read -r counts; do rm -f "${counts%.gcda}.o"; done
+  local n=0
+  while read -r counts; do
+    rm -f "${counts%.gcda}.o"
+    n=$((n + 1))
+  done < <(find "$dir" -name '*.gcda')
+  [ "$n" -gt 0 ] || { echo "build-native: no profile counts in $1" >&2; exit 1; }
 }
 profile=(-DGOTRACE_PROFILE=use)
 if [ "${GOTRACE_PROFILE:-on}" = off ]; then
