@@ -41,6 +41,14 @@ echo "Go's parser: Go $go ($gobench)"
 gotrace=$root/build/native/cli/gotrace
 [ -x "$gotrace" ] || "$root/scripts/build-native.sh" "$root/build" >/dev/null
 
+# A fresh gotrace process with ARGS: "SECONDS PEAK_RSS_KB", the seconds to the millisecond
+# (/usr/bin/time's own are hundredths).
+whole_process() {
+  local start=$EPOCHREALTIME rss
+  rss=$( { /usr/bin/time -f '%M' "$gotrace" "$@" > /dev/null; } 2>&1 | tail -1)
+  python3 -c "print(f'{$EPOCHREALTIME - $start:.3f} $rss')"
+}
+
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 for file in "$@"; do
   best_go=0
@@ -56,10 +64,10 @@ for file in "$@"; do
     ours_eps=$(sed -n 's/^events\/s *:* *\([0-9.]*\).*/\1/p' <<< "$ours" | head -1)
     echo "round $r gotrace: $(grep -E '^(events|events/s|first run|CPU time|store|peak RSS) ' <<< "$ours" | tr -s ' ' | paste -sd';')"
     go_s=$(sed -n 's/.*best_s=\([0-9.]*\).*/\1/p' <<< "$go_line")
-    stats=$( { /usr/bin/time -f '%e %M' "$gotrace" stats --json "$file" > /dev/null; } 2>&1 | tail -1)
+    stats=$(whole_process stats --json "$file")
     echo "round $r gotrace stats, whole process: ${stats% *} s, peak RSS $(( ${stats#* } / 1024 )) MB"
     best_go_s=$(python3 -c "print(min($best_go_s, $go_s))")
-    analysis=$( { /usr/bin/time -f '%e %M' "$gotrace" analysis --json "$file" > /dev/null; } 2>&1 | tail -1)
+    analysis=$(whole_process analysis --json "$file")
     echo "round $r gotrace analysis --json, whole process: ${analysis% *} s, peak RSS $(( ${analysis#* } / 1024 )) MB"
     best_stats_s=$(python3 -c "print(min($best_stats_s, ${stats% *}))")
     best_analysis_s=$(python3 -c "print(min($best_analysis_s, ${analysis% *}))")
@@ -67,6 +75,6 @@ for file in "$@"; do
     best_ours=$(python3 -c "print(max($best_ours, $ours_eps))")
   done
   python3 -c "print(f'$file: gotrace {$best_ours/1e6:.2f} M events/s, Go {$best_go/1e6:.2f} M events/s: {$best_ours/$best_go:.2f}x')"
-  python3 -c "print(f'$file: whole process, gotrace stats {$best_stats_s:.2f} s, Go parsing in memory {$best_go_s:.2f} s: {$best_go_s/$best_stats_s:.2f}x')"
-  python3 -c "print(f'$file: whole process, gotrace analysis --json {$best_analysis_s:.2f} s, Go parsing in memory {$best_go_s:.2f} s: {$best_go_s/$best_analysis_s:.2f}x')"
+  python3 -c "print(f'$file: whole process, gotrace stats {$best_stats_s:.3f} s, Go parsing in memory {$best_go_s:.3f} s: {$best_go_s/$best_stats_s:.2f}x')"
+  python3 -c "print(f'$file: whole process, gotrace analysis --json {$best_analysis_s:.3f} s, Go parsing in memory {$best_go_s:.3f} s: {$best_go_s/$best_analysis_s:.2f}x')"
 done
