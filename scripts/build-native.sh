@@ -49,13 +49,15 @@ else
   cmake -S "$root" -B "$train" -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" -DGOTRACE_TESTS=OFF \
     -DGOTRACE_PROFILE=generate >/dev/null
   cmake --build "$train" -j "$(nproc)" --target gotrace
+  # Which instrumented CLI made BUILD_DIR's counts: kept in BUILD_DIR, so that a build
+  # directory made anew gets counts again even when the instrumented one is unchanged.
   trained=$(sha256sum "$train/native/cli/gotrace" | cut -d' ' -f1)
-  if [ "$(cat "$train/trained" 2>/dev/null)" != "$trained" ]; then
-    rm -f "$train/trained"
+  if [ "$(cat "$dir/profile-trained" 2>/dev/null)" != "$trained" ]; then
+    rm -f "$dir/profile-trained"
     find "$train" -name '*.gcda' -delete
     "$root/scripts/profile-run.sh" "$train/native/cli/gotrace" "$train/run"
     take_counts "$train"
-    echo "$trained" >"$train/trained"
+    echo "$trained" >"$dir/profile-trained"
   fi
 fi
 cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "${profile[@]}" "$@" >/dev/null
