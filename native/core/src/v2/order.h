@@ -14,6 +14,7 @@
 #include "gotrace/event_store.h"
 #include "gotrace/column.h"
 #include "gotrace/flat_map.h"
+#include "gotrace/small_vector.h"
 #include "resource_index.h"
 #include "emit.h"
 #include "generation.h"
@@ -74,7 +75,7 @@ class Ordering {
     bool operator==(const RangeType& o) const { return type == o.type && desc == o.desc; }
   };
   struct RangeState {
-    std::vector<RangeType> in_flight;
+    SmallVector<RangeType, 1> in_flight;  // rarely more than one: no allocation per goroutine
     void begin(RangeType r);
     void active(RangeType r, bool initial_gen);
     RangeType end(uint8_t end_type);
@@ -95,7 +96,7 @@ class Ordering {
     // there (0: none, or not known). The first status of a goroutine restored carries it.
     StringID reason = 0;
     Seq seq;
-    std::vector<UserRegion> regions;
+    SmallVector<UserRegion, 1> regions;
     RangeState ranges;
   };
   struct PState {
