@@ -2,7 +2,9 @@
 # Configures and builds the native tree (library, CLI, tests, tracer) into build/ (Release),
 # or into the directory and with the CMake options given. Compiles through ccache where
 # it is installed (deps.sh installs it), so that a second tree of the same sources, such
-# as the clone scripts/test-clone.sh builds, costs little.
+# as the clone scripts/test-clone.sh builds, costs little: all but the reader, whose
+# profiled sources ccache would compile with other file names than the counts name
+# (native/core/CMakeLists.txt).
 #
 # The build is optimized for a profile of gotrace's own run (GCC's profile-guided
 # optimization): a CLI with counters, built in BUILD_DIR-profile, runs
