@@ -75,7 +75,8 @@ export function Overview({ info }) {
 // The figures of a trace's (or a part's) stats: [label, value, key].
 function statRows(s) {
   return [
-    ['Go version', s.format.go_version, 'go-version'],
+    // The version the header names, which is the format's: Go 1.27 writes Go 1.26's.
+    ['Trace format of Go', s.format.go_version, 'go-version'],
     ['Format', s.format.family === 'v2' ? 'v2 (Go 1.22 and later)' : 'v1 (Go 1.5 to 1.21)', 'format'],
     ['Duration', formatDuration(s.time.duration), 'duration'],
     ['Goroutines', formatCount(s.goroutines), 'goroutines'],
