@@ -2,19 +2,17 @@
 # Configures and builds the native tree (library, CLI, tests, tracer) into build/ (Release),
 # or into the directory and with the CMake options given. Compiles through ccache where
 # it is installed (deps.sh installs it), so that a second tree of the same sources, such
-# as the clone scripts/test-clone.sh builds, costs little: all but the reader, whose
-# profiled sources ccache would compile with other file names than the counts name
-# (native/core/CMakeLists.txt).
+# as the clone scripts/test-clone.sh builds, costs little: all but the profiled reader
+# (native/core/CMakeLists.txt says why).
 #
 # The build is optimized for a profile of gotrace's own run (GCC's profile-guided
 # optimization): a CLI with counters, built in BUILD_DIR-profile, runs
 # scripts/profile-run.sh, and the counts it leaves guide BUILD_DIR's build (copied beside
-# its object files). The two directories lie side by side: GCC matches counts to
-# functions by their source locations, which name the sources relative to the build.
+# its object files). GCC matches counts to functions by their source locations, which
+# name this tree's files by their absolute paths: counts fit only the tree that made them.
 # The run is made again only when that CLI changed, and its counts then replace all the
 # old ones (counts of a source that changed would not match it).
-# GOTRACE_PROFILE_FROM=DIR takes the counts of the build in DIR instead (a tree of the
-# same sources); GOTRACE_PROFILE=off builds without a profile.
+# GOTRACE_PROFILE=off builds without a profile.
 #   scripts/build-native.sh [BUILD_DIR [CMAKE_OPTIONS...]]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -44,8 +42,6 @@ take_counts() {
 profile=(-DGOTRACE_PROFILE=use)
 if [ "${GOTRACE_PROFILE:-on}" = off ]; then
   profile=(-DGOTRACE_PROFILE=)
-elif [ -n "${GOTRACE_PROFILE_FROM:-}" ]; then
-  take_counts "$GOTRACE_PROFILE_FROM"
 else
   train=$dir-profile
   cmake -S "$root" -B "$train" -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" -DGOTRACE_TESTS=OFF \
