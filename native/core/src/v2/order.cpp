@@ -1,6 +1,7 @@
 #include "order.h"
 
 #include <algorithm>
+#include <memory>
 
 #include "gotrace/error.h"
 #include "gotrace/v2_spec.h"
@@ -32,10 +33,9 @@ std::string_view gc_state_name(int s) {
 
 Ordering::GState* Ordering::new_g_state(GoID id) {
   uint32_t slot;
-  if (!g_free_.empty()) {
+  if (!g_free_.empty()) {  // a slot made fresh by delete_g_state
     slot = g_free_.back();
     g_free_.pop_back();
-    g_pool_[slot] = GState{};
   } else {
     slot = static_cast<uint32_t>(g_pool_.size());
     g_pool_.push_back(GState{});
@@ -49,7 +49,11 @@ Ordering::GState* Ordering::new_g_state(GoID id) {
 void Ordering::delete_g_state(GoID id) {
   uint32_t slot = g_index_.find(id);
   if (slot == ResourceIndex::kNone) return;
-  g_pool_[slot] = GState{};
+  // Made anew in place: assigning a fresh GState would copy its small vectors' unset
+  // inline storage (GCC warns of it).
+  GState* s = &g_pool_[slot];
+  std::destroy_at(s);
+  std::construct_at(s);
   g_free_.push_back(slot);
   g_index_.erase(id);
 }
