@@ -26,10 +26,10 @@ if command -v ccache >/dev/null; then
   # are hashed relative to the build directory.
   export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$(dirname "$root")}
 fi
-# Replaces BUILD_DIR's counts with those of the tree in $1, and removes the object files
-# they guide, which the build then compiles again with them (it does not know of counts).
+# Replaces BUILD_DIR's counts with those of the instrumented tree in $1, and removes the
+# object files they guide, which the build then compiles again with them (it does not
+# know of counts).
 take_counts() {
-  [ -d "$1" ] || { echo "build-native: no build in $1 to take profile counts from" >&2; exit 1; }
   find "$dir" -name '*.gcda' -delete
   (cd "$1" && find . -name '*.gcda' -exec cp --parents {} "$dir" \;)
   local n=0
